@@ -1,0 +1,21 @@
+from benchmark.counts import BindingItem, ClassItem, CountSlice, RunRow
+from benchmark.metrics import BindingCounts, ClassCounts
+
+
+def test_row_survives_the_json_string_that_crosses_xdist():
+    row = RunRow(
+        provider="Synthetic-Noisy",
+        model="seed-7",
+        transformation="Grafcet2Petrinet",
+        run="run03",
+        classes=ClassCounts(4, 1, 1),
+        bindings=BindingCounts(exact=10, partial=2, only_atl=3),
+        bindings_by_kind={"attribute": BindingCounts(exact=6), "reference": BindingCounts(exact=4)},
+        confidence_slices={"high": CountSlice(ClassCounts(3, 0, 2), BindingCounts(exact=5))},
+        class_items=(ClassItem("Step", "Place", "tp", "high"),),
+        binding_items=(BindingItem("Step", "Place", "name", "exact", "attribute", ("name",), ("name",)),),
+    )
+    text = row.dumps()
+    assert isinstance(text, str)
+    assert RunRow.loads(text) == row
+    assert row.scores().classes.precision == 0.8
