@@ -345,16 +345,25 @@ def _json_path(parts: Iterable[str | int]) -> str:
     return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts)
 
 
+def _inline(node: Any, definitions: dict[str, Any]) -> Any:
+    """The schema with its local ``$ref``s replaced by their definitions (it has no cycles): jsonschema
+    validates the inlined form about three times faster, which matters when scoring many runs."""
+    if isinstance(node, dict):
+        if "$ref" in node:
+            return _inline(definitions[node["$ref"].rsplit("/", 1)[1]], definitions)
+        return {key: _inline(value, definitions) for key, value in node.items() if key != "$defs"}
+    if isinstance(node, list):
+        return [_inline(value, definitions) for value in node]
+    return node
+
+
 @cache
 def _validator(definition: str | None) -> Any:
     import jsonschema  # imported here: validation is the only user
 
     full = schema()
-    if definition is None:
-        return jsonschema.Draft202012Validator(full)
-    return jsonschema.Draft202012Validator(
-        {"$schema": full["$schema"], "$ref": f"#/$defs/{definition}", "$defs": full["$defs"]}
-    )
+    root = full if definition is None else full["$defs"][definition]
+    return jsonschema.Draft202012Validator(_inline(root, full["$defs"]))
 
 
 def _validate(data: Any, definition: str | None, *, source: str | Path | None) -> None:
