@@ -7,7 +7,8 @@ never sees a file format. Nothing is dropped silently: structural errors (wrong 
 :class:`~benchmark.errors.InputFormatError` naming the file and the JSON path; well-formed entries that
 cannot be scored are kept as :class:`InvalidEntry` with a reason; exact duplicates are scored once and
 listed as :class:`Duplicate`; odd but usable values (an unrecognised confidence label) become
-:class:`Notice` entries.
+:class:`Notice` entries. An export whose ``generation.error`` is set (the LLM runner's record of a failed
+request) is refused rather than scored as an empty run.
 
 Normalisation (``docs/METRICS.md``): names are trimmed and a qualified name ``MM!C`` or ``pkg::C`` is
 reduced to ``C``; confidence becomes ``high``/``medium``/``low`` (any case, ``med`` accepted) or ``unknown``
@@ -538,6 +539,10 @@ def parse_suggestions(
     notices: list[Notice] = []
     transformation = None
     if isinstance(data, dict):
+        failure = (data.get("generation") or {}).get("error")
+        if failure:
+            message = f"the run failed and has nothing to score: {failure}"
+            raise InputFormatError(message, file=source, field="$.generation.error")
         shape = SHAPE_EXPORT
         analysis_provider, mapping_providers = _read_export(data, builder)
         distinct = sorted(set(mapping_providers))

@@ -190,10 +190,35 @@ def test_class_mapping_naming_a_feature_is_invalid():
     assert found.invalid[0].path == "$.mappings[0]"
 
 
-def test_empty_class_name_is_invalid():
-    found = parse_suggestions([{"sourceClass": "Pkg::", "targetClass": "B"}])
+def test_empty_or_missing_class_name_is_invalid():
+    found = parse_suggestions([{"sourceClass": "Pkg::", "targetClass": "B"}, {"sourceClass": "A"}])
     assert found.mappings == ()
-    assert found.invalid[0].reason == "sourceClass is missing or empty"
+    assert [(i.path, i.reason) for i in found.invalid] == [
+        ("$[0]", "sourceClass is missing or empty"),
+        ("$[1]", "targetClass is missing or empty"),
+    ]
+    document = export_document(
+        transformation="T",
+        source="S",
+        target="U",
+        provider="P",
+        model="m",
+        mappings=[MappingEntry("class", "A", "B")],
+    )
+    del document["mappings"][0]["target"]["class"]
+    assert parse_suggestions(document).invalid[0].reason == "target.class is missing or empty"
+
+
+def test_failed_run_is_refused_not_scored_as_empty():
+    document = export_document(
+        transformation="T", source="S", target="U", provider="P", model="m", mappings=[],
+        extra={"generation": {"error": "HTTP 429 after 5 retries"}},
+    )  # fmt: skip
+    with pytest.raises(InputFormatError, match="the run failed") as caught:
+        parse_suggestions(document, source="runs/P-m-run01.json")
+    assert caught.value.field == "$.generation.error"
+    document["generation"]["error"] = None
+    assert parse_suggestions(document).mappings == ()
 
 
 def test_suggestion_round_trips_through_an_export():
