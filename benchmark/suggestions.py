@@ -7,8 +7,9 @@ never sees a file format. Nothing is dropped silently: structural errors (wrong 
 :class:`~benchmark.errors.InputFormatError` naming the file and the JSON path; well-formed entries that
 cannot be scored are kept as :class:`InvalidEntry` with a reason; exact duplicates are scored once and
 listed as :class:`Duplicate`; odd but usable values (an unrecognised confidence label) become
-:class:`Notice` entries. An export whose ``generation.error`` is set (the LLM runner's record of a failed
-request) is refused rather than scored as an empty run.
+:class:`Notice` entries. An export marked as a failed run (``generation.status = "failed"`` or a
+``generation.error``: how the LLM runner files an answer it could not parse) is refused rather than
+scored as an empty run.
 
 Normalisation (``docs/METRICS.md``): names are trimmed and a qualified name ``MM!C`` or ``pkg::C`` is
 reduced to ``C``; confidence becomes ``high``/``medium``/``low`` (any case, ``med`` accepted) or ``unknown``
@@ -521,6 +522,20 @@ def _read_answer(data: list[Any], builder: _Builder) -> None:
         )
 
 
+def _refuse_failed_run(data: Any, *, source: str | Path | None) -> None:
+    """The LLM runner files an answer it could not parse as ``generation.status = "failed"`` with the
+    parser's message in ``generation.error`` and no ``mappings``: say so, rather than a schema error."""
+    generation = data.get("generation") if isinstance(data, dict) else None
+    if not isinstance(generation, dict):
+        return
+    status, error = generation.get("status"), generation.get("error")
+    if status == "failed" or error:
+        reason = f": {error}" if error else ""
+        raise InputFormatError(
+            f"the run failed and has nothing to score{reason}", file=source, field="$.generation.status"
+        )
+
+
 def parse_suggestions(
     data_or_text: Any,
     *,
@@ -534,15 +549,12 @@ def parse_suggestions(
     ``provider``/``model`` override what the file says (an LLM answer carries neither; the runner knows).
     """
     data = _decode_text(data_or_text, source=source) if isinstance(data_or_text, str) else data_or_text
+    _refuse_failed_run(data, source=source)
     validate(data, source=source)
     builder = _Builder()
     notices: list[Notice] = []
     transformation = None
     if isinstance(data, dict):
-        failure = (data.get("generation") or {}).get("error")
-        if failure:
-            message = f"the run failed and has nothing to score: {failure}"
-            raise InputFormatError(message, file=source, field="$.generation.error")
         shape = SHAPE_EXPORT
         analysis_provider, mapping_providers = _read_export(data, builder)
         distinct = sorted(set(mapping_providers))

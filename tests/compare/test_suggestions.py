@@ -214,10 +214,16 @@ def test_failed_run_is_refused_not_scored_as_empty():
         transformation="T", source="S", target="U", provider="P", model="m", mappings=[],
         extra={"generation": {"error": "HTTP 429 after 5 retries"}},
     )  # fmt: skip
-    with pytest.raises(InputFormatError, match="the run failed") as caught:
+    with pytest.raises(InputFormatError, match="the run failed and has nothing to score: HTTP 429") as caught:
         parse_suggestions(document, source="runs/P-m-run01.json")
-    assert caught.value.field == "$.generation.error"
-    document["generation"]["error"] = None
+    assert caught.value.field == "$.generation.status"
+    # the LLM runner's shape: status "failed" and no mappings at all
+    del document["mappings"]
+    document["generation"] = {"status": "failed", "error": None}
+    with pytest.raises(InputFormatError, match="the run failed"):
+        parse_suggestions(document)
+    document["generation"]["status"] = "ok"
+    document["mappings"] = []
     assert parse_suggestions(document).mappings == ()
 
 
