@@ -1,6 +1,6 @@
 """Prints how long the comparator's steps take per run, on generated inputs of a realistic size.
 
-Usage: ``python benchmarks/compare_speed.py [--pairs 30] [--bindings 8] [--repeat 50]``. The ground truth
+Usage: ``python scripts/bench_compare.py [--pairs 30] [--bindings 8] [--repeat 50]``. The ground truth
 has PAIRS class pairs with BINDINGS bindings each; the run suggests every pair and binding once (a third of
 them wrong or renamed) plus invented ones, in the jJodel export shape, as JSON text. Timed: reading the
 text (schema validation and normalisation included), comparing (all confidence slices, feature kinds and
