@@ -207,7 +207,6 @@ class BenchmarkSession:
     messages: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
-    selected_cases: int = 0
 
     @property
     def is_controller(self) -> bool:
@@ -227,13 +226,6 @@ class BenchmarkSession:
         return self.tracks[name]
 
     # -- hooks (pytest calls these methods because the instance is registered as a plugin)
-
-    def pytest_collection_finish(self, session: pytest.Session) -> None:
-        self.selected_cases = sum(
-            1
-            for item in session.items
-            if item.get_closest_marker(RUN_MARKER) or item.get_closest_marker(GROUND_TRUTH_MARKER)
-        )
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if self.is_controller:
@@ -269,9 +261,9 @@ class BenchmarkSession:
         elif self.collector.seen:
             terminalreporter.write_sep("-", "atlbench")
             write("atlbench: benchmark cases ran but none recorded a row; no table printed.")
-        elif self.selected_cases == 0:
+        else:
             terminalreporter.write_sep("-", "atlbench")
-            write("atlbench: no benchmark case was selected; no table printed and no report written.")
+            write("atlbench: no benchmark case ran in this session; no table printed and no report written.")
         for message in self.messages:
             write(message)
         if self.failures:

@@ -215,7 +215,7 @@ def test_min_f1_gate_and_compare(pytester: pytest.Pytester, tree: Path) -> None:
 
 def test_nothing_selected_says_so(pytester: pytest.Pytester, tree: Path) -> None:
     result = run(pytester, "-k", "NoSuchTransformation")
-    result.stdout.fnmatch_lines(["*no benchmark case was selected*"])
+    result.stdout.fnmatch_lines(["*no benchmark case ran in this session*"])
     assert not (pytester.path / "reports" / "results.json").exists()
 
 
