@@ -65,8 +65,12 @@ def sql_type(package: EcorePackage, type_name: str) -> str:
         return SQL_TYPE_MAP.get(canonical or "", FALLBACK_SQL_TYPE)
     if isinstance(local, EcoreClass):
         raise ForwardMappingError(f"attribute typed by class {type_name!r}", field=type_name)
-    canonical = canonical_ecore_type(type_name)
-    return SQL_TYPE_MAP.get(canonical or "", FALLBACK_SQL_TYPE)
+    return builtin_sql_type(type_name)
+
+
+def builtin_sql_type(type_name: str) -> str:
+    """SQL type of an Ecore datatype (``EString``, ``Integer``, ...) through the type map."""
+    return SQL_TYPE_MAP.get(canonical_ecore_type(type_name) or "", FALLBACK_SQL_TYPE)
 
 
 def fk_name(table: str, columns: tuple[str, ...], referenced_table: str) -> str:

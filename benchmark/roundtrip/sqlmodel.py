@@ -41,6 +41,12 @@ class SqlTable:
     def column(self, name: str) -> SqlColumn | None:
         return next((c for c in self.columns if c.name == name), None)
 
+    def require_column(self, name: str) -> SqlColumn:
+        found = self.column(name)
+        if found is None:
+            raise KeyError(f"table {self.name!r} has no column {name!r}")
+        return found
+
     def foreign_key_on(self, columns: tuple[str, ...]) -> tuple[SqlForeignKey, ...]:
         return tuple(fk for fk in self.foreign_keys if fk.columns == columns)
 
