@@ -47,8 +47,12 @@ def _features(eclass: Any) -> dict[str, Any]:
 
 
 def _qname(tag: str) -> tuple[str | None, str]:
-    qname = etree.QName(tag)
-    return qname.namespace, qname.localname
+    """(namespace, local name) of a tag or attribute key; a recovered tree may hold "prefix:name" keys
+    whose prefix was never declared, which lxml's QName refuses."""
+    if tag.startswith("{"):
+        namespace, _, name = tag[1:].partition("}")
+        return namespace, name
+    return None, tag.rpartition(":")[2]
 
 
 def _shown(element: etree._Element) -> str:
@@ -114,7 +118,8 @@ def _external_reference(value: str, allowed: frozenset[str]) -> str | None:
 
 
 class _Walk:
-    def __init__(self, metamodels: Mapping[str, Any], allowed_uris: frozenset[str]) -> None:
+    def __init__(self, root: etree._Element, metamodels: Mapping[str, Any], allowed_uris: frozenset[str]) -> None:
+        self.root_namespaces = root.nsmap
         self.metamodels = metamodels
         self.allowed_uris = allowed_uris
 
@@ -131,6 +136,11 @@ class _Walk:
                     f"<{_shown(child)}> needs an xsi:type: {declared.name} is abstract", child.sourceline
                 )
             return declared
+        if self.root_namespaces.get("xsi") != XSI_NS_URI:
+            return Problem(
+                "xsi:type needs xmlns:xsi declared on the root element (pyecore reads only the root's declarations)",
+                child.sourceline,
+            )
         prefix, _, name = type_value.rpartition(":")
         namespace = child.nsmap.get(prefix or None)
         found = _eclass(self.classifier(namespace, name))
@@ -201,7 +211,7 @@ def conformance_problem(
     roots = model_roots(root)
     if not roots:
         return Problem("missing root: the document contains no model element", root.sourceline)
-    walk = _Walk(metamodels, allowed_uris)
+    walk = _Walk(root, metamodels, allowed_uris)
     for element in roots:
         namespace, local = _qname(element.tag)
         if namespace != expected_ns:

@@ -10,11 +10,11 @@ cannot read. They produce the same value models as strict loading, so lines are 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 from lxml import etree
 
-from benchmark.roundtrip.conformance import XMI_NS_URIS, model_roots
+from benchmark.roundtrip.conformance import XMI_NS_URIS, _qname, model_roots
 from benchmark.roundtrip.ecoremodel import (
     EcoreAttribute,
     EcoreClass,
@@ -30,10 +30,11 @@ from benchmark.roundtrip.sqlmodel import SqlColumn, SqlForeignKey, SqlPrimaryKey
 
 _TYPE_HINT = re.compile(r"^[\w.-]+:[\w.-]+$")  # "ecore:EDataType" before "http://...#//EString"
 _POSITION = re.compile(r"^@([\w.-]+?)(?:\.(\d+))?$")
+_NAME_INDEX = re.compile(r"^(.+)\.(\d+)$")
 
 
 def local(element: etree._Element) -> str:
-    return etree.QName(element.tag).localname if isinstance(element.tag, str) else ""
+    return _qname(element.tag)[1] if isinstance(element.tag, str) else ""
 
 
 def _elements(parent: etree._Element) -> Iterator[etree._Element]:
@@ -43,7 +44,8 @@ def _elements(parent: etree._Element) -> Iterator[etree._Element]:
 def _type_of(element: etree._Element) -> str:
     """Local part of ``xsi:type``/``xmi:type`` (any namespace), or ''."""
     for key, value in element.attrib.items():
-        if etree.QName(key).localname == "type" and etree.QName(key).namespace:
+        namespace, name = _qname(key)
+        if name == "type" and (namespace or ":" in key):
             return value.rpartition(":")[2]
     return ""
 
@@ -109,7 +111,13 @@ class _References:
                 index = int(position.group(2) or 0)
                 current = children[index] if index < len(children) else None
             else:
-                current = next((c for c in _elements(current) if _text(c, "name") == segment), None)
+                named = [c for c in _elements(current) if _text(c, "name") == segment]
+                indexed = _NAME_INDEX.match(segment)
+                if not named and indexed:  # EMF's "Name.1": the second element called Name
+                    same = [c for c in _elements(current) if _text(c, "name") == indexed.group(1)]
+                    index = int(indexed.group(2))
+                    named = same[index:]
+                current = named[0] if named else None
         return current
 
     def element(self, token: str) -> etree._Element | None:
@@ -213,25 +221,23 @@ def _is_classifier(element: etree._Element) -> bool:
 
 
 def lenient_ecore(root: etree._Element) -> tuple[EcorePackage, ...]:
-    """One package per element that holds classifiers (in document order)."""
+    """One package per element that holds classifiers (document order); a classifier that is itself the
+    root element forms a package of its own."""
     refs = _References(root)
-    holders: list[etree._Element] = []
-    for element in root.iter():
-        if isinstance(element.tag, str) and _is_classifier(element):
-            parent = element.getparent()
-            holder = parent if parent is not None else element
-            if holder not in holders:
-                holders.append(holder)
-    class_names = {
-        _text(e, "name") for e in root.iter() if isinstance(e.tag, str) and _is_classifier(e) and _classifier_kind(e) == "EClass"
-    }
+    classifiers = [e for e in root.iter() if isinstance(e.tag, str) and _is_classifier(e)]
+    class_names = {_text(e, "name") for e in classifiers if _classifier_kind(e) == "EClass"}
+    groups: dict[int, tuple[etree._Element | None, list[etree._Element]]] = {}
+    for element in classifiers:
+        holder = element.getparent()
+        groups.setdefault(id(holder) if holder is not None else 0, (holder, []))[1].append(element)
     packages = []
-    for holder in holders:
-        members: Iterable[etree._Element] = (
-            [holder] if holder is root and _is_classifier(root) else [c for c in _elements(holder) if _is_classifier(c)]
+    for holder, members in groups.values():
+        package_name = _text(holder, "name") if holder is not None else ""
+        ns_uri = holder.get("nsURI") if holder is not None else None
+        ns_prefix = holder.get("nsPrefix") if holder is not None else None
+        packages.append(
+            EcorePackage(package_name, ns_uri, ns_prefix, tuple(_classifier(c, refs, class_names) for c in members))
         )
-        classifiers = tuple(_classifier(c, refs, class_names) for c in members)
-        packages.append(EcorePackage(_text(holder, "name"), holder.get("nsURI"), holder.get("nsPrefix"), classifiers))
     return tuple(packages)
 
 

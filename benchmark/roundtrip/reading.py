@@ -92,14 +92,16 @@ class ReadModel:
 
 
 def _pyecore_reason(error: Exception) -> str:
+    """A load failure as one line; references that resolve to nothing are called what they are."""
     if isinstance(error, BenchmarkError):
-        return error.message if error.line is None else f"{error.message} (line {error.line})"
-    if isinstance(error, KeyError):
+        text = error.message if error.line is None else f"{error.message} (line {error.line})"
+    elif isinstance(error, KeyError):
         return f"dangling reference: nothing has the id or path {error.args[0]!r}"
-    text = f"{type(error).__name__}: {error}"
-    if "is unknown" in text or "Index in path" in text or "StopIteration" in text:
+    else:
+        text = f"pyecore cannot load the file: {type(error).__name__}: {error}"
+    if any(sign in text for sign in ("is unknown", "Index in path", "cannot resolve", "StopIteration", "KeyError")):
         return f"dangling reference: {text}"
-    return f"pyecore cannot load the file: {text}"
+    return text
 
 
 def read_model(path: str | Path, kind: ModelKind) -> ReadModel:
