@@ -1,9 +1,9 @@
 """``atlbench roundtrip``: the round-trip Ecore <-> SQL track (generate the data, score outputs).
 
-    atlbench roundtrip generate [--source DIR] [--out DIR] [--check]
-    atlbench roundtrip score --base FILE --expected FILE --output FILE [--json]
-    atlbench roundtrip lines FILE [--kind ecore|sql] [--json]
-    atlbench roundtrip cases [--data DIR]
+atlbench roundtrip generate [--source DIR] [--out DIR] [--check]
+atlbench roundtrip score --base FILE --expected FILE --output FILE [--json]
+atlbench roundtrip lines FILE [--kind ecore|sql] [--json]
+atlbench roundtrip cases [--data DIR]
 """
 
 from __future__ import annotations
@@ -29,10 +29,14 @@ def register(subparsers: Any) -> None:
         "generate",
         help="rebuild T_<id>.sql.xmi, the 200 delta files and manifest.json from the S_<id>.ecore domains",
     )
-    generate.add_argument("--source", type=Path, help="folder with the S_<id>.ecore domains (default: bundled)")
+    generate.add_argument(
+        "--source", type=Path, help="folder with the S_<id>.ecore domains (default: bundled)"
+    )
     generate.add_argument("--out", type=Path, help="where to write (default: the source folder)")
     generate.add_argument(
-        "--check", action="store_true", help="write nothing; exit 1 when the folder differs from a fresh build"
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 when the folder differs from a fresh build",
     )
     generate.set_defaults(handler=_generate)
 
@@ -82,6 +86,10 @@ def _percent(value: float) -> str:
     return f"{100 * value:.1f}%"
 
 
+def _yes_no(value: bool) -> str:
+    return "yes" if value else "no"
+
+
 def _score(args: argparse.Namespace) -> int:
     from benchmark.fileio import dumps_json
     from benchmark.roundtrip.scoring import score
@@ -96,7 +104,7 @@ def _score(args: argparse.Namespace) -> int:
     print(f"LOC {counts.loc}  Cr {counts.cr}  InCr {counts.incr}  Ad {counts.ad}  Miss {counts.miss}")
     print(
         f"%Correct {_percent(report.pct_correct)}  %WSuccess {_percent(report.pct_wsuccess)}  "
-        f"DeltaDetected {'yes' if report.delta_detected else 'no'}  Equivalent {'yes' if report.equivalent else 'no'}"
+        f"DeltaDetected {_yes_no(report.delta_detected)}  Equivalent {_yes_no(report.equivalent)}"
     )
     wrong = [line for line in report.lines if line.verdict != "Cr"]
     if wrong:

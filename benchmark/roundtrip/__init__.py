@@ -12,7 +12,13 @@ Public entry points (``docs/ROUNDTRIP.md`` documents each):
 from benchmark.roundtrip.ecore_io import read_ecore, write_ecore
 from benchmark.roundtrip.forward import ForwardMappingError, forward
 from benchmark.roundtrip.lines import CanonicalLine, ecore_lines, sql_lines
-from benchmark.roundtrip.operators import OPERATOR_NAMES, OPERATORS, DeltaOperator, OperatorNotApplicable, operator
+from benchmark.roundtrip.operators import (
+    OPERATOR_NAMES,
+    OPERATORS,
+    DeltaOperator,
+    OperatorNotApplicable,
+    operator,
+)
 from benchmark.roundtrip.reading import ECORE, SQL, ReadModel, read_model
 from benchmark.roundtrip.scoring import LineVerdict, ScoreReport, score
 from benchmark.roundtrip.sql_io import read_sql, write_sql

@@ -22,7 +22,16 @@ from benchmark.roundtrip.xmltext import XMI_NS_URI, XSI_NS_URI
 
 XMI_NS_URIS = (XMI_NS_URI, "http://www.omg.org/spec/XMI/20131001", "http://www.omg.org/spec/XMI/20110701")
 _INTEGER = re.compile(r"^[+-]?\d+$")
-_INTEGER_TYPES = {"EInt", "EInteger", "EIntegerObject", "ELong", "ELongObject", "EShort", "EShortObject", "EByte"}
+_INTEGER_TYPES = {
+    "EInt",
+    "EInteger",
+    "EIntegerObject",
+    "ELong",
+    "ELongObject",
+    "EShort",
+    "EShortObject",
+    "EByte",
+}
 _REAL_TYPES = {"EDouble", "EDoubleObject", "EFloat", "EFloatObject", "EBigDecimal"}
 _BOOLEAN_TYPES = {"EBoolean", "EBooleanObject"}
 
@@ -118,7 +127,9 @@ def _external_reference(value: str, allowed: frozenset[str]) -> str | None:
 
 
 class _Walk:
-    def __init__(self, root: etree._Element, metamodels: Mapping[str, Any], allowed_uris: frozenset[str]) -> None:
+    def __init__(
+        self, root: etree._Element, metamodels: Mapping[str, Any], allowed_uris: frozenset[str]
+    ) -> None:
         self.root_namespaces = root.nsmap
         self.metamodels = metamodels
         self.allowed_uris = allowed_uris
@@ -138,7 +149,8 @@ class _Walk:
             return declared
         if self.root_namespaces.get("xsi") != XSI_NS_URI:
             return Problem(
-                "xsi:type needs xmlns:xsi declared on the root element (pyecore reads only the root's declarations)",
+                "xsi:type needs xmlns:xsi declared on the root element "
+                "(pyecore reads only the root's declarations)",
                 child.sourceline,
             )
         prefix, _, name = type_value.rpartition(":")
@@ -146,7 +158,11 @@ class _Walk:
         found = _eclass(self.classifier(namespace, name))
         if not isinstance(found, ecore.EClass):
             return Problem(f"unknown class {type_value!r} in xsi:type", child.sourceline)
-        if declared is not ecore.EObject.eClass and found is not declared and declared not in found.eAllSuperTypes():
+        if (
+            declared is not ecore.EObject.eClass
+            and found is not declared
+            and declared not in found.eAllSuperTypes()
+        ):
             return Problem(
                 f"class {found.name} cannot be used for feature {feature.name} (expects {declared.name})",
                 child.sourceline,
@@ -163,7 +179,9 @@ class _Walk:
             if feature is None:
                 return Problem(f"unknown feature {local!r} for class {eclass.name}", element.sourceline)
             if feature.derived:
-                return Problem(f"feature {local!r} of {eclass.name} is derived and cannot be set", element.sourceline)
+                return Problem(
+                    f"feature {local!r} of {eclass.name} is derived and cannot be set", element.sourceline
+                )
             if isinstance(feature, ecore.EAttribute):
                 why = _value_problem(feature, value)
                 if why is not None:
@@ -178,7 +196,9 @@ class _Walk:
             if feature is None:
                 return Problem(f"unknown feature {local!r} for class {eclass.name}", child.sourceline)
             if feature.derived:
-                return Problem(f"feature {local!r} of {eclass.name} is derived and cannot be set", child.sourceline)
+                return Problem(
+                    f"feature {local!r} of {eclass.name} is derived and cannot be set", child.sourceline
+                )
             if isinstance(feature, ecore.EAttribute) or isinstance(feature.eType, ecore.EDataType):
                 continue  # an element-valued attribute (or an annotation's details entry)
             if not feature.containment:
@@ -223,7 +243,9 @@ def conformance_problem(
             return Problem(f"unknown class {local!r}", element.sourceline)
         if eclass.name not in root_classes:
             expected = " or ".join(root_classes)
-            return Problem(f"missing root: the root object is a {eclass.name}, expected {expected}", element.sourceline)
+            return Problem(
+                f"missing root: the root object is a {eclass.name}, expected {expected}", element.sourceline
+            )
         problem = walk.element(element, eclass)
         if problem is not None:
             return problem

@@ -82,7 +82,9 @@ def _classifier(classifier: Any) -> EcoreClassifier | None:
     if isinstance(classifier, ecore.EEnum):  # before EDataType: EEnum is one
         return EcoreEnum(
             name=name,
-            literals=tuple(EcoreLiteral(str(lit.name or ""), int(lit.value or 0)) for lit in classifier.eLiterals),
+            literals=tuple(
+                EcoreLiteral(str(lit.name or ""), int(lit.value or 0)) for lit in classifier.eLiterals
+            ),
         )
     if isinstance(classifier, ecore.EDataType):
         return EcoreDataType(name=name, instance_class_name=classifier.instanceClassName)
@@ -144,7 +146,9 @@ def _type_reference(package: EcorePackage, name: str, where: str) -> str:
         builtin = getattr(ecore, name)
         kind = "EClass" if isinstance(builtin, ecore.EClass) else "EDataType"
         return f"ecore:{kind} {ECORE_TYPE_PREFIX}{name}"
-    raise InputFormatError(f"type {name!r} is neither a classifier of the package nor an Ecore type", field=where)
+    raise InputFormatError(
+        f"type {name!r} is neither a classifier of the package nor an Ecore type", field=where
+    )
 
 
 def _feature_element(package: EcorePackage, owner: EcoreClass, feature: EcoreFeature) -> list[str]:
@@ -183,7 +187,9 @@ def _classifier_element(package: EcorePackage, classifier: EcoreClassifier) -> l
         literals = [
             line
             for lit in classifier.literals
-            for line in element(2, "eLiterals", [("name", lit.name), ("value", str(lit.value) if lit.value else None)], [])
+            for line in element(
+                2, "eLiterals", [("name", lit.name), ("value", str(lit.value) if lit.value else None)], []
+            )
         ]
         return element(1, "eClassifiers", [("xsi:type", "ecore:EEnum"), ("name", classifier.name)], literals)
     pairs = [

@@ -81,8 +81,8 @@ class EcoreClass:
         """This class with feature ``name`` replaced by ``new`` (removed when ``new`` is None)."""
         if self.feature(name) is None:
             raise KeyError(f"{self.name} has no feature {name!r}")
-        features = tuple(new if f.name == name else f for f in self.features if f.name != name or new is not None)
-        return replace(self, features=features)
+        kept = (f for f in self.features if f.name != name or new is not None)
+        return replace(self, features=tuple(new if new is not None and f.name == name else f for f in kept))
 
 
 @dataclass(frozen=True)
@@ -183,10 +183,10 @@ class EcorePackage:
         """This package with classifier ``name`` replaced by ``new`` (removed when ``new`` is None)."""
         if self.classifier(name) is None:
             raise KeyError(f"package {self.name!r} has no classifier {name!r}")
-        classifiers = tuple(
-            new if c.name == name else c for c in self.classifiers if c.name != name or new is not None
+        kept = (c for c in self.classifiers if c.name != name or new is not None)
+        return replace(
+            self, classifiers=tuple(new if new is not None and c.name == name else c for c in kept)
         )
-        return replace(self, classifiers=classifiers)
 
     def add_classifier(self, new: EcoreClassifier) -> EcorePackage:
         return replace(self, classifiers=(*self.classifiers, new))

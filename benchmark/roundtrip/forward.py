@@ -184,15 +184,20 @@ class _TableBuilder:
 def _check_names(package: EcorePackage) -> None:
     for eclass in package.classes:
         if not eclass.name or "_" in eclass.name:
-            raise ForwardMappingError(f"class name {eclass.name!r} is empty or contains '_'", field=eclass.name)
+            raise ForwardMappingError(
+                f"class name {eclass.name!r} is empty or contains '_'", field=eclass.name
+            )
         for feature in eclass.features:
             if feature.persistent and (not feature.name or "_" in feature.name):
                 raise ForwardMappingError(
-                    f"feature name {feature.name!r} is empty or contains '_'", field=f"{eclass.name}.{feature.name}"
+                    f"feature name {feature.name!r} is empty or contains '_'",
+                    field=f"{eclass.name}.{feature.name}",
                 )
         for supertype in eclass.supertypes:
             if not isinstance(package.classifier(supertype), EcoreClass):
-                raise ForwardMappingError(f"supertype {supertype!r} is not a class of the package", field=eclass.name)
+                raise ForwardMappingError(
+                    f"supertype {supertype!r} is not a class of the package", field=eclass.name
+                )
 
 
 def forward(package: EcorePackage) -> SqlSchema:
@@ -206,7 +211,9 @@ def forward(package: EcorePackage) -> SqlSchema:
                 f"table {table.name} would be produced twice (by {tables[table.name].origin} and {origin})",
                 field=origin,
             )
-        builder = _TableBuilder(table.name, origin, list(table.columns), table.primary_key, list(table.foreign_keys))
+        builder = _TableBuilder(
+            table.name, origin, list(table.columns), table.primary_key, list(table.foreign_keys)
+        )
         tables[table.name] = builder
 
     for eclass in package.classes:
@@ -225,7 +232,9 @@ def forward(package: EcorePackage) -> SqlSchema:
                 tables[eclass.name].add_column(attribute_column(package, feature), origin)
             continue
         if not isinstance(package.classifier(feature.type), EcoreClass):
-            raise ForwardMappingError(f"reference type {feature.type!r} is not a class of the package", field=origin)
+            raise ForwardMappingError(
+                f"reference type {feature.type!r} is not a class of the package", field=origin
+            )
         pair = opposite_of(package, feature)
         if pair is not None and feature.containment and pair[1].containment:
             raise ForwardMappingError("both references of an eOpposite pair are containments", field=origin)

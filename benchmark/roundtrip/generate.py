@@ -2,9 +2,10 @@
 
 For every ``S_<id>.ecore`` in the source folder: ``T_<id>.sql.xmi = forward(S)``, and for every operator
 ``Delta_<op>_S_<id>.ecore = apply_S(S, seed)`` and ``Delta_<op>_T_<id>.sql.xmi = apply_T(T, seed)``, the
-first seed (from a per-domain start, :func:`first_seed`) whose target applies. Each pair is checked before it is written: the T-side edit
-must equal the forward mapping of the S-side edit byte for byte, and both diffs must match the
-operator's witnesses. ``manifest.json`` lists every case with its seed, target and witness lines.
+first seed (from a per-domain start, :func:`first_seed`) whose target applies. Each pair is checked
+before it is written: the T-side edit must equal the forward mapping of the S-side edit byte for byte,
+and both diffs must match the operator's witnesses. ``manifest.json`` lists every case with its seed,
+target and witness lines.
 
 Everything is a function of the source files, so regenerating gives identical bytes.
 """
@@ -74,7 +75,9 @@ def first_seed(domain: str) -> int:
     return int.from_bytes(hashlib.sha256(domain.encode()).digest()[:4], "big") % 1000
 
 
-def _delta(operator: DeltaOperator, domain: str, package: EcorePackage, file: Path) -> tuple[int, Any, EcorePackage]:
+def _delta(
+    operator: DeltaOperator, domain: str, package: EcorePackage, file: Path
+) -> tuple[int, Any, EcorePackage]:
     """The first seed (from :func:`first_seed` on) whose target applies on the S side."""
     reasons = []
     start = first_seed(domain)
@@ -124,7 +127,9 @@ def build(source_dir: Path, progress: Callable[[str], None] | None = None) -> di
                 raise RuntimeError(f"commutation law broken by {operator.name} on {domain} (seed {seed})")
             s_diff = diff_lines(ecore_lines(package), ecore_lines(delta_package))
             t_diff = diff_lines(sql_lines(schema), sql_lines(delta_schema))
-            problems = witness_problems(operator, "S", target, s_diff) + witness_problems(operator, "T", target, t_diff)
+            problems = witness_problems(operator, "S", target, s_diff) + witness_problems(
+                operator, "T", target, t_diff
+            )
             if problems:
                 raise RuntimeError(f"{domain}: " + "; ".join(problems))
             files[delta_source_file(operator.name, domain)] = write_ecore(delta_package)
@@ -145,7 +150,8 @@ def build(source_dir: Path, progress: Callable[[str], None] | None = None) -> di
                 }
             )
         if progress is not None:
-            progress(f"{domain}: {len(package.classes)} classes -> {len(schema.tables)} tables, {len(OPERATORS)} deltas")
+            sizes = f"{len(package.classes)} classes -> {len(schema.tables)} tables"
+            progress(f"{domain}: {sizes}, {len(OPERATORS)} deltas")
     files[MANIFEST_NAME] = dumps_json(
         {
             "formatVersion": MANIFEST_FORMAT_VERSION,

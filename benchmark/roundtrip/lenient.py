@@ -173,7 +173,9 @@ def _feature(element: etree._Element, refs: _References, class_names: set[str]) 
     elif declared in ("EAttribute", "eAttributes"):
         is_reference = False
     else:
-        has_reference_attribute = element.get("containment") is not None or element.get("eOpposite") is not None
+        has_reference_attribute = (
+            element.get("containment") is not None or element.get("eOpposite") is not None
+        )
         is_reference = has_reference_attribute or type_name in class_names
     common = {
         "name": _text(element, "name"),
@@ -199,14 +201,14 @@ def _classifier(element: etree._Element, refs: _References, class_names: set[str
     name = _text(element, "name")
     if kind == "EEnum":
         literals = tuple(
-            EcoreLiteral(_text(c, "name"), _int(c, "value", 0)) for c in _elements(element) if local(c) == "eLiterals"
+            EcoreLiteral(_text(c, "name"), _int(c, "value", 0))
+            for c in _elements(element)
+            if local(c) == "eLiterals"
         )
         return EcoreEnum(name, literals)
     if kind == "EDataType":
         return EcoreDataType(name, element.get("instanceClassName"))
-    features = tuple(
-        _feature(c, refs, class_names) for c in _elements(element) if local(c) in _FEATURE_TAGS
-    )
+    features = tuple(_feature(c, refs, class_names) for c in _elements(element) if local(c) in _FEATURE_TAGS)
     return EcoreClass(
         name=name,
         abstract=_flag(element, "abstract", False),
@@ -236,7 +238,9 @@ def lenient_ecore(root: etree._Element) -> tuple[EcorePackage, ...]:
         ns_uri = holder.get("nsURI") if holder is not None else None
         ns_prefix = holder.get("nsPrefix") if holder is not None else None
         packages.append(
-            EcorePackage(package_name, ns_uri, ns_prefix, tuple(_classifier(c, refs, class_names) for c in members))
+            EcorePackage(
+                package_name, ns_uri, ns_prefix, tuple(_classifier(c, refs, class_names) for c in members)
+            )
         )
     return tuple(packages)
 
@@ -246,7 +250,9 @@ def _tagged(parent: etree._Element, *names: str) -> list[etree._Element]:
     return [c for c in _elements(parent) if local(c) in names or _type_of(c) in names]
 
 
-def _column_names(element: etree._Element, attribute: str, refs: _References, table_names: set[str]) -> tuple[str, ...]:
+def _column_names(
+    element: etree._Element, attribute: str, refs: _References, table_names: set[str]
+) -> tuple[str, ...]:
     tokens = refs.tokens(element.get(attribute) or "")
     tokens += [c.get("href") or "" for c in _elements(element) if local(c) == attribute and c.get("href")]
     names = []
@@ -263,7 +269,11 @@ def _column_names(element: etree._Element, attribute: str, refs: _References, ta
 def lenient_sql(root: etree._Element) -> SqlSchema:
     refs = _References(root)
     schema = next((e for e in root.iter() if isinstance(e.tag, str) and local(e) == "Schema"), root)
-    table_elements = [e for e in schema.iter() if isinstance(e.tag, str) and (local(e) == "tables" or _type_of(e) == "Table")]
+    table_elements = [
+        e
+        for e in schema.iter()
+        if isinstance(e.tag, str) and (local(e) == "tables" or _type_of(e) == "Table")
+    ]
     table_names = {_text(t, "name") for t in table_elements}
     tables = []
     for element in table_elements:
@@ -278,7 +288,9 @@ def lenient_sql(root: etree._Element) -> SqlSchema:
         )
         key_element = next(iter(_tagged(element, "primaryKey", "PrimaryKey")), None)
         primary_key = (
-            SqlPrimaryKey(_column_names(key_element, "columns", refs, table_names)) if key_element is not None else None
+            SqlPrimaryKey(_column_names(key_element, "columns", refs, table_names))
+            if key_element is not None
+            else None
         )
         foreign_keys = []
         for fk in _tagged(element, "foreignKeys", "ForeignKey"):

@@ -67,7 +67,9 @@ def fold(name: str) -> str:
 
 def _line(kind: str, parts: Iterable[str], properties: Iterable[Property] = ()) -> CanonicalLine:
     parts = [p.strip() for p in parts]
-    return CanonicalLine(kind, "/".join(parts), f"{kind} " + "/".join(fold(p) for p in parts), tuple(properties))
+    return CanonicalLine(
+        kind, "/".join(parts), f"{kind} " + "/".join(fold(p) for p in parts), tuple(properties)
+    )
 
 
 def _flag(name: str, value: bool) -> Property:
@@ -108,13 +110,20 @@ def ecore_lines(packages: EcorePackage | Iterable[EcorePackage]) -> tuple[Canoni
                     _line(
                         "class",
                         [classifier.name],
-                        [_flag("abstract", classifier.abstract), _name_list("supertypes", classifier.supertypes)],
+                        [
+                            _flag("abstract", classifier.abstract),
+                            _name_list("supertypes", classifier.supertypes),
+                        ],
                     )
                 )
                 for feature in classifier.features:
                     parts = [classifier.name, feature.name]
                     if isinstance(feature, EcoreAttribute):
-                        props = [_ecore_type(feature.type), _bound("lower", feature.lower), _bound("upper", feature.upper)]
+                        props = [
+                            _ecore_type(feature.type),
+                            _bound("lower", feature.lower),
+                            _bound("upper", feature.upper),
+                        ]
                         lines.append(_line("attribute", parts, props))
                     else:
                         props = [
@@ -146,10 +155,14 @@ def sql_lines(schema: SqlSchema) -> tuple[CanonicalLine, ...]:
             ]
             lines.append(_line("column", [table.name, column.name], props))
         if table.primary_key is not None:
-            lines.append(_line("primary key", [table.name], [_name_list("columns", table.primary_key.columns)]))
+            lines.append(
+                _line("primary key", [table.name], [_name_list("columns", table.primary_key.columns)])
+            )
         for fk in table.foreign_keys:
             columns = [c.strip() for c in fk.columns]
             shown = f"{table.name.strip()}({', '.join(columns)})"
             normalized = f"foreign key {fold(table.name)}(" + ",".join(sorted(fold(c) for c in columns)) + ")"
-            lines.append(CanonicalLine("foreign key", shown, normalized, (_name("references", fk.referenced_table),)))
+            lines.append(
+                CanonicalLine("foreign key", shown, normalized, (_name("references", fk.referenced_table),))
+            )
     return tuple(lines)

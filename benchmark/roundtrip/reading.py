@@ -28,7 +28,12 @@ from benchmark.roundtrip.lines import CanonicalLine, ecore_lines, sql_lines
 from benchmark.roundtrip.pyecore_loading import load_ecore_file, load_instance_file
 from benchmark.roundtrip.sql_io import schema_from_pyecore
 from benchmark.roundtrip.sqlmeta import SQL_NS_URI, SQL_ROOT_CLASS, sql_package
-from benchmark.roundtrip.xmlsafe import check_xml_prolog, parse_xml_recovering, parse_xml_safely, refuses_prolog
+from benchmark.roundtrip.xmlsafe import (
+    check_xml_prolog,
+    parse_xml_recovering,
+    parse_xml_safely,
+    refuses_prolog,
+)
 
 ReadMode = Literal["model", "plain XML", "nothing"]
 
@@ -99,7 +104,10 @@ def _pyecore_reason(error: Exception) -> str:
         return f"dangling reference: nothing has the id or path {error.args[0]!r}"
     else:
         text = f"pyecore cannot load the file: {type(error).__name__}: {error}"
-    if any(sign in text for sign in ("is unknown", "Index in path", "cannot resolve", "StopIteration", "KeyError")):
+    if any(
+        sign in text
+        for sign in ("is unknown", "Index in path", "cannot resolve", "StopIteration", "KeyError")
+    ):
         return f"dangling reference: {text}"
     return text
 
@@ -116,7 +124,9 @@ def read_model(path: str | Path, kind: ModelKind) -> ReadModel:
 
     def failed(reason: str, root: etree._Element | None) -> ReadModel:
         lines = kind.lenient(root) if root is not None else ()
-        return ReadModel(file, kind.name, False, reason, "plain XML" if root is not None else "nothing", lines)
+        return ReadModel(
+            file, kind.name, False, reason, "plain XML" if root is not None else "nothing", lines
+        )
 
     if not data.strip():
         return failed("empty file", None)

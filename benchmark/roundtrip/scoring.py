@@ -59,7 +59,11 @@ def match_lines(expected: Sequence[CanonicalLine], output: Sequence[CanonicalLin
     partner: dict[int, int] = {}
     for index, line in enumerate(expected):  # identical lines first, so duplicates cannot steal them
         same = next(
-            (o for o in outputs_by_key[line.normalized_key] if o not in used and output[o].identity == line.identity),
+            (
+                o
+                for o in outputs_by_key[line.normalized_key]
+                if o not in used and output[o].identity == line.identity
+            ),
             None,
         )
         if same is not None:
@@ -82,7 +86,9 @@ def match_lines(expected: Sequence[CanonicalLine], output: Sequence[CanonicalLin
         verdict: Verdict = "InCr" if differences else "Cr"
         verdicts.append(LineVerdict(verdict, line.kind, line.key, line, found, differences))
     verdicts.extend(
-        LineVerdict("Ad", line.kind, line.key, None, line) for index, line in enumerate(output) if index not in used
+        LineVerdict("Ad", line.kind, line.key, None, line)
+        for index, line in enumerate(output)
+        if index not in used
     )
     return verdicts
 
@@ -140,7 +146,11 @@ class ScoreReport:
 
 
 def score_lines(
-    base: Sequence[CanonicalLine], expected: Sequence[CanonicalLine], read: ReadModel, *, base_file: str = "",
+    base: Sequence[CanonicalLine],
+    expected: Sequence[CanonicalLine],
+    read: ReadModel,
+    *,
+    base_file: str = "",
     expected_file: str = "",
 ) -> ScoreReport:
     """Score already-read lines (the file-free core of :func:`score`)."""
@@ -160,7 +170,15 @@ def score_lines(
             role = "removed"
             misses.append(f"removed line still present: {verdict.output.text}")
         annotated.append(
-            LineVerdict(verdict.verdict, verdict.kind, verdict.key, verdict.expected, verdict.output, verdict.differences, role)
+            LineVerdict(
+                verdict.verdict,
+                verdict.kind,
+                verdict.key,
+                verdict.expected,
+                verdict.output,
+                verdict.differences,
+                role,
+            )
         )
     return ScoreReport(
         model=read.kind,

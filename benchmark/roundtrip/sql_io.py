@@ -39,7 +39,9 @@ def schema_from_pyecore(root: Any) -> SqlSchema:
             )
             for c in table.columns
         )
-        primary_key = SqlPrimaryKey(_names(table.primaryKey.columns)) if table.primaryKey is not None else None
+        primary_key = (
+            SqlPrimaryKey(_names(table.primaryKey.columns)) if table.primaryKey is not None else None
+        )
         foreign_keys = tuple(
             SqlForeignKey(
                 name=str(fk.name or ""),
@@ -62,7 +64,9 @@ def read_sql(path: str | Path) -> SqlSchema:
     except InputFormatError:
         raise
     except Exception as error:  # pyecore reports problems as plain exceptions
-        raise InputFormatError(f"cannot load SQL-XMI: {type(error).__name__}: {error}", file=str(path)) from None
+        raise InputFormatError(
+            f"cannot load SQL-XMI: {type(error).__name__}: {error}", file=str(path)
+        ) from None
     if len(roots) != 1 or roots[0].eClass.name != SQL_ROOT_CLASS:
         raise InputFormatError(f"expected one {SQL_NS_PREFIX}:{SQL_ROOT_CLASS} root", file=str(path))
     return schema_from_pyecore(roots[0])
@@ -106,7 +110,9 @@ def _table_element(table: SqlTable) -> list[str]:
         ]
         children += element(2, "columns", pairs, [])
     if table.primary_key is not None:
-        children += element(2, "primaryKey", [("columns", _column_ids(table.name, table.primary_key.columns))], [])
+        children += element(
+            2, "primaryKey", [("columns", _column_ids(table.name, table.primary_key.columns))], []
+        )
     for fk in table.foreign_keys:
         pairs = [
             ("name", fk.name),

@@ -83,10 +83,8 @@ class SqlSchema:
     def replace_table(self, name: str, new: SqlTable | None) -> SqlSchema:
         """This schema with table ``name`` replaced by ``new`` (removed when ``new`` is None)."""
         self.require_table(name)
-        tables = tuple(
-            new if t.name == name else t for t in self.tables if t.name != name or new is not None
-        )
-        return replace(self, tables=tables)
+        kept = (t for t in self.tables if t.name != name or new is not None)
+        return replace(self, tables=tuple(new if new is not None and t.name == name else t for t in kept))
 
     def add_table(self, new: SqlTable) -> SqlSchema:
         return replace(self, tables=(*self.tables, new))

@@ -70,7 +70,11 @@ def is_container_column(column: SqlColumn) -> bool:
 
 
 def is_reference_column(column: SqlColumn) -> bool:
-    return column.name.endswith(REFERENCE_SUFFIX) and column.name != ID_COLUMN and not is_container_column(column)
+    return (
+        column.name.endswith(REFERENCE_SUFFIX)
+        and column.name != ID_COLUMN
+        and not is_container_column(column)
+    )
 
 
 def is_owner_key(table: SqlTable, fk: SqlForeignKey) -> bool:

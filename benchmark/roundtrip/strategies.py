@@ -28,7 +28,8 @@ from benchmark.roundtrip.ecoremodel import (
 )
 
 CLASS_NAMES = (
-    "Alpha", "Bravo", "Charlie", "Dune", "Echo", "Foxtrot", "Golf", "Hotel", "India", "Juliet", "Kilo", "Lima",
+    "Alpha", "Bravo", "Charlie", "Dune", "Echo", "Foxtrot",
+    "Golf", "Hotel", "India", "Juliet", "Kilo", "Lima",
 )  # fmt: skip
 ENUM_NAMES = ("Colour", "Mood", "Phase")
 LITERAL_NAMES = ("LOW", "MEDIUM", "HIGH", "OTHER")
@@ -51,12 +52,11 @@ class _Class:
     features: list[EcoreFeature] = field(default_factory=list)
 
 
-def _non_persistent_flags(draw: st.DrawFn) -> dict[str, bool]:
-    """Mostly plain features; sometimes derived (+transient +volatile, as EMF generates them) or transient."""
+def _non_persistent_flags(draw: st.DrawFn) -> tuple[bool, bool, bool]:
+    """(derived, transient, volatile): mostly plain features; sometimes derived (+transient +volatile, as
+    EMF generates them) or transient only."""
     kind = draw(st.sampled_from(("plain",) * 8 + ("derived", "transient")))
-    if kind == "derived":
-        return {"derived": True, "transient": True, "volatile": True}
-    return {"transient": kind == "transient"}
+    return (kind == "derived", kind != "plain", kind == "derived")
 
 
 @st.composite
@@ -66,7 +66,10 @@ def ecore_packages(draw: st.DrawFn, max_classes: int = 6) -> EcorePackage:
     class_names = draw(st.permutations(CLASS_NAMES))[:class_count]
     enum_names = ENUM_NAMES[: draw(st.integers(0, len(ENUM_NAMES)))]
     enums = [
-        EcoreEnum(name, tuple(EcoreLiteral(lit, i) for i, lit in enumerate(LITERAL_NAMES[: draw(st.integers(1, 4))])))
+        EcoreEnum(
+            name,
+            tuple(EcoreLiteral(lit, i) for i, lit in enumerate(LITERAL_NAMES[: draw(st.integers(1, 4))])),
+        )
         for name in enum_names
     ]
     names = iter(draw(st.permutations(FEATURE_NAMES)))
@@ -77,6 +80,7 @@ def ecore_packages(draw: st.DrawFn, max_classes: int = 6) -> EcorePackage:
         eclass = _Class(name, draw(st.booleans()), supertypes)
         for _ in range(draw(st.integers(0, 3))):
             upper = draw(st.sampled_from((1, 1, 1, -1)))
+            derived, transient, volatile = _non_persistent_flags(draw)
             eclass.features.append(
                 EcoreAttribute(
                     next(names),
@@ -84,10 +88,13 @@ def ecore_packages(draw: st.DrawFn, max_classes: int = 6) -> EcorePackage:
                     lower=draw(st.sampled_from((0, 0, 1))),
                     upper=upper,
                     is_id=upper == 1 and draw(st.integers(0, 5)) == 0,
-                    **_non_persistent_flags(draw),
+                    derived=derived,
+                    transient=transient,
+                    volatile=volatile,
                 )
             )
         for _ in range(draw(st.integers(0, 2))):
+            derived, transient, volatile = _non_persistent_flags(draw)
             eclass.features.append(
                 EcoreReference(
                     next(names),
@@ -95,7 +102,9 @@ def ecore_packages(draw: st.DrawFn, max_classes: int = 6) -> EcorePackage:
                     lower=draw(st.sampled_from((0, 0, 1))),
                     upper=draw(st.sampled_from((1, -1))),
                     containment=draw(st.booleans()),
-                    **_non_persistent_flags(draw),
+                    derived=derived,
+                    transient=transient,
+                    volatile=volatile,
                 )
             )
         classes.append(eclass)
@@ -130,6 +139,4 @@ def ecore_packages(draw: st.DrawFn, max_classes: int = 6) -> EcorePackage:
     classifiers = [
         EcoreClass(c.name, c.abstract, False, tuple(c.supertypes), tuple(c.features)) for c in classes
     ]
-    return EcorePackage(
-        "generated", "http://example.org/generated", "generated", (*classifiers, *enums)
-    )
+    return EcorePackage("generated", "http://example.org/generated", "generated", (*classifiers, *enums))

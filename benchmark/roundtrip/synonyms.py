@@ -41,9 +41,13 @@ ECORE_TYPE_SYNONYMS: dict[str, tuple[str, ...]] = {
     "EDate": ("EDate", "Date", "java.util.Date"),
 }
 
-_SQL_LOOKUP = {spelling: canonical for canonical, spellings in SQL_TYPE_SYNONYMS.items() for spelling in spellings}
+_SQL_LOOKUP = {
+    spelling: canonical for canonical, spellings in SQL_TYPE_SYNONYMS.items() for spelling in spellings
+}
 _ECORE_LOOKUP = {
-    spelling.casefold(): canonical for canonical, spellings in ECORE_TYPE_SYNONYMS.items() for spelling in spellings
+    spelling.casefold(): canonical
+    for canonical, spellings in ECORE_TYPE_SYNONYMS.items()
+    for spelling in spellings
 }
 _PARAMETERS = re.compile(r"\([^)]*\)")
 

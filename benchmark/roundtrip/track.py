@@ -88,7 +88,9 @@ def _case(entry: dict[str, Any], data_dir: Path, manifest: Path) -> RoundTripCas
             delta_target=files["deltaT"],
         )
     except (KeyError, TypeError, ValueError) as error:
-        raise InputFormatError(f"malformed case entry: {error!r}", file=str(manifest), field="$.cases") from None
+        raise InputFormatError(
+            f"malformed case entry: {error!r}", file=str(manifest), field="$.cases"
+        ) from None
     missing = [str(p.name) for p in files.values() if not p.is_file()]
     if missing:
         raise InputFormatError(
@@ -103,7 +105,9 @@ class TrackDescriptor:
     """How the generic collector/runner hosts this track: its name, its data folder and its cases."""
 
     name: str = TRACK_NAME
-    description: str = "Round-trip Ecore <-> SQL-XMI by example: inverse (Δ(T) -> S') and forward (S' -> T') steps"
+    description: str = (
+        "Round-trip Ecore <-> SQL-XMI by example: inverse (Δ(T) -> S') and forward (S' -> T') steps"
+    )
 
     def data_dir(self) -> Path:
         return default_data_dir()
@@ -116,10 +120,13 @@ class TrackDescriptor:
             data = json.loads(manifest.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise InputFormatError(
-                "no manifest.json: not a round-trip data folder (run `atlbench roundtrip generate`)", file=str(manifest)
+                "no manifest.json: not a round-trip data folder (run `atlbench roundtrip generate`)",
+                file=str(manifest),
             ) from None
         except json.JSONDecodeError as error:
-            raise InputFormatError(f"invalid JSON: {error.msg}", file=str(manifest), line=error.lineno) from None
+            raise InputFormatError(
+                f"invalid JSON: {error.msg}", file=str(manifest), line=error.lineno
+            ) from None
         if data.get("formatVersion") != MANIFEST_FORMAT_VERSION or data.get("track") != TRACK_NAME:
             raise InputFormatError(
                 f"not a round-trip manifest of format {MANIFEST_FORMAT_VERSION}", file=str(manifest)

@@ -63,7 +63,9 @@ def test_enum_and_datatype_types() -> None:
 def test_class_attributes_and_inheritance() -> None:
     schema = forward(
         package(
-            EcoreClass("Product", abstract=True, features=(EcoreAttribute("sku", "EString", 1, 1, is_id=True),)),
+            EcoreClass(
+                "Product", abstract=True, features=(EcoreAttribute("sku", "EString", 1, 1, is_id=True),)
+            ),
             EcoreClass(
                 "Book",
                 supertypes=("Product",),
@@ -78,7 +80,10 @@ def test_class_attributes_and_inheritance() -> None:
     )
     assert [t.name for t in schema.tables] == ["Product", "Book", "Book_tags"]
     assert table_of(schema, "Product") == SqlTable(
-        "Product", (ID, SqlColumn("sku", "VARCHAR(255)", nullable=False, unique=True)), SqlPrimaryKey(("id",)), ()
+        "Product",
+        (ID, SqlColumn("sku", "VARCHAR(255)", nullable=False, unique=True)),
+        SqlPrimaryKey(("id",)),
+        (),
     )
     assert table_of(schema, "Book") == SqlTable(
         "Book",
@@ -147,7 +152,8 @@ def test_a_containment_pair_maps_through_the_containment_even_when_declared_seco
         package(
             EcoreClass("Line", features=(EcoreReference("order", "Order", opposite="lines"),)),
             EcoreClass(
-                "Order", features=(EcoreReference("lines", "Line", upper=-1, containment=True, opposite="order"),)
+                "Order",
+                features=(EcoreReference("lines", "Line", upper=-1, containment=True, opposite="order"),),
             ),
         )
     )
@@ -161,14 +167,25 @@ def test_a_containment_pair_maps_through_the_containment_even_when_declared_seco
     [
         (package(EcoreClass("Order_Line")), "contains '_'"),
         (package(EcoreClass("A", features=(EcoreAttribute("first_name", "EString"),))), "contains '_'"),
-        (package(EcoreClass("A", features=(EcoreAttribute("id", "EString"),))), "column A.id would be produced twice"),
+        (
+            package(EcoreClass("A", features=(EcoreAttribute("id", "EString"),))),
+            "column A.id would be produced twice",
+        ),
         (package(EcoreClass("A", features=(EcoreReference("b", "Missing"),))), "not a class of the package"),
         (package(EcoreClass("A", supertypes=("Missing",))), "supertype"),
-        (package(EcoreClass("A", features=(EcoreReference("b", "A", opposite="nothing"),))), "does not exist"),
+        (
+            package(EcoreClass("A", features=(EcoreReference("b", "A", opposite="nothing"),))),
+            "does not exist",
+        ),
         (
             package(
-                EcoreClass("A", features=(EcoreReference("b", "A", containment=True, opposite="c"),
-                                          EcoreReference("c", "A", containment=True, opposite="b"))),
+                EcoreClass(
+                    "A",
+                    features=(
+                        EcoreReference("b", "A", containment=True, opposite="c"),
+                        EcoreReference("c", "A", containment=True, opposite="b"),
+                    ),
+                ),
             ),
             "both references",
         ),

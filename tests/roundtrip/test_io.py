@@ -22,9 +22,7 @@ IO_SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[He
 def test_sql_metamodel_has_the_documented_shape() -> None:
     package = sql_package()
     assert package.nsURI == SQL_NS_URI and package.nsPrefix == "sql"
-    shape = {
-        c.name: sorted(f.name for f in c.eStructuralFeatures) for c in package.eClassifiers
-    }
+    shape = {c.name: sorted(f.name for f in c.eStructuralFeatures) for c in package.eClassifiers}
     assert shape == {
         "Schema": ["name", "tables"],
         "Table": ["columns", "foreignKeys", "name", "primaryKey"],

@@ -68,7 +68,9 @@ def test_law_check_detects_a_broken_t_side(monkeypatch: pytest.MonkeyPatch) -> N
     from benchmark.roundtrip.ecoremodel import EcoreAttribute, EcoreClass
 
     op = operator("make_mandatory")
-    package = EcorePackage("p", classifiers=(EcoreClass("Alpha", features=(EcoreAttribute("size", "EInt"),)),))
+    package = EcorePackage(
+        "p", classifiers=(EcoreClass("Alpha", features=(EcoreAttribute("size", "EInt"),)),)
+    )
     schema = forward(package)
     monkeypatch.setattr(type(op), "edit_t", lambda self, schema, target: schema)
     assert write_sql(forward(op.apply_s(package, 0))) != write_sql(op.apply_t(schema, 0))

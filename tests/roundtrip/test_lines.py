@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from benchmark.roundtrip.ecoremodel import EcoreAttribute, EcoreClass, EcoreEnum, EcoreLiteral, EcorePackage, EcoreReference
+from benchmark.roundtrip.ecoremodel import (
+    EcoreAttribute,
+    EcoreClass,
+    EcoreEnum,
+    EcoreLiteral,
+    EcorePackage,
+    EcoreReference,
+)
 from benchmark.roundtrip.lines import ecore_lines, sql_lines
 from benchmark.roundtrip.sqlmodel import SqlColumn, SqlForeignKey, SqlPrimaryKey, SqlSchema, SqlTable
 from benchmark.roundtrip.synonyms import normalize_ecore_type, normalize_sql_type
@@ -78,8 +85,12 @@ def test_unordered_properties_and_unbounded_uppers_normalize() -> None:
 
 
 def test_attribute_and_reference_with_one_name_are_different_lines() -> None:
-    attribute = ecore_lines(EcorePackage("p", classifiers=(EcoreClass("C", features=(EcoreAttribute("x", "EInt"),)),)))
-    reference = ecore_lines(EcorePackage("p", classifiers=(EcoreClass("C", features=(EcoreReference("x", "C"),)),)))
+    attribute = ecore_lines(
+        EcorePackage("p", classifiers=(EcoreClass("C", features=(EcoreAttribute("x", "EInt"),)),))
+    )
+    reference = ecore_lines(
+        EcorePackage("p", classifiers=(EcoreClass("C", features=(EcoreReference("x", "C"),)),))
+    )
     assert attribute[1].normalized_key != reference[1].normalized_key
 
 
@@ -94,7 +105,10 @@ def test_foreign_key_key_is_the_set_of_columns() -> None:
 @pytest.mark.parametrize(
     ("spellings", "canonical"),
     [
-        (("VARCHAR(255)", "varchar(64)", "TEXT", "String", "CHARACTER VARYING(10)", "nvarchar", "clob"), "VARCHAR"),
+        (
+            ("VARCHAR(255)", "varchar(64)", "TEXT", "String", "CHARACTER VARYING(10)", "nvarchar", "clob"),
+            "VARCHAR",
+        ),
         (("INT", "integer", "Int4", "SMALLINT"), "INTEGER"),
         (("BIGINT", "int8", "LONG"), "BIGINT"),
         (("BOOLEAN", "bool", "BIT"), "BOOLEAN"),

@@ -7,7 +7,12 @@ from dataclasses import replace
 from benchmark.roundtrip.ecoremodel import EcoreAttribute, EcorePackage
 from benchmark.roundtrip.forward import VALUE_COLUMN, builtin_sql_type, sql_type
 from benchmark.roundtrip.operators.base import DeltaOperator, Target, appears, changes, disappears
-from benchmark.roundtrip.operators.common import persistent_attributes, replace_feature, taken, with_derived_fk_names
+from benchmark.roundtrip.operators.common import (
+    persistent_attributes,
+    replace_feature,
+    taken,
+    with_derived_fk_names,
+)
 from benchmark.roundtrip.sqlmodel import SqlColumn, SqlSchema, SqlTable
 from benchmark.roundtrip.sqlview import (
     aux_feature,
@@ -45,7 +50,11 @@ def _attribute_targets_t(schema: SqlSchema) -> list[tuple[str, str, SqlColumn]]:
 
 def _value_table(schema: SqlSchema, owner: str, attribute: str) -> SqlTable | None:
     return next(
-        (t for t in schema.tables if is_value_table(t) and aux_owner(t) == owner and aux_feature(t) == attribute),
+        (
+            t
+            for t in schema.tables
+            if is_value_table(t) and aux_owner(t) == owner and aux_feature(t) == attribute
+        ),
         None,
     )
 
@@ -132,7 +141,11 @@ class RenameAttribute(DeltaOperator):
     )
 
     def targets_s(self, package: EcorePackage) -> list[Target]:
-        return [(c.name, a.name, a.name + s) for c, a in persistent_attributes(package) for s in ATTRIBUTE_RENAME_SUFFIXES]
+        return [
+            (c.name, a.name, a.name + s)
+            for c, a in persistent_attributes(package)
+            for s in ATTRIBUTE_RENAME_SUFFIXES
+        ]
 
     def targets_t(self, schema: SqlSchema) -> list[Target]:
         return [(o, n, n + s) for o, n, _ in _attribute_targets_t(schema) for s in ATTRIBUTE_RENAME_SUFFIXES]
@@ -155,12 +168,16 @@ class RenameAttribute(DeltaOperator):
         values = _value_table(schema, owner, old)
         if values is None:
             raise self.not_applicable(target, "no column or value table holds this attribute")
-        return schema.replace_table(values.name, with_derived_fk_names(replace(values, name=f"{owner}_{new}")))
+        return schema.replace_table(
+            values.name, with_derived_fk_names(replace(values, name=f"{owner}_{new}"))
+        )
 
 
 class ChangeAttributeType(DeltaOperator):
     name = "change_attribute_type"
-    summary = "give an attribute a type whose SQL type differs (EBoolean, EDate, EDouble, EInt, ELong, EString)"
+    summary = (
+        "give an attribute a type whose SQL type differs (EBoolean, EDate, EDouble, EInt, ELong, EString)"
+    )
     target_parts = ("class", "attribute", "new type")
     witnesses = (
         changes("S", "attribute {0}/{1}"),
@@ -181,7 +198,9 @@ class ChangeAttributeType(DeltaOperator):
         ]
 
     def targets_t(self, schema: SqlSchema) -> list[Target]:
-        return [(o, n, t) for o, n, column in _attribute_targets_t(schema) for t in self._choices(column.type)]
+        return [
+            (o, n, t) for o, n, column in _attribute_targets_t(schema) for t in self._choices(column.type)
+        ]
 
     def edit_s(self, package: EcorePackage, target: Target) -> EcorePackage:
         owner, name, type_name = target
@@ -199,4 +218,6 @@ class ChangeAttributeType(DeltaOperator):
         if values is None:
             raise self.not_applicable(target, "no column or value table holds this attribute")
         value = values.require_column(VALUE_COLUMN)
-        return schema.replace_table(values.name, values.replace_column(VALUE_COLUMN, replace(value, type=new_type)))
+        return schema.replace_table(
+            values.name, values.replace_column(VALUE_COLUMN, replace(value, type=new_type))
+        )

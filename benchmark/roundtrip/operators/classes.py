@@ -108,7 +108,7 @@ class DeleteClass(DeltaOperator):
         ]
 
     def targets_t(self, schema: SqlSchema) -> list[Target]:
-        result = []
+        result: list[Target] = []
         for candidate in class_tables(schema):
             name = candidate.name
             contained_elsewhere = any(
@@ -128,7 +128,12 @@ class DeleteClass(DeltaOperator):
         (name,) = target
         package = package.replace_classifier(name, None)
         classifiers = tuple(
-            replace(c, features=tuple(f for f in c.features if not (isinstance(f, EcoreReference) and f.type == name)))
+            replace(
+                c,
+                features=tuple(
+                    f for f in c.features if not (isinstance(f, EcoreReference) and f.type == name)
+                ),
+            )
             if isinstance(c, EcoreClass)
             else c
             for c in package.classifiers

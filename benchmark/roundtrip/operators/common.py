@@ -5,7 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from benchmark.roundtrip.ecoremodel import EcoreAttribute, EcoreClass, EcoreFeature, EcorePackage, EcoreReference
+from benchmark.roundtrip.ecoremodel import (
+    EcoreAttribute,
+    EcoreClass,
+    EcoreFeature,
+    EcorePackage,
+    EcoreReference,
+)
 from benchmark.roundtrip.forward import fk_name, is_mapped
 from benchmark.roundtrip.lines import fold
 from benchmark.roundtrip.sqlmodel import SqlSchema, SqlTable
@@ -47,7 +53,8 @@ def rename_class_everywhere(package: EcorePackage, old: str, new: str) -> EcoreP
     for classifier in package.classifiers:
         if isinstance(classifier, EcoreClass):
             features = tuple(
-                replace(f, type=renamed(f.type)) if isinstance(f, EcoreReference) else f for f in classifier.features
+                replace(f, type=renamed(f.type)) if isinstance(f, EcoreReference) else f
+                for f in classifier.features
             )
             classifier = replace(
                 classifier,
@@ -62,7 +69,9 @@ def rename_class_everywhere(package: EcorePackage, old: str, new: str) -> EcoreP
 # -- SQL side -----------------------------------------------------------------------------------------
 def with_derived_fk_names(table: SqlTable) -> SqlTable:
     """Foreign-key names follow their table, columns and target (``forward.fk_name``)."""
-    keys = tuple(replace(fk, name=fk_name(table.name, fk.columns, fk.referenced_table)) for fk in table.foreign_keys)
+    keys = tuple(
+        replace(fk, name=fk_name(table.name, fk.columns, fk.referenced_table)) for fk in table.foreign_keys
+    )
     return replace(table, foreign_keys=keys)
 
 
@@ -76,7 +85,8 @@ def rename_table_everywhere(schema: SqlSchema, old: str, new: str) -> SqlSchema:
         elif aux_owner(table) == old and (feature := aux_feature(table)) is not None:
             name = f"{new}_{feature}"
         keys = tuple(
-            replace(fk, referenced_table=new) if fk.referenced_table == old else fk for fk in table.foreign_keys
+            replace(fk, referenced_table=new) if fk.referenced_table == old else fk
+            for fk in table.foreign_keys
         )
         changed = name != table.name or keys != table.foreign_keys
         table = replace(table, name=name, foreign_keys=keys)

@@ -86,7 +86,12 @@ class ToMany(DeltaOperator):
         return [(c.name, r.name) for c, r in column_references(package)]
 
     def targets_t(self, schema: SqlSchema) -> list[Target]:
-        return [(t.name, reference_name(c)) for t in class_tables(schema) for c in t.columns if is_reference_column(c)]
+        return [
+            (t.name, reference_name(c))
+            for t in class_tables(schema)
+            for c in t.columns
+            if is_reference_column(c)
+        ]
 
     def edit_s(self, package: EcorePackage, target: Target) -> EcorePackage:
         owner, name = target
@@ -101,7 +106,9 @@ class ToMany(DeltaOperator):
         column = f"{name}{REFERENCE_SUFFIX}"
         keys = table.foreign_key_on((column,))
         if len(keys) != 1:
-            raise self.not_applicable(target, f"column {owner}.{column} has {len(keys)} foreign keys, expected 1")
+            raise self.not_applicable(
+                target, f"column {owner}.{column} has {len(keys)} foreign keys, expected 1"
+            )
         schema = schema.replace_table(owner, table.without_column(column))
         return schema.add_table(join_table(owner, name, keys[0].referenced_table))
 
@@ -127,7 +134,7 @@ class MakeMandatory(DeltaOperator):
         return [(owner, f.name) for owner, f in features if f.lower == 0]
 
     def targets_t(self, schema: SqlSchema) -> list[Target]:
-        result = []
+        result: list[Target] = []
         for table in class_tables(schema):
             for column in table.columns:
                 if not column.nullable:
