@@ -225,3 +225,29 @@ def test_undeclared_prefixes_are_read_leniently(tmp_path: Path, models: types.Si
         line.text for line in read_model(models.write(tmp_path, "ok.ecore", models.EXPECTED_S), ECORE).lines
     ]
     assert lenient == strict
+
+
+def test_sloppy_plain_name_references_are_resolved_leniently(tmp_path: Path, models: types.SimpleNamespace) -> None:
+    """An LLM-style file: no xmi:ids, references by plain names, a misspelt namespace: not loadable, but
+    every line it got right is Cr."""
+    sloppy = """<?xml version="1.0"?>
+<sql:Schema xmlns:sql="http://example.org/sql" name="lib">
+  <tables name="Book">
+    <columns name="id" type="INTEGER" nullable="false" unique="false"/>
+    <columns name="title" type="VARCHAR(255)" nullable="false" unique="false"/>
+    <columns name="year" type="INTEGER" nullable="true" unique="false"/>
+    <columns name="pages" type="INTEGER" nullable="true" unique="false"/>
+    <primaryKey columns="id"/>
+    <foreignKeys name="fk" columns="Book.year" referencedTable="Book"/>
+  </tables>
+</sql:Schema>
+"""
+    report = score(
+        models.write(tmp_path, "T.sql.xmi", models.BASE_T),
+        models.write(tmp_path, "DeltaT.sql.xmi", models.EXPECTED_T),
+        models.write(tmp_path, "out.sql.xmi", sloppy),
+    )
+    assert not report.loadable and "xmi:version" in str(report.load_error)
+    assert (report.counts.cr, report.counts.ad, report.counts.miss) == (6, 1, 0)
+    (extra,) = [line for line in report.lines if line.verdict == "Ad"]
+    assert extra.output is not None and extra.output.text == "foreign key Book(year); references=Book"
