@@ -110,7 +110,8 @@ def _score(args: argparse.Namespace) -> int:
     if wrong:
         print("lines not correct:")
     for line in wrong:
-        text = (line.output or line.expected).text  # type: ignore[union-attr]
+        shown = line.output if line.output is not None else line.expected
+        text = shown.text if shown is not None else line.key
         extra = f"  differs: {', '.join(line.differences)}" if line.differences else ""
         delta = f"  [delta: {line.delta}]" if line.delta else ""
         print(f"  {line.verdict:<4} {text}{extra}{delta}")

@@ -177,23 +177,25 @@ def _feature(element: etree._Element, refs: _References, class_names: set[str]) 
             element.get("containment") is not None or element.get("eOpposite") is not None
         )
         is_reference = has_reference_attribute or type_name in class_names
-    common = {
-        "name": _text(element, "name"),
-        "type": type_name,
-        "lower": _int(element, "lowerBound", 0),
-        "upper": _int(element, "upperBound", 1),
-        "derived": _flag(element, "derived", False),
-        "transient": _flag(element, "transient", False),
-        "volatile": _flag(element, "volatile", False),
-    }
+    name = _text(element, "name")
+    lower, upper = _int(element, "lowerBound", 0), _int(element, "upperBound", 1)
+    derived, transient = _flag(element, "derived", False), _flag(element, "transient", False)
+    volatile = _flag(element, "volatile", False)
     if is_reference:
         opposite_tokens = refs.tokens(element.get("eOpposite") or "")
         return EcoreReference(
-            **common,  # type: ignore[arg-type]
+            name,
+            type_name,
+            lower,
+            upper,
             containment=_flag(element, "containment", False),
             opposite=refs.name(opposite_tokens[-1]) if opposite_tokens else None,
+            derived=derived,
+            transient=transient,
+            volatile=volatile,
         )
-    return EcoreAttribute(**common, is_id=_flag(element, "iD", False))  # type: ignore[arg-type]
+    is_id = _flag(element, "iD", False)
+    return EcoreAttribute(name, type_name, lower, upper, is_id, derived, transient, volatile)
 
 
 def _classifier(element: etree._Element, refs: _References, class_names: set[str]) -> EcoreClassifier:

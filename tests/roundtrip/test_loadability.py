@@ -227,7 +227,7 @@ def test_undeclared_prefixes_are_read_leniently(tmp_path: Path, models: types.Si
     assert lenient == strict
 
 
-def test_sloppy_plain_name_references_are_resolved_leniently(tmp_path: Path, models: types.SimpleNamespace) -> None:
+def test_sloppy_references_are_resolved_leniently(tmp_path: Path, models: types.SimpleNamespace) -> None:
     """An LLM-style file: no xmi:ids, references by plain names, a misspelt namespace: not loadable, but
     every line it got right is Cr."""
     sloppy = """<?xml version="1.0"?>

@@ -48,6 +48,14 @@ def _attribute_targets_t(schema: SqlSchema) -> list[tuple[str, str, SqlColumn]]:
     return found
 
 
+def _attribute(operator: DeltaOperator, package: EcorePackage, target: Target) -> EcoreAttribute:
+    """The attribute ``target[1]`` of class ``target[0]``."""
+    found = package.eclass(target[0]).feature(target[1])
+    if not isinstance(found, EcoreAttribute):
+        raise operator.not_applicable(target, "no such attribute")
+    return found
+
+
 def _value_table(schema: SqlSchema, owner: str, attribute: str) -> SqlTable | None:
     return next(
         (
@@ -154,8 +162,8 @@ class RenameAttribute(DeltaOperator):
         owner, old, new = target
         if taken(package.feature_names_in_hierarchy(owner), new):
             raise self.not_applicable(target, f"{owner} or a class related by inheritance already has {new}")
-        attribute = package.eclass(owner).feature(old)
-        return replace_feature(package, owner, old, replace(attribute, name=new))  # type: ignore[type-var]
+        attribute = _attribute(self, package, target)
+        return replace_feature(package, owner, old, replace(attribute, name=new))
 
     def edit_t(self, schema: SqlSchema, target: Target) -> SqlSchema:
         owner, old, new = target
@@ -204,8 +212,8 @@ class ChangeAttributeType(DeltaOperator):
 
     def edit_s(self, package: EcorePackage, target: Target) -> EcorePackage:
         owner, name, type_name = target
-        attribute = package.eclass(owner).feature(name)
-        return replace_feature(package, owner, name, replace(attribute, type=type_name))  # type: ignore[type-var]
+        attribute = _attribute(self, package, target)
+        return replace_feature(package, owner, name, replace(attribute, type=type_name))
 
     def edit_t(self, schema: SqlSchema, target: Target) -> SqlSchema:
         owner, name, type_name = target
