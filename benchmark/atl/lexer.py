@@ -271,7 +271,11 @@ class AtlLexer(Lexer):
         states = parser_state.parse_conf.states
         state_stack = parser_state.state_stack
         for index, token in enumerate(tokens):
-            if token.type == "IF" and "IF_STAT" in states[state_stack[-1]] and _is_if_statement(tokens, index):
+            if (
+                token.type == "IF"
+                and "IF_STAT" in states[state_stack[-1]]
+                and _is_if_statement(tokens, index)
+            ):
                 token.type = "IF_STAT"
             yield token
 

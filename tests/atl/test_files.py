@@ -52,7 +52,9 @@ def test_utf8_byte_order_mark_is_dropped(tmp_path):
 
 @pytest.mark.parametrize("newline", [b"\r\n", b"\r", b"\n"])
 def test_line_ends_and_error_lines(tmp_path, newline):
-    data = newline.join([b"-- header", b"module M; create OUT : B from IN : A;", b"", b"helper def : h : Integer = 1 +;"])
+    data = newline.join(
+        [b"-- header", b"module M; create OUT : B from IN : A;", b"", b"helper def : h : Integer = 1 +;"]
+    )
     with pytest.raises(AtlSyntaxError) as caught:
         parse_file(write(tmp_path, data))
     assert (caught.value.line, caught.value.column) == (4, 31)
@@ -70,7 +72,11 @@ def test_comment_at_end_of_file_without_newline(tmp_path):
 
 
 def test_errors_name_the_file_and_are_benchmark_errors(tmp_path):
-    path = write(tmp_path, b"module M;\ncreate OUT : B from IN : A;\nrule R { from a : A!X to t : B!T (n <- ) }\n", "bad file.atl")
+    path = write(
+        tmp_path,
+        b"module M;\ncreate OUT : B from IN : A;\nrule R { from a : A!X to t : B!T (n <- ) }\n",
+        "bad file.atl",
+    )
     with pytest.raises(BenchmarkError) as caught:
         parse_file(path)
     error = caught.value

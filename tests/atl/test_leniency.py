@@ -9,13 +9,16 @@ from .conftest import MODULE_HEADER, parse_expression
 
 def test_super_as_declared_name_becomes_a_variable():
     unit = parse(
-        MODULE_HEADER + "rule R { from s : A!X to t : B!T (children <- Sequence{super}), super : B!T (n <- s.n) }\n"
+        MODULE_HEADER
+        + "rule R { from s : A!X to t : B!T (children <- Sequence{super}), super : B!T (n <- s.n) }\n"
         "rule K { from c : A!X to d : distinct B!T foreach (super in c.sups) (to <- super) }\n"
     )
     assert isinstance(unit, ast.Module)
     first, second = unit.rules
     assert [e.name for e in first.out_elements] == ["t", "super"]
-    assert first.out_elements[0].bindings[0].value == ast.CollectionExp("Sequence", (ast.VariableExp("super"),))
+    assert first.out_elements[0].bindings[0].value == ast.CollectionExp(
+        "Sequence", (ast.VariableExp("super"),)
+    )
     element = second.out_elements[0]
     assert isinstance(element, ast.ForEachOutPatternElement) and element.iterator == "super"
     assert element.bindings[0].value == ast.VariableExp("super")
