@@ -57,14 +57,14 @@ def _fold_binary(items: list[Any]) -> ast.Expr:
             top = operators.pop()
             right = operands.pop()
             left = operands.pop()
-            operands.append(_BinaryExp(top.value, left, right, line=top.line, column=top.column))
+            operands.append(_BinaryExp(top.value, left, right, line=top.line, column=top.column))  # type: ignore[arg-type]
         operators.append(operator)
         operands.append(items[index + 1])
     while operators:
         top = operators.pop()
         right = operands.pop()
         left = operands.pop()
-        operands.append(_BinaryExp(top.value, left, right, line=top.line, column=top.column))
+        operands.append(_BinaryExp(top.value, left, right, line=top.line, column=top.column))  # type: ignore[arg-type]
     return operands[0]
 
 

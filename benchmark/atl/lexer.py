@@ -263,7 +263,7 @@ class AtlLexer(Lexer):
         self.file: str | None = None
         self.tokens: list[Tok] = []
 
-    def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Tok]:
+    def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Tok]:  # type: ignore[override]
         text = lexer_state.text
         text = getattr(text, "text", text)
         tokens = tokenize(text, self.file)

@@ -92,7 +92,7 @@ class _Parser:
             self.builder.reset(file)
             self.lexer.file = file
             try:
-                unit: ast.Unit = self.lark.parse(text)
+                unit: ast.Unit = self.lark.parse(text)  # type: ignore[assignment]
             except UnexpectedToken as error:
                 raise _syntax_error(error, text, file, self.lexer.tokens) from None
             leniencies = tuple(self.builder.leniencies)

@@ -183,7 +183,7 @@ def helpers(draw: st.DrawFn) -> ast.Helper:
 
 tags = st.from_regex(r"[A-Za-z]{1,8}", fullmatch=True)
 values = st.from_regex(r"[A-Za-z0-9=/:._]{1,12}", fullmatch=True)
-annotations = st.lists(
+header_annotations = st.lists(
     st.builds(lambda tag, value: ast.HeaderAnnotation(tag, value, f"-- @{tag} {value}"), tags, values),
     max_size=3,
 ).map(tuple)
@@ -198,7 +198,7 @@ modules = st.builds(
     st.booleans(),
     libraries,
     st.lists(st.one_of(helpers(), matched_rules(), called_rules), max_size=4).map(tuple),
-    annotations=annotations,
+    annotations=header_annotations,
 )
 queries = st.builds(
     ast.Query,
@@ -206,10 +206,10 @@ queries = st.builds(
     expressions,
     libraries,
     st.lists(helpers(), max_size=2).map(tuple),
-    annotations=annotations,
+    annotations=header_annotations,
 )
 libraries_units = st.builds(
-    ast.Library, names, libraries, st.lists(helpers(), max_size=2).map(tuple), annotations=annotations
+    ast.Library, names, libraries, st.lists(helpers(), max_size=2).map(tuple), annotations=header_annotations
 )
 units = st.one_of(modules, modules, queries, libraries_units)
 
