@@ -110,3 +110,11 @@ def test_syntax_errors_survive_pickling():
         "x",
         ("a name",),
     )
+
+
+def test_lexical_errors_name_the_file_too(tmp_path):
+    path = write(tmp_path, b"module M; create OUT : B from IN : A;\nhelper def : s : String = 'a\\qb';\n")
+    with pytest.raises(AtlSyntaxError) as caught:
+        parse_file(path)
+    assert (caught.value.file, caught.value.line, caught.value.column) == (str(path), 2, 27)
+    assert caught.value.message == "unknown escape sequence: '\\q'"
