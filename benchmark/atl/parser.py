@@ -1,7 +1,8 @@
 """``parse`` and ``parse_file``: ATL text to a typed AST (:mod:`benchmark.atl.ast`).
 
 The grammar (``atl.lark``) is compiled once per process into lark's LALR(1) tables; tokens come from
-:mod:`benchmark.atl.lexer` and the AST is built during the parse by :class:`~benchmark.atl.builder.AstBuilder`.
+:mod:`benchmark.atl.lexer` and the AST is built during the parse by
+:class:`~benchmark.atl.builder.AstBuilder`.
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ class _Parser:
             self.builder.reset(file)
             self.lexer.file = file
             try:
-                unit: ast.Unit = self.lark.parse(text)
+                unit: ast.Unit = self.lark.parse(text)  # type: ignore[assignment]
             except UnexpectedToken as error:
                 raise _syntax_error(error, text, file, self.lexer.tokens) from None
             leniencies = tuple(self.builder.leniencies)
@@ -213,9 +214,7 @@ def scan_header_annotations(text: str) -> tuple[ast.HeaderAnnotation, ...]:
         tag = tag_match.group(1) if tag_match else ""
         value_match = _VALUE_RE.match(line)
         value = value_match.group(1) if value_match else ""
-        annotations.append(
-            ast.HeaderAnnotation(tag, value, line, line=number, column=line.index("--") + 1)
-        )
+        annotations.append(ast.HeaderAnnotation(tag, value, line, line=number, column=line.index("--") + 1))
     return tuple(annotations)
 
 

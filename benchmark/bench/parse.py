@@ -31,12 +31,20 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("directory", type=Path, help="directory searched recursively for .atl files")
-    parser.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: usable CPUs)")
+    parser.add_argument(
+        "-j", "--jobs", type=int, default=None, help="worker processes (default: usable CPUs)"
+    )
     parser.add_argument(
         "--base-blocks",
         type=int,
         default=10,
         help="size of the 1x generated module, in blocks of about 1.6 KB (default: 10)",
+    )
+    parser.add_argument(
+        "--repeat-seconds",
+        type=float,
+        default=1.0,
+        help="keep re-parsing each scaling size for this long (best run counts; at least 3 runs)",
     )
     parser.add_argument("--no-cold", action="store_true", help="skip the cold command-line run")
     parser.add_argument("--no-scaling", action="store_true", help="skip the scaling run")
@@ -70,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.no_cold:
         _cold(files, size, args.jobs, args.official)
     if not args.no_scaling:
-        _scaling(args.base_blocks)
+        _scaling(args.base_blocks, args.repeat_seconds)
     return 0
 
 
@@ -114,7 +122,7 @@ def _cold(files: list[str], size: int, jobs: int | None, official: str | None) -
         print(f"official command seconds (wall): {seconds:.3f} (exit status {status})")
 
 
-def _scaling(base_blocks: int) -> None:
+def _scaling(base_blocks: int, repeat_seconds: float) -> None:
     from benchmark.atl import parse
     from benchmark.atl.synthetic import synthetic_module
 
@@ -126,7 +134,7 @@ def _scaling(base_blocks: int) -> None:
         best = float("inf")
         runs = 0
         budget_start = time.perf_counter()
-        while runs < 3 or (time.perf_counter() - budget_start < 1.0 and runs < 50):
+        while runs < 3 or (time.perf_counter() - budget_start < repeat_seconds and runs < 50):
             start = time.perf_counter()
             parse(text)
             best = min(best, time.perf_counter() - start)
