@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from benchmark.atl import ast
-from benchmark.extractor.inheritance import EffectiveRule, out_elements
+from benchmark.extractor.inheritance import EffectiveRule
 from benchmark.extractor.operations import STANDARD_OPERATIONS
 from benchmark.extractor.paths import SELF, THIS_MODULE, HelperTable
 from benchmark.interchange import Diagnostic
@@ -103,30 +103,26 @@ class _Checker:
         pop, push = stack.pop, stack.append
         while stack:
             current, names = pop()
-            kind = type(current)
-            if kind is ast.VariableExp:
-                self._variable(current, names)  # type: ignore[arg-type]
-            elif kind is ast.NavigationExp:
-                push((current.source, names))  # type: ignore[attr-defined]
-            elif kind is ast.OperationCallExp:
-                self._operation(current)  # type: ignore[arg-type]
-                push((current.source, names))  # type: ignore[attr-defined]
-                for argument in current.arguments:  # type: ignore[attr-defined]
+            if isinstance(current, ast.VariableExp):
+                self._variable(current, names)
+            elif isinstance(current, ast.NavigationExp):
+                push((current.source, names))
+            elif isinstance(current, ast.OperationCallExp):
+                self._operation(current)
+                push((current.source, names))
+                for argument in current.arguments:
                     push((argument, names))
-            elif kind is ast.LetExp:
-                push((current.variable.init, names))  # type: ignore[attr-defined]
-                push((current.body, names | {current.variable.name}))  # type: ignore[attr-defined]
-            elif kind is ast.IteratorExp:
-                push((current.source, names))  # type: ignore[attr-defined]
-                push((current.body, names.union(current.iterators)))  # type: ignore[attr-defined]
-            elif kind is ast.IterateExp:
-                assert isinstance(current, ast.IterateExp)
+            elif isinstance(current, ast.LetExp):
+                push((current.variable.init, names))
+                push((current.body, names | {current.variable.name}))
+            elif isinstance(current, ast.IteratorExp):
+                push((current.source, names))
+                push((current.body, names.union(current.iterators)))
+            elif isinstance(current, ast.IterateExp):
                 push((current.source, names))
                 push((current.result.init, names))
                 push((current.body, names.union(current.iterators, (current.result.name,))))
-            elif kind in _LEAVES:
-                continue
-            else:
+            elif type(current) not in _LEAVES:
                 for child in ast.children(current):
                     push((child, names))
 
@@ -206,13 +202,13 @@ def check_unit(
         else:
             visible = {parameter.name for parameter in rule.parameters}
         visible |= {v.name for v in rule.variables}
-        visible |= {element.name for element in out_elements(rule)}
+        visible |= {element.name for element in rule.out_elements}
         scope = frozenset(visible)
         declared = set(scope) - {v.name for v in rule.variables}
         for variable in rule.variables:  # each sees the ones declared before it
             checker.expression(variable.init, frozenset(declared))
             declared.add(variable.name)
-        for element in out_elements(rule):
+        for element in rule.out_elements:
             element_scope = scope
             if isinstance(element, ast.ForEachOutPatternElement):
                 checker.expression(element.collection, scope)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from benchmark.atl import ast
 from benchmark.atl.printer import to_atl
 from benchmark.extractor.checks import DiagnosticSink, check_unit
-from benchmark.extractor.inheritance import EffectiveRule, OutElement, out_elements, resolve_rules
+from benchmark.extractor.inheritance import EffectiveRule, resolve_rules
 from benchmark.extractor.paths import EMPTY, HelperTable, PathAnalyzer, Scope, Substitution
 from benchmark.interchange import (
     Annotation,
@@ -31,7 +31,7 @@ from benchmark.interchange import (
 
 __all__ = ["extract"]
 
-_Element = ast.InPatternElement | OutElement
+_Element = ast.InPatternElement | ast.OutPatternElement
 
 
 @dataclass
@@ -201,7 +201,7 @@ class _Assembler:
         result: list[CalledRule] = []
         for rule in self.called:
             outputs: list[CalledRuleOutput] = []
-            for element in out_elements(rule):
+            for element in rule.out_elements:
                 type_ = self._model_type(element, "output element", rule.name)
                 if type_ is None:
                     continue

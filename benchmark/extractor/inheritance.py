@@ -20,23 +20,7 @@ from dataclasses import dataclass
 
 from benchmark.atl import ast
 
-__all__ = [
-    "OutElement",
-    "out_elements",
-    "InheritedBinding",
-    "EffectiveOutput",
-    "EffectiveVariable",
-    "EffectiveRule",
-    "resolve_rules",
-]
-
-#: The two kinds of output elements (both have ``name``, ``type`` and ``bindings``).
-OutElement = ast.SimpleOutPatternElement | ast.ForEachOutPatternElement
-
-
-def out_elements(rule: ast.MatchedRule | ast.CalledRule) -> tuple[OutElement, ...]:
-    """A rule's output elements, typed as the two concrete kinds the parser builds."""
-    return rule.out_elements  # type: ignore[return-value]
+__all__ = ["InheritedBinding", "EffectiveOutput", "EffectiveVariable", "EffectiveRule", "resolve_rules"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +36,7 @@ class EffectiveOutput:
     """An output element after inheritance: the declaring element (which gives the type and, for a
     ``distinct ... foreach`` element, the iterator) and every binding it ends up with."""
 
-    element: OutElement
+    element: ast.OutPatternElement
     bindings: tuple[InheritedBinding, ...]
 
     @property
@@ -138,7 +122,7 @@ def resolve_rules(rules: tuple[ast.MatchedRule, ...], report: Reporter) -> dict[
 def _own(rule: ast.MatchedRule) -> tuple[EffectiveOutput, ...]:
     return tuple(
         EffectiveOutput(element, tuple(InheritedBinding(b, rule.name) for b in element.bindings))
-        for element in out_elements(rule)
+        for element in rule.out_elements
     )
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from benchmark.atl import ast
 from benchmark.extractor.operations import (
@@ -155,20 +156,20 @@ class PathAnalyzer:
         self._memo: dict[_ExpansionKey, list[_Expansion]] = {}
         self._stack: set[HelperGroup] = set()
         self._acc = _Accumulator()
-        self._dispatch: dict[type, Callable[[ast.Expr, Scope], Value]] = {
-            ast.VariableExp: self._variable,  # type: ignore[dict-item]
+        self._dispatch: dict[type, Callable[[Any, Scope], Value]] = {
+            ast.VariableExp: self._variable,
             ast.SuperExp: self._super,
-            ast.NavigationExp: self._navigation,  # type: ignore[dict-item]
-            ast.OperationCallExp: self._operation,  # type: ignore[dict-item]
-            ast.IteratorExp: self._iterator,  # type: ignore[dict-item]
-            ast.IterateExp: self._iterate,  # type: ignore[dict-item]
-            ast.LetExp: self._let,  # type: ignore[dict-item]
-            ast.IfExp: self._if,  # type: ignore[dict-item]
-            ast.CollectionExp: self._collection,  # type: ignore[dict-item]
-            ast.MapExp: self._map,  # type: ignore[dict-item]
-            ast.TupleExp: self._tuple,  # type: ignore[dict-item]
-            ast.UnaryExp: self._unary,  # type: ignore[dict-item]
-            ast.BinaryExp: self._binary,  # type: ignore[dict-item]
+            ast.NavigationExp: self._navigation,
+            ast.OperationCallExp: self._operation,
+            ast.IteratorExp: self._iterator,
+            ast.IterateExp: self._iterate,
+            ast.LetExp: self._let,
+            ast.IfExp: self._if,
+            ast.CollectionExp: self._collection,
+            ast.MapExp: self._map,
+            ast.TupleExp: self._tuple,
+            ast.UnaryExp: self._unary,
+            ast.BinaryExp: self._binary,
         }
 
     # ------------------------------------------------------------------------------ public entry
