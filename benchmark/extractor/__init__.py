@@ -22,11 +22,11 @@ from pathlib import Path
 
 from benchmark.atl import parse_file
 from benchmark.extractor.checks import CODES as DIAGNOSTIC_CODES
-from benchmark.extractor.document import extract
+from benchmark.extractor.document import ExtractionError, extract
 from benchmark.extractor.operations import STANDARD_OPERATIONS
 from benchmark.interchange import InterchangeDocument
 
-__all__ = ["extract", "extract_file", "STANDARD_OPERATIONS", "DIAGNOSTIC_CODES"]
+__all__ = ["extract", "extract_file", "ExtractionError", "STANDARD_OPERATIONS", "DIAGNOSTIC_CODES"]
 
 
 def extract_file(path: str | Path) -> InterchangeDocument:

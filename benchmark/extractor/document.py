@@ -10,11 +10,14 @@ of type T counts for (S, T) with the paths read from the rule's input variables 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import sys
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from benchmark.atl import ast
 from benchmark.atl.printer import to_atl
+from benchmark.errors import BenchmarkError
 from benchmark.extractor.checks import DiagnosticSink, check_unit
 from benchmark.extractor.inheritance import EffectiveRule, resolve_rules
 from benchmark.extractor.paths import EMPTY, HelperTable, PathAnalyzer, Scope, Substitution
@@ -29,7 +32,12 @@ from benchmark.interchange import (
     TransformationInfo,
 )
 
-__all__ = ["extract"]
+__all__ = ["extract", "ExtractionError"]
+
+
+class ExtractionError(BenchmarkError):
+    """A parsed unit the extractor cannot analyse (an expression nested beyond the recursion budget)."""
+
 
 _Element = ast.InPatternElement | ast.OutPatternElement
 
@@ -255,12 +263,38 @@ def _transformation(unit: ast.Unit, file: str) -> TransformationInfo:
     )
 
 
+#: Python frames the path analysis may need: it recurses once or twice per nesting level of an expression,
+#: and the parser accepts expressions nested thousands deep (a generated chain of 20,000 ``+``). Since
+#: Python 3.11, Python-to-Python calls do not consume the C stack, so a high limit is safe.
+_RECURSION_LIMIT = 200_000
+
+
+@contextmanager
+def _deep_recursion() -> Iterator[None]:
+    previous = sys.getrecursionlimit()
+    if previous < _RECURSION_LIMIT:
+        sys.setrecursionlimit(_RECURSION_LIMIT)
+    try:
+        yield
+    finally:
+        if previous < _RECURSION_LIMIT:
+            sys.setrecursionlimit(previous)
+
+
 def extract(unit: ast.Unit, *, file: str) -> InterchangeDocument:
     """The ground truth of a parsed unit (semantics: docs/INTERCHANGE_FORMAT.md). ``file`` is recorded
     as given in ``transformation.file``. A query or library yields a document without class pairs."""
     sink = DiagnosticSink()
-    assembler = _Assembler(unit, sink)
-    assembler.matched_rules()
+    with _deep_recursion():
+        assembler = _Assembler(unit, sink)
+        try:
+            assembler.matched_rules()
+        except RecursionError:
+            raise ExtractionError(
+                f"an expression is nested too deeply to analyse (more than about {_RECURSION_LIMIT // 2} "
+                "levels)",
+                file=file,
+            ) from None
     class_matches = assembler.class_matches()
     called = assembler.called_rules()
     check_unit(unit, assembler.table, assembler.effective, sink)

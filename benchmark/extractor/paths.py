@@ -298,8 +298,16 @@ class PathAnalyzer:
         return EMPTY
 
     def _binary(self, node: ast.BinaryExp, scope: Scope) -> Value:
-        self._eval(node.left, scope)
-        self._eval(node.right, scope)
+        # Operators are left-associative, so long chains (generated `a + b + c + ...`) nest to the left:
+        # walk that spine in a loop rather than recursing once per operator.
+        rights: list[ast.Expr] = []
+        current: ast.Expr = node
+        while type(current) is ast.BinaryExp:
+            rights.append(current.right)
+            current = current.left
+        self._eval(current, scope)
+        for right in reversed(rights):
+            self._eval(right, scope)
         return EMPTY
 
     # ------------------------------------------------------------------------------ helpers

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -11,14 +12,15 @@ from benchmark.atl import parse
 from benchmark.extractor import extract
 from benchmark.interchange import FeatureMatch, InterchangeDocument
 
-#: Prepended to snippets that do not start with ``module``.
+#: Prepended to snippets that have no unit header (no line starting with module, query or library).
 HEADER = "module M;\ncreate OUT : T from IN : S;\n"
+_UNIT = re.compile(r"^(module|query|library)\b", re.MULTILINE)
 
 
 def extract_text(text: str, file: str = "test.atl") -> InterchangeDocument:
-    """Extract a snippet (with :data:`HEADER` when it has no ``module`` line); the document must be valid
+    """Extract a snippet (with :data:`HEADER` when it has no unit header); the document must be valid
     against the shipped schema, whatever the test then checks."""
-    source = text if text.lstrip().startswith("module") else HEADER + text
+    source = text if _UNIT.search(text) else HEADER + text
     document = extract(parse(source, file=file), file=file)
     interchange.validate(document.to_json())
     return document
@@ -26,7 +28,9 @@ def extract_text(text: str, file: str = "test.atl") -> InterchangeDocument:
 
 def binding(document: InterchangeDocument, source: str, target: str, feature: str) -> FeatureMatch:
     match = document.class_match(source, target)
-    assert match is not None, f"no class match {source} -> {target}: {[m.key for m in document.class_matches]}"
+    assert match is not None, (
+        f"no class match {source} -> {target}: {[m.key for m in document.class_matches]}"
+    )
     for candidate in match.feature_matches:
         if candidate.target_feature == feature:
             return candidate
