@@ -103,26 +103,35 @@ class _Checker:
         pop, push = stack.pop, stack.append
         while stack:
             current, names = pop()
-            if isinstance(current, ast.VariableExp):
-                self._variable(current, names)
-            elif isinstance(current, ast.NavigationExp):
+            kind = type(current)
+            if kind in _LEAVES:
+                continue
+            if kind is ast.NavigationExp:
+                assert type(current) is ast.NavigationExp
                 push((current.source, names))
-            elif isinstance(current, ast.OperationCallExp):
+            elif kind is ast.VariableExp:
+                assert type(current) is ast.VariableExp
+                self._variable(current, names)
+            elif kind is ast.OperationCallExp:
+                assert type(current) is ast.OperationCallExp
                 self._operation(current)
                 push((current.source, names))
                 for argument in current.arguments:
                     push((argument, names))
-            elif isinstance(current, ast.LetExp):
+            elif kind is ast.LetExp:
+                assert type(current) is ast.LetExp
                 push((current.variable.init, names))
                 push((current.body, names | {current.variable.name}))
-            elif isinstance(current, ast.IteratorExp):
+            elif kind is ast.IteratorExp:
+                assert type(current) is ast.IteratorExp
                 push((current.source, names))
                 push((current.body, names.union(current.iterators)))
-            elif isinstance(current, ast.IterateExp):
+            elif kind is ast.IterateExp:
+                assert type(current) is ast.IterateExp
                 push((current.source, names))
                 push((current.result.init, names))
                 push((current.body, names.union(current.iterators, (current.result.name,))))
-            elif type(current) not in _LEAVES:
+            else:
                 for child in ast.children(current):
                     push((child, names))
 
