@@ -83,7 +83,7 @@ def grammar_cache_file() -> str | None:
     return str(directory / f"atl-grammar-{digest}.lark-cache")
 
 
-def _speed_up_tables(lark: Lark) -> None:
+def _speed_up_tables(compiled: Lark) -> None:
     """Re-key lark's LALR tables with plain strings and identity-hashed rules.
 
     lark's parse loop looks up ``callbacks[rule]`` and ``states[state][rule.origin.name]`` on every
@@ -92,7 +92,7 @@ def _speed_up_tables(lark: Lark) -> None:
     unchanged: same states, same actions, same rules, only cheaper keys. Skipped if lark's internals are
     not laid out as expected (lark 1.2/1.3)."""
     try:
-        parser = lark.parser.parser.parser  # type: ignore[attr-defined]
+        parser = compiled.parser.parser.parser  # type: ignore[attr-defined]
         states = parser.parse_table.states
         callbacks = parser.callbacks
     except AttributeError:  # pragma: no cover - another lark layout: keep the defaults
