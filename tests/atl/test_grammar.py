@@ -33,3 +33,22 @@ def test_strict_mode_does_catch_the_iterator_trap():
     lenient.parse("s->exists(a, b | a)")
     with pytest.raises(Exception):  # noqa: B017 - any lark error: the naive grammar is wrong
         lenient.parse("s->including(a, b)")
+
+
+def test_compiled_grammar_cache_gives_the_same_parser(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from benchmark.atl.builder import AstBuilder
+    from benchmark.atl.parser import grammar_cache_file
+    from benchmark.atl.synthetic import synthetic_module
+
+    monkeypatch.setenv("ATLBENCH_GRAMMAR_CACHE", str(tmp_path / "cache"))
+    path = grammar_cache_file()
+    assert path is not None and path.startswith(str(tmp_path / "cache"))
+    compiled = build_lark(transformer=AstBuilder(), cache=path)
+    assert Path(path).stat().st_size > 0
+    loaded = build_lark(transformer=AstBuilder(), cache=path)
+    text = synthetic_module(2)
+    assert loaded.parse(text) == compiled.parse(text)
+    monkeypatch.setenv("ATLBENCH_GRAMMAR_CACHE", "off")
+    assert grammar_cache_file() is None

@@ -112,3 +112,19 @@ def test_many_files_on_several_processes_keep_input_order(tmp_path):
     assert [r.file for r in parallel] == files
     assert [r.summary for r in parallel] == [r.summary for r in serial]
     assert [r.summary["name"] for r in parallel if r.summary] == [f"Sample{i}" for i in range(12)]
+
+
+def test_cli_warns_about_leniencies(tmp_path, capsys):
+    path = tmp_path / "lenient.atl"
+    path.write_text(
+        "module M; create OUT : B from IN : A;\n"
+        "helper def : h : UML!uml::Class = OclUndefined;\n"
+        "helper def : g : UML!uml::Package = OclUndefined;\n"
+    )
+    assert main(["parse", "--summary", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["helpers"] == 2
+    assert captured.err == (
+        f"{path}:2:18: warning: the official ATL parser rejects the unquoted qualified name UML!uml::Class"
+        ' (write UML!"uml::Class") (1 more like it)\n'
+    )
