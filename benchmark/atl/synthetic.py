@@ -19,7 +19,8 @@ create OUT : Target from IN : Source;
 _BLOCK = """
 -- Block {n}: helpers
 helper context Source!Node{n} def : label{n} : String =
-	if self.name.oclIsUndefined() then 'node-{n}' else self.name.toUpper() + '--' + self.kind.toString() endif;
+	if self.name.oclIsUndefined() then 'node-{n}'
+	else self.name.toUpper() + '--' + self.kind.toString() endif;
 
 helper context Source!Node{n} def : weight{n}(factor : Integer) : Real =
 	let base : Real = self.children->select(c | c.active and not c.hidden)->collect(c | c.size)->sum() in

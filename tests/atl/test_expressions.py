@@ -90,7 +90,9 @@ def test_navigation_and_calls_record_dot_or_arrow():
 
 def test_keywords_are_names_after_dot():
     got = expr('x.from.rule().iterate() + x."to"')
-    left = a.OperationCallExp(a.OperationCallExp(nav(V("x"), "from"), "rule", (), False), "iterate", (), False)
+    left = a.OperationCallExp(
+        a.OperationCallExp(nav(V("x"), "from"), "rule", (), False), "iterate", (), False
+    )
     assert got == B("+", left, nav(V("x"), "to"))
 
 
@@ -102,7 +104,9 @@ def test_no_keyword_after_arrow():
 
 def test_iterator_with_one_or_more_variables():
     assert expr("s->select(e | e.ok)") == a.IteratorExp(V("s"), "select", ("e",), nav(V("e"), "ok"))
-    assert expr("s->exists(a, b | a = b)") == a.IteratorExp(V("s"), "exists", ("a", "b"), B("=", V("a"), V("b")))
+    assert expr("s->exists(a, b | a = b)") == a.IteratorExp(
+        V("s"), "exists", ("a", "b"), B("=", V("a"), V("b"))
+    )
 
 
 def test_collection_operation_with_two_name_arguments_is_not_an_iterator():
@@ -121,7 +125,10 @@ def test_iterator_variables_must_be_plain_names(source, column):
 def test_iterate():
     got = expr("s->iterate(e; acc : Integer = 0 | acc + e)")
     assert got == a.IterateExp(
-        V("s"), ("e",), a.VariableDeclaration("acc", a.PrimitiveType("Integer"), I(0)), B("+", V("acc"), V("e"))
+        V("s"),
+        ("e",),
+        a.VariableDeclaration("acc", a.PrimitiveType("Integer"), I(0)),
+        B("+", V("acc"), V("e")),
     )
 
 
@@ -175,7 +182,7 @@ def test_map_literal():
 
 
 def test_tuple_literal_parts_may_be_keywords_and_typed():
-    got = expr("Tuple{from = 1, to : Integer = 2, \"a\" = 3}")
+    got = expr('Tuple{from = 1, to : Integer = 2, "a" = 3}')
     assert got == a.TupleExp(
         (
             a.TuplePart("from", None, I(1)),
@@ -194,9 +201,9 @@ def test_no_trailing_commas(source):
 # ---------------------------------------------------------------------- types as expressions
 def test_every_type_form():
     got = expr(
-        "Sequence{MM!C, MM!\"pkg::C\", Integer, Real, Boolean, String, OclAny, OclType, Set(MM!C), Bag(Real), "
-        "OrderedSet(String), Sequence(Integer), Collection(OclAny), Map(String, TupleType(a : Integer, b : MM!D)),"
-        " TupleType()}"
+        'Sequence{MM!C, MM!"pkg::C", Integer, Real, Boolean, String, OclAny, OclType, Set(MM!C), Bag(Real), '
+        "OrderedSet(String), Sequence(Integer), Collection(OclAny),"
+        " Map(String, TupleType(a : Integer, b : MM!D)), TupleType()}"
     )
     assert isinstance(got, a.CollectionExp)
     C = a.ModelElementType("MM", "C")

@@ -74,12 +74,18 @@ def test_matched_rule_with_every_section():
         "nodefault abstract refining rule R extends P {\n"
         "  from a : A!X, b : A!Y (a.n = b.n)\n"
         "  using { k : Integer = 1; s : String = 'x'; }\n"
-        "  to t : B!T (n <- a.n, \"from\" <:= k), u : B!U\n"
+        '  to t : B!T (n <- a.n, "from" <:= k), u : B!U\n'
         "  do { t.x <- 1; }\n"
         "}\n"
     )
     assert isinstance(rule, a.MatchedRule)
-    assert (rule.name, rule.super_rule, rule.abstract, rule.refining, rule.nodefault) == ("R", "P", True, True, True)
+    assert (rule.name, rule.super_rule, rule.abstract, rule.refining, rule.nodefault) == (
+        "R",
+        "P",
+        True,
+        True,
+        True,
+    )
     assert (rule.lazy, rule.unique) == (False, False)
     assert [e.name for e in rule.in_pattern.elements] == ["a", "b"]
     assert isinstance(rule.in_pattern.filter, a.BinaryExp)
@@ -112,7 +118,13 @@ def test_rule_modifiers(modifiers, lazy, unique, abstract, refining):
 
 @pytest.mark.parametrize(
     ("modifiers", "column"),
-    [("abstract lazy", 10), ("lazy unique", 6), ("unique", 8), ("abstract nodefault", 10), ("endpoint entrypoint", 10)],
+    [
+        ("abstract lazy", 10),
+        ("lazy unique", 6),
+        ("unique", 8),
+        ("abstract nodefault", 10),
+        ("endpoint entrypoint", 10),
+    ],
 )
 def test_modifier_order_is_fixed(modifiers, column):
     with pytest.raises(AtlSyntaxError) as caught:
@@ -153,7 +165,12 @@ def test_out_pattern_element_options():
         (a.Binding("n", a.IntegerExp(1), False),),
     )
     assert u == a.ForEachOutPatternElement(
-        "u", a.ModelElementType("B", "U"), "e", a.NavigationExp(V("a"), "es"), "a", (a.Binding("n", V("e"), False),)
+        "u",
+        a.ModelElementType("B", "U"),
+        "e",
+        a.NavigationExp(V("a"), "es"),
+        "a",
+        (a.Binding("n", V("e"), False),),
     )
     assert isinstance(v, a.SimpleOutPatternElement) and v.bindings == ()
 
@@ -169,7 +186,9 @@ def test_out_pattern_forms(to, elements, drop):
 
 
 def test_keywords_as_binding_properties():
-    rule = parse_rule('rule R { from a : A!X to t : B!T (from <- 1, super <- 2, endpoint <- 3, "to" <- 4) }\n')
+    rule = parse_rule(
+        'rule R { from a : A!X to t : B!T (from <- 1, super <- 2, endpoint <- 3, "to" <- 4) }\n'
+    )
     assert [b.property for b in rule.out_elements[0].bindings] == ["from", "super", "endpoint", "to"]
 
 

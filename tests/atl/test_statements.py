@@ -30,7 +30,9 @@ def test_binding_and_expression_statements():
 def test_binding_target_may_be_any_expression():
     (statement,) = parse_statements("t.a->last().b <- 5;")
     assert isinstance(statement, a.BindingStat)
-    assert statement.target == a.NavigationExp(a.OperationCallExp(a.NavigationExp(V("t"), "a"), "last", (), True), "b")
+    assert statement.target == a.NavigationExp(
+        a.OperationCallExp(a.NavigationExp(V("t"), "a"), "last", (), True), "b"
+    )
 
 
 def test_if_with_and_without_braces():
@@ -54,7 +56,11 @@ def test_dangling_else_binds_to_the_nearest_if():
 def test_for_statement_needs_braces():
     got = parse_statements("for (e in s.items) { e.done <- true; }")
     assert got == (
-        a.ForStat("e", a.NavigationExp(V("s"), "items"), (a.BindingStat(a.NavigationExp(V("e"), "done"), a.BooleanExp(True), False),)),
+        a.ForStat(
+            "e",
+            a.NavigationExp(V("s"), "items"),
+            (a.BindingStat(a.NavigationExp(V("e"), "done"), a.BooleanExp(True), False),),
+        ),
     )
     with pytest.raises(AtlSyntaxError, match="expected '{'"):
         parse_statements("for (e in s) e.x <- 1;")
@@ -62,8 +68,12 @@ def test_for_statement_needs_braces():
 
 def test_if_followed_by_what_cannot_continue_an_expression_is_a_statement():
     # `if (a) - 1;` could start either; ATL reads an if statement whose body is `- 1;`.
-    assert parse_statements("if (a) - 1;") == (a.IfStat(V("a"), (a.ExpressionStat(a.UnaryExp("-", ONE)),), ()),)
-    assert parse_statements("if (a) not b;") == (a.IfStat(V("a"), (a.ExpressionStat(a.UnaryExp("not", V("b"))),), ()),)
+    assert parse_statements("if (a) - 1;") == (
+        a.IfStat(V("a"), (a.ExpressionStat(a.UnaryExp("-", ONE)),), ()),
+    )
+    assert parse_statements("if (a) not b;") == (
+        a.IfStat(V("a"), (a.ExpressionStat(a.UnaryExp("not", V("b"))),), ()),
+    )
 
 
 @pytest.mark.parametrize(
