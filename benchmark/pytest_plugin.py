@@ -214,7 +214,8 @@ class BenchmarkSession:
 
     def track(self, name: str) -> Track:
         if name not in self.tracks:
-            cache = self.config.cache.mkdir("atlbench") if self.config.cache is not None else None
+            cache_plugin = getattr(self.config, "cache", None)  # absent with -p no:cacheprovider
+            cache = cache_plugin.mkdir("atlbench") if cache_plugin is not None else None
             options = TrackOptions(
                 validation_root=self.options.validation_root,
                 partial_weight=self.options.partial_weight,

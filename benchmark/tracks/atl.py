@@ -49,9 +49,13 @@ class GroundTruth:
 
 
 def run_case_id(transformation: str, provider: str, stem: str) -> str:
-    """``Grafcet2Petrinet-Claude-run03``: the provider is added unless the file name already says it, so
-    that ``-k Claude`` selects a provider's runs whatever their files are called."""
-    label = stem if provider.lower() in stem.lower() else f"{provider}-{stem}"
+    """``Grafcet2Petrinet-Claude-run03``: the provider is added unless the file name already says it (or
+    the file does not say who made it), so that ``-k Claude`` selects a provider's runs whatever their
+    files are called."""
+    from benchmark.suggestions import UNKNOWN
+
+    known = provider != UNKNOWN and provider.lower() not in stem.lower()
+    label = f"{provider}-{stem}" if known else stem
     return f"{transformation}-{label}"
 
 

@@ -13,7 +13,16 @@ from pathlib import Path
 
 import pytest
 
+import benchmark.atl
+import benchmark.extractor
+import benchmark.metamodel.loader
+import benchmark.pytest_plugin
+import benchmark.tracks.atl
 from benchmark.results import Results
+
+# Imported here so that pytester's in-process sessions reuse them: pytester only unloads modules that a
+# session imported itself, and re-importing the parser, pyecore and the plugin costs seconds per session.
+_PRELOADED = (benchmark.atl, benchmark.extractor, benchmark.metamodel.loader, benchmark.pytest_plugin)
 
 pytest_plugins = ("pytester",)
 
@@ -47,7 +56,8 @@ def tree(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
-    return pytester.runpytest_subprocess(
+    """An in-process session (fast); xdist still starts real worker processes for ``-n 2``."""
+    return pytester.runpytest(
         "-p",
         "benchmark.pytest_plugin",
         "--validation-root",
@@ -65,9 +75,24 @@ def rows(pytester: pytest.Pytester) -> dict[tuple[str, str, str], dict]:
     return {(r.provider, r.transformation, r.run): r.to_json() for r in results.rows}
 
 
-def test_scores_every_run_and_prints_the_tables(pytester: pytest.Pytester, tree: Path) -> None:
-    result = run(pytester)
-    result.assert_outcomes(passed=7)
+def _tables(result: pytest.RunResult) -> list[str]:
+    lines = result.outlines
+    start = next(i for i, line in enumerate(lines) if "atlbench RQ1" in line)
+    end = next(i for i, line in enumerate(lines) if line.startswith("reports written"))
+    return lines[start:end]
+
+
+def _junit_properties(path: Path) -> dict[str, dict[str, str]]:
+    return {
+        case.get("name", ""): {p.get("name", ""): p.get("value", "") for p in case.iter("property")}
+        for case in ET.parse(path).iter("testcase")
+    }
+
+
+def test_scores_every_run_identically_with_and_without_xdist(pytester: pytest.Pytester, tree: Path) -> None:
+    serial = run(pytester, "-n", "0", "--junitxml=reports/junit.xml", "--min-f1", "Synthetic-Oracle=0.9")
+    serial.assert_outcomes(passed=7)
+    assert serial.ret == 0
     found = rows(pytester)
     assert set(found) == {
         ("Synthetic-Oracle", "Library2Catalog", "runs/Synthetic-Oracle-run01"),
@@ -98,37 +123,28 @@ def test_scores_every_run_and_prints_the_tables(pytester: pytest.Pytester, tree:
         "onlyAtl": 2,
     }
     assert noisy["hallucinations"]["features"] == ["Entry.author"]
-    text = result.stdout.str()
+    text = serial.stdout.str()
     assert "Per provider (micro P/R/F1/Acc" in text
     # Synthetic-Oracle pooled: class 3/0/0, bindings exact 5 + partial 1 -> TP 8.5, FP 0.5, FN 0.5
     oracle_line = next(
-        line for line in result.outlines if line.startswith("Synthetic-Oracle") and "ALL" in line
+        line for line in serial.outlines if line.startswith("Synthetic-Oracle") and "ALL" in line
     )
     assert "0.944" in oracle_line
-    assert "Library2Catalog" in text and "Shapes2Figures" in text
+    serial_junit = _junit_properties(pytester.path / "reports" / "junit.xml")
 
-
-def test_xdist_gives_the_same_rows_and_tables(pytester: pytest.Pytester, tree: Path) -> None:
-    serial = run(pytester, "-n", "0")
-    serial.assert_outcomes(passed=7)
-    serial_rows = rows(pytester)
-    parallel = run(pytester, "-n", "2")
+    parallel = run(pytester, "-n", "2", "--junitxml=reports/junit.xml")
     parallel.assert_outcomes(passed=7)
-    assert rows(pytester) == serial_rows
-
-    def tables(result: pytest.RunResult) -> list[str]:
-        lines = result.outlines
-        start = next(i for i, line in enumerate(lines) if "atlbench RQ1" in line)
-        end = next(i for i, line in enumerate(lines) if line.startswith("reports written"))
-        return lines[start:end]
-
-    assert tables(parallel) == tables(serial)
+    assert rows(pytester) == found
+    assert _tables(parallel) == _tables(serial)
+    junit = _junit_properties(pytester.path / "reports" / "junit.xml")
+    assert junit == serial_junit
+    properties = junit["test_run[Shapes2Figures-Synthetic-Oracle-run01]"]
+    assert json.loads(properties["atlbench_row"])["provider"] == "Synthetic-Oracle"
+    assert float(properties["overall_f1"]) == pytest.approx(1.0)
+    assert {"class_precision", "binding_recall", "overall_accuracy"} <= set(properties)
 
 
 def test_keyword_selects_one_transformation(pytester: pytest.Pytester, tree: Path) -> None:
-    result = run(pytester, "-k", "Shapes")
-    result.assert_outcomes(passed=3)
-    assert {t for _, t, _ in rows(pytester)} == {"Shapes2Figures"}
     result = run(pytester, "-k", "Library and Oracle")
     result.assert_outcomes(passed=1)
     assert list(rows(pytester)) == [("Synthetic-Oracle", "Library2Catalog", "runs/Synthetic-Oracle-run01")]
@@ -140,27 +156,25 @@ def test_provider_option_deselects_other_providers(pytester: pytest.Pytester, tr
     assert {p for p, _, _ in rows(pytester)} == {"Synthetic-Oracle"}
 
 
-def test_corrupt_run_fails_only_its_case_and_is_listed_as_excluded(
-    pytester: pytest.Pytester, tree: Path
-) -> None:
-    (tree / "Shapes2Figures" / "runs" / "Synthetic-Noisy-run01.json").write_text('{"jjodel": ')
-    result = run(pytester)
-    result.assert_outcomes(passed=6, failed=1)
-    result.stdout.fnmatch_lines(["*test_run?Shapes2Figures-Synthetic-Noisy-run01*", "*not valid JSON*"])
-    result.stdout.fnmatch_lines(["*1 runs excluded*"])
-    statuses = {key: row["status"] for key, row in rows(pytester).items()}
-    assert statuses.pop(("unknown", "Shapes2Figures", "runs/Synthetic-Noisy-run01")) == "error"
-    assert set(statuses.values()) == {"ok"}
-
-
-def test_broken_atl_fails_its_ground_truth_and_errors_its_runs(pytester: pytest.Pytester, tree: Path) -> None:
+def test_bad_inputs_fail_only_their_own_cases(pytester: pytest.Pytester, tree: Path) -> None:
+    """A corrupt run fails its case; a broken ATL file fails its ground truth and errors its runs; the
+    tables list both kinds as excluded and every other case is scored."""
+    (tree / "Library2Catalog" / "runs" / "Synthetic-Noisy-run01.json").write_text('{"jjodel": ')
     atl = tree / "Shapes2Figures" / "Shapes2Figures.atl"
     atl.write_text(atl.read_text().replace("to f :", "to f ;"))
     result = run(pytester)
-    result.assert_outcomes(passed=4, failed=1, errors=2)
+    result.assert_outcomes(passed=3, failed=2, errors=2)
+    result.stdout.fnmatch_lines(["*test_run?Library2Catalog-Synthetic-Noisy-run01*", "*not valid JSON*"])
     result.stdout.fnmatch_lines(["*ground truth of Shapes2Figures is unusable*Shapes2Figures.atl:*"])
-    found = rows(pytester)
-    assert [r["status"] for k, r in found.items() if k[1] == "Shapes2Figures"] == ["error", "error"]
+    result.stdout.fnmatch_lines(["*3 runs excluded*"])
+    statuses = {key: row["status"] for key, row in rows(pytester).items()}
+    assert statuses == {
+        ("Synthetic-Oracle", "Library2Catalog", "runs/Synthetic-Oracle-run01"): "ok",
+        ("unknown", "Library2Catalog", "runs/Synthetic-Noisy-run01"): "error",
+        ("Synthetic-Noisy", "Library2Catalog", "runs/Synthetic-Noisy-run02"): "ok",
+        ("Synthetic-Oracle", "Shapes2Figures", "runs/Synthetic-Oracle-run01"): "error",
+        ("Synthetic-Noisy", "Shapes2Figures", "runs/Synthetic-Noisy-run01"): "error",
+    }
     assert result.ret == 1
 
 
@@ -186,26 +200,13 @@ def test_guard_fails_the_session_when_a_row_is_withheld(pytester: pytest.Pyteste
     result.stdout.fnmatch_lines(["*count table is incomplete*", "*ran but sent no row*"])
 
 
-def test_junit_xml_carries_row_and_readable_metrics(pytester: pytest.Pytester, tree: Path) -> None:
-    run(pytester, "-n", "2", "-k", "Shapes and Oracle", "--junitxml=reports/junit.xml").assert_outcomes(
-        passed=1
-    )
-    case = ET.parse(pytester.path / "reports" / "junit.xml").find(".//testcase")
-    assert case is not None
-    properties = {p.get("name"): p.get("value") for p in case.iter("property")}
-    assert json.loads(properties["atlbench_row"])["provider"] == "Synthetic-Oracle"
-    assert float(properties["overall_f1"]) == pytest.approx(1.0)
-    assert {"class_precision", "binding_recall", "overall_accuracy"} <= set(properties)
-
-
 def test_min_f1_gate_and_compare(pytester: pytest.Pytester, tree: Path) -> None:
-    first = run(pytester, "--min-f1", "Synthetic-Oracle=0.9")
-    first.assert_outcomes(passed=7)
-    assert first.ret == 0
-    shutil.copy(pytester.path / "reports" / "results.json", pytester.path / "previous.json")
-    gated = run(pytester, "--min-f1", "Synthetic-Noisy=0.99")
+    gated = run(pytester, "--min-f1", "Synthetic-Noisy=0.99", "--min-f1", "Synthetic-Oracle=0.9")
+    gated.assert_outcomes(passed=7)
     assert gated.ret == 1
     gated.stdout.fnmatch_lines(["*--min-f1 Synthetic-Noisy=0.99: micro overall F1 is 0.*"])
+    assert "Synthetic-Oracle=0.9:" not in gated.stdout.str()
+    shutil.copy(pytester.path / "reports" / "results.json", pytester.path / "previous.json")
     (tree / "Shapes2Figures" / "runs" / "Synthetic-Oracle-run01.json").unlink()
     compared = run(pytester, "--compare", "previous.json", "--max-drop", "0.001")
     compared.stdout.fnmatch_lines(["*change of micro overall F1 against*", "*Synthetic-Oracle: 0.9* -> *"])
