@@ -1,0 +1,289 @@
+"""``IdentifierEObjectMatcher`` delegating to ``ProximityEObjectMatcher``: who is matched to whom.
+
+1. ID phase: objects carrying an ``xmi:id`` are paired by id and never reach the proximity matcher.
+2. Indexing: the remaining objects of both sides are indexed in lock-step (left, right, left, ...) into
+   one index per metaclass. The indexes live in a Java ``HashMap`` whose iteration order decides which
+   left objects are processed first; it is reproduced from Java's ``String.hashCode``.
+3. Matching, left-driven and greedy: containers before their contents; for each object an identical
+   candidate if any, else the closest candidate (ascending distance, equal distances overwriting each
+   other as in a ``TreeMap``) whose own closest counterpart is the object (the double check). An object
+   without a counterpart stays unmatched and is never retried.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from benchmark.baselines.emfcompare.distance import CACHE_SIZE, INFINITE, CachingDistance, EditionDistance
+from benchmark.baselines.emfcompare.scope import Node, build_scope
+
+LEFT = 0
+RIGHT = 1
+
+
+@dataclass(eq=False)
+class Match:
+    """One entry of the comparison: a matched pair, or one side alone (unmatched)."""
+
+    left: Node | None = None
+    right: Node | None = None
+
+    def holds(self, node: Node) -> bool:
+        return node is self.left or node is self.right
+
+    @property
+    def metaclass(self) -> str:
+        node = self.left if self.left is not None else self.right
+        assert node is not None
+        return node.metaclass
+
+    @property
+    def is_pair(self) -> bool:
+        return self.left is not None and self.right is not None
+
+
+@dataclass
+class MatchStatistics:
+    """Counters for the benchmark command (how much work a comparison took)."""
+
+    left_objects: int = 0
+    right_objects: int = 0
+    id_matches: int = 0
+    distances_computed: int = 0
+    exact_lru: bool = False
+
+
+@dataclass
+class MatchResult:
+    matches: list[Match]
+    statistics: MatchStatistics = field(default_factory=MatchStatistics)
+
+    def pairs(self) -> list[Match]:
+        return [m for m in self.matches if m.is_pair]
+
+
+def java_string_hash(text: str) -> int:
+    """``String.hashCode`` (over UTF-16 code units), as an unsigned 32-bit value."""
+    value = 0
+    data = text.encode("utf-16-le", "surrogatepass")
+    for i in range(0, len(data), 2):
+        value = (31 * value + int.from_bytes(data[i : i + 2], "little")) & 0xFFFFFFFF
+    return value
+
+
+def java_hashmap_order(keys: Sequence[str]) -> list[str]:
+    """Iteration order of a ``java.util.HashMap`` filled with ``keys`` in this order.
+
+    Buckets are ``(h ^ (h >>> 16)) & (capacity - 1)``; the capacity starts at 16 and doubles when the
+    size exceeds 0.75 x capacity; within a bucket (and across resizes) insertion order is kept.
+    """
+    capacity = 16
+    while len(keys) > capacity * 3 // 4:
+        capacity *= 2
+
+    def bucket(key: str) -> int:
+        h = java_string_hash(key)
+        return (h ^ (h >> 16)) & (capacity - 1)
+
+    return [key for _, key in sorted(((bucket(k), i), k) for i, k in enumerate(keys))]
+
+
+class _TypeIndex:
+    """``ProximityIndex``: the remaining objects of one metaclass, per side, in insertion order."""
+
+    __slots__ = ("sides", "by_identity")
+
+    def __init__(self) -> None:
+        self.sides: tuple[dict[Node, None], dict[Node, None]] = ({}, {})
+        # Objects by first attribute (name): only those can be identical (see are_identic).
+        self.by_identity: tuple[dict[Any, list[Node]], dict[Any, list[Node]]] = ({}, {})
+
+    def add(self, node: Node) -> None:
+        self.sides[node.side][node] = None
+        self.by_identity[node.side].setdefault(node.identity_key, []).append(node)
+
+
+class ProximityMatcher:
+    """``ProximityEObjectMatcher`` over :class:`Node`s, with ``CachingDistance(EditionDistance)``."""
+
+    def __init__(self, match_of: dict[Node, Match], matches: list[Match]) -> None:
+        self.match_of = match_of
+        self.matches = matches
+        self.indexes: dict[str, _TypeIndex] = {}
+        self.edition = EditionDistance(match_of.get)
+        self.meter: CachingDistance | None = None
+
+    # -- indexing ---------------------------------------------------------------------------------
+
+    def index(self, lefts: Sequence[Node], rights: Sequence[Node]) -> None:
+        for node in (*lefts, *rights):
+            node.in_scope = True
+        for position in range(max(len(lefts), len(rights))):
+            for side_nodes in (lefts, rights):
+                if position < len(side_nodes):
+                    node = side_nodes[position]
+                    key = node.meta.type_key
+                    type_index = self.indexes.get(key)
+                    if type_index is None:
+                        type_index = self.indexes[key] = _TypeIndex()
+                    type_index.add(node)
+        pairs = sum(len(ix.sides[LEFT]) * len(ix.sides[RIGHT]) for ix in self.indexes.values())
+        self.meter = CachingDistance(self.edition, exact_lru=pairs > CACHE_SIZE)
+
+    def _values_still_there(self, side: int) -> list[Node]:
+        order = java_hashmap_order(list(self.indexes))
+        return [node for key in order for node in self.indexes[key].sides[side]]
+
+    # -- matching ---------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        for side in (LEFT, RIGHT):
+            todo = self._values_still_there(side)
+            while todo:
+                todo = self._match_list(todo)
+        # createUnmatchesForRemainingObjects: nothing can remain once every object had its turn.
+        for side in (RIGHT, LEFT):
+            for node in self._values_still_there(side):
+                self._record(node, None)
+
+    def _match_list(self, todo: Sequence[Node]) -> list[Node]:
+        discovered: list[Node] = []  # requiredContainers, built by add(0, ...), i.e. reversed
+        match_of = self.match_of
+        for node in todo:
+            container = node.container
+            while container is not None and container.in_scope:
+                if container not in match_of:
+                    discovered.append(container)
+                container = container.container
+        discovered.reverse()
+        remaining: dict[Node, None] = {}
+        for node in (*discovered, *todo):
+            if node not in match_of and not self._try_to_match(node):
+                remaining[node] = None
+        return list(remaining)
+
+    def _ready(self, node: Node) -> bool:
+        container = node.container
+        return container is None or not container.in_scope or container in self.match_of
+
+    def _try_to_match(self, node: Node) -> bool:
+        if not self._ready(node):
+            return False
+        counterpart = self._find_the_closest(node, double_check=True)
+        self._record(node, counterpart)
+        return True
+
+    def _record(self, node: Node, counterpart: Node | None) -> None:
+        pair = (node, counterpart) if node.side == LEFT else (counterpart, node)
+        match = Match(*pair)
+        self.matches.append(match)
+        type_index = self.indexes[node.meta.type_key]
+        for member in pair:
+            if member is not None:
+                self.match_of[member] = match
+                type_index.sides[member.side].pop(member, None)
+
+    def _find_the_closest(self, node: Node, *, double_check: bool) -> Node | None:
+        type_index = self.indexes[node.meta.type_key]
+        other = 1 - node.side
+        storage = type_index.sides[other]
+        meter = self.meter
+        assert meter is not None
+        ready = self._ready
+        # Identity pass: the first ready candidate with measure == 0 (same name, so only those).
+        for candidate in type_index.by_identity[other].get(node.identity_key, ()):
+            if candidate in storage and ready(candidate) and meter.are_identic(node, candidate):
+                return candidate
+        distance = meter.distance
+        if double_check:
+            candidates: dict[float, Node] = {}
+            for candidate in storage:
+                value = distance(node, candidate)
+                if value < INFINITE:
+                    candidates[value] = candidate  # TreeMap.put: equal distances overwrite
+            for value in sorted(candidates):
+                candidate = candidates[value]
+                if self._find_the_closest(candidate, double_check=False) is node:
+                    return candidate
+            return None
+        best: Node | None = None
+        best_value = INFINITE
+        for candidate in storage:
+            if best_value == 0:
+                break
+            value = distance(node, candidate)
+            if value < best_value:
+                best, best_value = candidate, value
+        return best
+
+
+def _identifier_phase(
+    lefts: Sequence[Node],
+    rights: Sequence[Node],
+    left_ids: Mapping[Any, str],
+    right_ids: Mapping[Any, str],
+    matches: list[Match],
+    match_of: dict[Node, Match],
+) -> tuple[list[Node], list[Node]]:
+    """``IdentifierEObjectMatcher.matchPerId``; returns the objects without an id, per side."""
+    by_id: dict[str, Match] = {}
+    left_rest: list[Node] = []
+    right_rest: list[Node] = []
+    for node in lefts:
+        identifier = left_ids.get(node.obj) if node.obj is not None else None
+        if identifier is None:
+            left_rest.append(node)
+            continue
+        match = Match(left=node)
+        matches.append(match)
+        match_of[node] = match
+        by_id[identifier] = match  # a duplicate id on the left: the last one wins
+    for node in rights:
+        identifier = right_ids.get(node.obj) if node.obj is not None else None
+        if identifier is None:
+            right_rest.append(node)
+            continue
+        match = by_id.get(identifier)
+        if match is None:
+            match = Match(right=node)
+            matches.append(match)
+            by_id[identifier] = match
+        elif match.right is not None:
+            match_of.pop(match.right, None)  # duplicate id on the right: the earlier object is dropped
+        match.right = node
+        match_of[node] = match
+    return left_rest, right_rest
+
+
+def _ids(mapping: Mapping[Any, str] | None) -> Mapping[Any, str]:
+    return {} if mapping is None else mapping
+
+
+def match_roots(
+    left_roots: Iterable[Any],
+    right_roots: Iterable[Any],
+    *,
+    left_ids: Mapping[Any, str] | None = None,
+    right_ids: Mapping[Any, str] | None = None,
+) -> MatchResult:
+    """EMF Compare's default match engine on two resources given by their root objects."""
+    lefts, _ = build_scope(tuple(left_roots), LEFT)
+    rights, _ = build_scope(tuple(right_roots), RIGHT)
+    for uid, node in enumerate((*lefts, *rights)):
+        node.uid = uid
+    matches: list[Match] = []
+    match_of: dict[Node, Match] = {}
+    left_rest, right_rest = _identifier_phase(
+        lefts, rights, _ids(left_ids), _ids(right_ids), matches, match_of
+    )
+    statistics = MatchStatistics(left_objects=len(lefts), right_objects=len(rights), id_matches=len(matches))
+    if left_rest or right_rest:
+        proximity = ProximityMatcher(match_of, matches)
+        proximity.index(left_rest, right_rest)
+        proximity.run()
+        assert proximity.meter is not None
+        statistics.distances_computed = proximity.meter.computed
+        statistics.exact_lru = proximity.meter._exact_lru  # noqa: SLF001
+    return MatchResult(matches, statistics)
