@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,7 @@ class Match:
 
     left: Node | None = None
     right: Node | None = None
+    distance: float | None = None  # of a proximity pair (0.0 when identical); None for id and unmatched
 
     def holds(self, node: Node) -> bool:
         return node is self.left or node is self.right
@@ -171,13 +173,13 @@ class ProximityMatcher:
     def _try_to_match(self, node: Node) -> bool:
         if not self._ready(node):
             return False
-        counterpart = self._find_the_closest(node, double_check=True)
-        self._record(node, counterpart)
+        counterpart, distance = self._closest_double_checked(node)
+        self._record(node, counterpart, distance)
         return True
 
-    def _record(self, node: Node, counterpart: Node | None) -> None:
+    def _record(self, node: Node, counterpart: Node | None, distance: float | None = None) -> None:
         pair = (node, counterpart) if node.side == LEFT else (counterpart, node)
-        match = Match(*pair)
+        match = Match(*pair, distance=distance if counterpart is not None else None)
         self.matches.append(match)
         type_index = self.indexes[node.meta.type_key]
         for member in pair:
@@ -185,29 +187,44 @@ class ProximityMatcher:
                 self.match_of[member] = match
                 type_index.sides[member.side].pop(member, None)
 
-    def _find_the_closest(self, node: Node, *, double_check: bool) -> Node | None:
-        type_index = self.indexes[node.meta.type_key]
-        other = 1 - node.side
-        storage = type_index.sides[other]
+    def _identical(self, node: Node, type_index: _TypeIndex, storage: dict[Node, None]) -> Node | None:
+        """``findIdenticMatch``: the first ready candidate with measure == 0 (only same-named ones can)."""
         meter = self.meter
         assert meter is not None
-        ready = self._ready
-        # Identity pass: the first ready candidate with measure == 0 (same name, so only those).
-        for candidate in type_index.by_identity[other].get(node.identity_key, ()):
-            if candidate in storage and ready(candidate) and meter.are_identic(node, candidate):
+        for candidate in type_index.by_identity[1 - node.side].get(node.identity_key, ()):
+            if candidate in storage and self._ready(candidate) and meter.are_identic(node, candidate):
                 return candidate
-        distance = meter.distance
-        if double_check:
-            candidates: dict[float, Node] = {}
-            for candidate in storage:
-                value = distance(node, candidate)
-                if value < INFINITE:
-                    candidates[value] = candidate  # TreeMap.put: equal distances overwrite
-            for value in sorted(candidates):
-                candidate = candidates[value]
-                if self._find_the_closest(candidate, double_check=False) is node:
-                    return candidate
-            return None
+        return None
+
+    def _closest_double_checked(self, node: Node) -> tuple[Node | None, float]:
+        """``findTheClosest(..., shouldDoubleCheck=true)``, with the distance of the accepted candidate."""
+        type_index = self.indexes[node.meta.type_key]
+        storage = type_index.sides[1 - node.side]
+        identical = self._identical(node, type_index, storage)
+        if identical is not None:
+            return identical, 0.0
+        assert self.meter is not None
+        distance = self.meter.distance
+        candidates: dict[float, Node] = {}
+        for candidate in storage:
+            value = distance(node, candidate)
+            if value < INFINITE:
+                candidates[value] = candidate  # TreeMap.put: equal distances overwrite
+        for value in sorted(candidates):
+            candidate = candidates[value]
+            if self._closest(candidate) is node:
+                return candidate, value
+        return None, INFINITE
+
+    def _closest(self, node: Node) -> Node | None:
+        """``findTheClosest(..., shouldDoubleCheck=false)``: the double check's reverse search."""
+        type_index = self.indexes[node.meta.type_key]
+        storage = type_index.sides[1 - node.side]
+        identical = self._identical(node, type_index, storage)
+        if identical is not None:
+            return identical
+        assert self.meter is not None
+        distance = self.meter.distance
         best: Node | None = None
         best_value = INFINITE
         for candidate in storage:
@@ -268,7 +285,27 @@ def match_roots(
     left_ids: Mapping[Any, str] | None = None,
     right_ids: Mapping[Any, str] | None = None,
 ) -> MatchResult:
-    """EMF Compare's default match engine on two resources given by their root objects."""
+    """EMF Compare's default match engine on two resources given by their root objects.
+
+    The cyclic garbage collector is paused meanwhile: a comparison allocates hundreds of thousands of
+    small objects (no cycles), and each collection it triggers would walk every pyecore object the
+    loader keeps cached, which costs up to a second in a long batch and frees nothing.
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _match_roots(left_roots, right_roots, left_ids, right_ids)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _match_roots(
+    left_roots: Iterable[Any],
+    right_roots: Iterable[Any],
+    left_ids: Mapping[Any, str] | None,
+    right_ids: Mapping[Any, str] | None,
+) -> MatchResult:
     lefts, _ = build_scope(tuple(left_roots), LEFT)
     rights, _ = build_scope(tuple(right_roots), RIGHT)
     for uid, node in enumerate((*lefts, *rights)):

@@ -24,6 +24,7 @@ from pyecore.ecore import EObject, EProxy
 from benchmark.baselines.emfcompare.metaclasses import (
     ATTRIBUTE_WEIGHT,
     ECORE_CLASSIFIER_INDEX,
+    ECORE_NS_URI,
     METACLASSES,
     THRESHOLD_RATIOS,
     Containment,
@@ -267,10 +268,9 @@ class ScopeBuilder:
             return Target(metaclass, path, None, len(path) > 1, path[0] if len(path) > 1 else None, label)
         if not resolving:
             return Target(metaclass, (ROOT_SEGMENT,), None, False, None, label)
-        container = value.eContainer() if isinstance(value, EObject) else None
-        if not isinstance(container, EObject) and label in ECORE_CLASSIFIER_INDEX:
-            # A pyecore built-in (its "container" is the pyecore.ecore module): EMF resolves it into the
-            # runtime EcorePackage, a root, at EMF's classifier position.
+        if label in ECORE_CLASSIFIER_INDEX and _is_ecore_builtin(value):
+            # A pyecore built-in (or the loader's supplement of Ecore classifiers pyecore lacks): EMF
+            # resolves it into the runtime EcorePackage, a root, at EMF's classifier position.
             segment = f"@eClassifiers.{ECORE_CLASSIFIER_INDEX[label]}"
             return Target(metaclass, (segment, ROOT_SEGMENT), None, True, segment, label)
         path = _positional_path(value)
@@ -284,6 +284,18 @@ class ScopeBuilder:
             if not isinstance(parent, EObject):
                 return id(current)
             current = parent
+
+
+def _is_ecore_builtin(value: Any) -> bool:
+    """Whether a classifier stands for one of EMF's own Ecore classifiers.
+
+    pyecore's built-ins have the ``pyecore.ecore`` module as "container"; classifiers pyecore lacks
+    (``EMap``, ...) are supplied by the loader in a package carrying Ecore's nsURI.
+    """
+    container = value.eContainer() if isinstance(value, EObject) else None
+    if not isinstance(container, EObject):
+        return True
+    return getattr(container, "nsURI", None) == ECORE_NS_URI and container.eContainer() is None
 
 
 def _unresolved_proxy(proxy: EProxy, fallback_metaclass: str) -> Target:
