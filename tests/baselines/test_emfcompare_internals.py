@@ -102,3 +102,25 @@ def test_generic_types_in_scope_only_with_arguments(
     by_name = {qualified_name(n): n for n in nodes}
     # eType is set for the plain generic type (it is a plain type), not for EJavaClass<?>.
     assert by_name["g/C/plain"].ref_set == (True,) and by_name["g/C/wild"].ref_set == (False,)
+
+
+def test_matching_ahead_of_time_every_10000_left_objects() -> None:
+    from pyecore.ecore import EEnum, EEnumLiteral, EPackage
+
+    from benchmark.baselines.emfcompare import match_roots
+
+    def enumeration(count: int, *extra: str) -> EPackage:
+        package = EPackage("p")
+        literals = EEnum("E")
+        package.eClassifiers.append(literals)
+        for name in (*(f"L{i}" for i in range(count)), *extra):
+            literals.eLiterals.append(EEnumLiteral(name))
+        return package
+
+    # 10,004 left objects: after the 10,000th, the literals (over 1,000 pending) are matched ahead of
+    # time, their containers first; an object without a counterpart is not given up then, and only the
+    # main pass records it as unmatched.
+    result = match_roots([enumeration(10_001, "onlyLeft")], [enumeration(10_001)])
+    assert result.statistics.match_ahead_passes == 1
+    assert len(result.pairs()) == 10_003
+    assert [qualified_name(m.left) for m in result.matches if not m.is_pair] == ["p/E/onlyLeft"]

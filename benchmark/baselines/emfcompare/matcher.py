@@ -22,6 +22,8 @@ from benchmark.baselines.emfcompare.scope import Node, build_scope
 
 LEFT = 0
 RIGHT = 1
+MATCH_AHEAD_EVERY = 10_000  # ProximityEObjectMatcher.NB_ELEMENTS_BETWEEN_MATCH_AHEAD (left objects)
+MATCH_AHEAD_WINDOW = 1_000  # ProximityIndex.SEARCH_WINDOW
 
 
 @dataclass(eq=False)
@@ -55,6 +57,7 @@ class MatchStatistics:
     id_matches: int = 0
     distances_computed: int = 0
     exact_lru: bool = False
+    match_ahead_passes: int = 0
 
 
 @dataclass
@@ -110,9 +113,12 @@ class _TypeIndex:
 class ProximityMatcher:
     """``ProximityEObjectMatcher`` over :class:`Node`s, with ``CachingDistance(EditionDistance)``."""
 
-    def __init__(self, match_of: dict[Node, Match], matches: list[Match]) -> None:
+    def __init__(
+        self, match_of: dict[Node, Match], matches: list[Match], statistics: MatchStatistics
+    ) -> None:
         self.match_of = match_of
         self.matches = matches
+        self.statistics = statistics
         self.indexes: dict[str, _TypeIndex] = {}
         self.edition = EditionDistance(match_of.get)
         self.meter: CachingDistance | None = None
@@ -120,19 +126,48 @@ class ProximityMatcher:
     # -- indexing ---------------------------------------------------------------------------------
 
     def index(self, lefts: Sequence[Node], rights: Sequence[Node]) -> None:
+        """Index both sides in lock-step, matching ahead of time every 10,000 left objects.
+
+        Objects enter the scope (``isInScope``) as they are indexed, which matters for a match-ahead
+        pass: it only sees what has been indexed so far.
+        """
+        sizes: dict[str, list[int]] = {}
         for node in (*lefts, *rights):
-            node.in_scope = True
-        for position in range(max(len(lefts), len(rights))):
-            for side_nodes in (lefts, rights):
-                if position < len(side_nodes):
-                    node = side_nodes[position]
-                    key = node.meta.type_key
-                    type_index = self.indexes.get(key)
-                    if type_index is None:
-                        type_index = self.indexes[key] = _TypeIndex()
-                    type_index.add(node)
-        pairs = sum(len(ix.sides[LEFT]) * len(ix.sides[RIGHT]) for ix in self.indexes.values())
+            sizes.setdefault(node.meta.type_key, [0, 0])[node.side] += 1
+        pairs = sum(left * right for left, right in sizes.values())
         self.meter = CachingDistance(self.edition, exact_lru=pairs > CACHE_SIZE)
+        indexed_lefts = 0
+        segment = 0
+        for position in range(max(len(lefts), len(rights))):
+            if position < len(lefts):
+                indexed_lefts += 1
+                self._add(lefts[position])
+            if position < len(rights):
+                self._add(rights[position])
+            if indexed_lefts // MATCH_AHEAD_EVERY > segment:
+                self._match_ahead_of_time()
+                segment += 1
+
+    def _add(self, node: Node) -> None:
+        node.in_scope = True
+        key = node.meta.type_key
+        type_index = self.indexes.get(key)
+        if type_index is None:
+            type_index = self.indexes[key] = _TypeIndex()
+        type_index.add(node)
+
+    def _match_ahead_of_time(self) -> None:
+        """``matchAheadOfTime``: metaclasses with over 1,000 pending objects, without unmatches."""
+        self.statistics.match_ahead_passes += 1
+        for side in (LEFT, RIGHT):
+            order = java_hashmap_order(list(self.indexes))
+            todo = [
+                node
+                for key in order
+                if len(self.indexes[key].sides[side]) > MATCH_AHEAD_WINDOW
+                for node in self.indexes[key].sides[side]
+            ]
+            self._match_list(todo, create_unmatches=False)
 
     def _values_still_there(self, side: int) -> list[Node]:
         order = java_hashmap_order(list(self.indexes))
@@ -144,13 +179,13 @@ class ProximityMatcher:
         for side in (LEFT, RIGHT):
             todo = self._values_still_there(side)
             while todo:
-                todo = self._match_list(todo)
+                todo = self._match_list(todo, create_unmatches=True)
         # createUnmatchesForRemainingObjects: nothing can remain once every object had its turn.
         for side in (RIGHT, LEFT):
             for node in self._values_still_there(side):
                 self._record(node, None)
 
-    def _match_list(self, todo: Sequence[Node]) -> list[Node]:
+    def _match_list(self, todo: Sequence[Node], *, create_unmatches: bool) -> list[Node]:
         discovered: list[Node] = []  # requiredContainers, built by add(0, ...), i.e. reversed
         match_of = self.match_of
         for node in todo:
@@ -162,7 +197,7 @@ class ProximityMatcher:
         discovered.reverse()
         remaining: dict[Node, None] = {}
         for node in (*discovered, *todo):
-            if node not in match_of and not self._try_to_match(node):
+            if node not in match_of and not self._try_to_match(node, create_unmatches):
                 remaining[node] = None
         return list(remaining)
 
@@ -170,19 +205,21 @@ class ProximityMatcher:
         container = node.container
         return container is None or not container.in_scope or container in self.match_of
 
-    def _try_to_match(self, node: Node) -> bool:
+    def _try_to_match(self, node: Node, create_unmatches: bool) -> bool:
         if not self._ready(node):
             return False
         counterpart, distance = self._closest_double_checked(node)
+        if counterpart is None and not create_unmatches:
+            return False  # matching ahead of time: the object stays in the index for the main pass
         self._record(node, counterpart, distance)
         return True
 
     def _record(self, node: Node, counterpart: Node | None, distance: float | None = None) -> None:
-        pair = (node, counterpart) if node.side == LEFT else (counterpart, node)
-        match = Match(*pair, distance=distance if counterpart is not None else None)
+        left, right = (node, counterpart) if node.side == LEFT else (counterpart, node)
+        match = Match(left, right, distance if counterpart is not None else None)
         self.matches.append(match)
         type_index = self.indexes[node.meta.type_key]
-        for member in pair:
+        for member in (left, right):
             if member is not None:
                 self.match_of[member] = match
                 type_index.sides[member.side].pop(member, None)
@@ -262,15 +299,15 @@ def _identifier_phase(
         if identifier is None:
             right_rest.append(node)
             continue
-        match = by_id.get(identifier)
-        if match is None:
-            match = Match(right=node)
-            matches.append(match)
-            by_id[identifier] = match
-        elif match.right is not None:
-            match_of.pop(match.right, None)  # duplicate id on the right: the earlier object is dropped
-        match.right = node
-        match_of[node] = match
+        known = by_id.get(identifier)
+        if known is None:
+            known = Match(right=node)
+            matches.append(known)
+            by_id[identifier] = known
+        elif known.right is not None:
+            match_of.pop(known.right, None)  # duplicate id on the right: the earlier object is dropped
+        known.right = node
+        match_of[node] = known
     return left_rest, right_rest
 
 
@@ -317,7 +354,7 @@ def _match_roots(
     )
     statistics = MatchStatistics(left_objects=len(lefts), right_objects=len(rights), id_matches=len(matches))
     if left_rest or right_rest:
-        proximity = ProximityMatcher(match_of, matches)
+        proximity = ProximityMatcher(match_of, matches, statistics)
         proximity.index(left_rest, right_rest)
         proximity.run()
         assert proximity.meter is not None

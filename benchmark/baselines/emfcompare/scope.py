@@ -372,12 +372,11 @@ def _classifier_names(obj: Any) -> tuple[str | None, str | None, bool, bool]:
     if type_name is not None:
         class_name = _erasure(type_name)
         return class_name, type_name, class_name == type_name, class_name != type_name
-    class_name = _get(obj, "instanceClassName")
-    if class_name is None and hasattr(obj, "instanceClassName_"):
-        class_name = _get(obj, "instanceClassName_")
-    if not isinstance(class_name, str):
-        class_name = None
-    return class_name, class_name, class_name is not None, False
+    value = _get(obj, "instanceClassName")
+    if value is None and hasattr(obj, "instanceClassName_"):
+        value = _get(obj, "instanceClassName_")
+    name = value if isinstance(value, str) else None
+    return name, name, name is not None, False
 
 
 def _bool(value: Any, default: bool) -> bool:
