@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from benchmark.interchange import InterchangeDocument, dumps
@@ -264,3 +266,66 @@ def synthesize(
             }
         },
     )
+
+
+@dataclass
+class SynthReport:
+    """What :func:`write_synthetic_runs` did, file by file."""
+
+    transformations: int = 0
+    written: list[Path] = field(default_factory=list)
+    unchanged: list[Path] = field(default_factory=list)
+    refused: list[Path] = field(default_factory=list)  # existed with other content; left alone
+    notes: list[str] = field(default_factory=list)
+
+
+def write_synthetic_runs(
+    root: str | Path,
+    *,
+    profiles: Sequence[NoiseProfile],
+    runs: int,
+    first_run: int = 1,
+    seed: int = 0,
+    out_dir: str = "runs",
+    force: bool = False,
+    progress: Callable[[str], None] | None = None,
+) -> SynthReport:
+    """Write ``<folder>/<out_dir>/<profile>-runNN.json`` for every transformation folder under ``root``.
+
+    An existing file with the same content is left as it is; one with other content is only replaced
+    with ``force`` (a hand-edited run is never lost silently).
+    """
+    from benchmark.corpus import discover, load_ground_truth, resolve_metamodels
+    from benchmark.fileio import dumps_json, write_text_atomic
+
+    report = SynthReport()
+    discovery = discover(root)
+    report.transformations = len(discovery.transformations)
+    for folder in discovery.transformations:
+        document = load_ground_truth(folder.atl_file)
+        metamodels = resolve_metamodels(document, folder.metamodel_files, folder=folder.path)
+        report.notes += [
+            f"{folder.path}: {note} (names are not checked against it)" for note in metamodels.notes
+        ]
+        for noise in profiles:
+            for number in range(first_run, first_run + runs):
+                export = synthesize(
+                    document,
+                    noise=noise,
+                    seed=run_seed(seed, noise.name, folder.name, number),
+                    source_view=metamodels.source,
+                    target_view=metamodels.target,
+                )
+                path = folder.path / out_dir / f"{noise.name}-run{number:02d}.json"
+                text = dumps_json(export)
+                if path.exists() and path.read_text(encoding="utf-8") == text:
+                    report.unchanged.append(path)
+                    continue
+                if path.exists() and not force:
+                    report.refused.append(path)
+                    continue
+                write_text_atomic(path, text)
+                report.written.append(path)
+                if progress is not None:
+                    progress(f"wrote {path} ({len(export['mappings'])} mappings)")
+    return report

@@ -33,46 +33,27 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from benchmark.corpus import discover, load_ground_truth, resolve_metamodels
-    from benchmark.fileio import dumps_json, write_text_atomic
-    from benchmark.synth import PROFILES, run_seed, synthesize
+    from benchmark.synth import PROFILES, write_synthetic_runs
 
     if args.runs < 1:
         print("error: --runs must be at least 1", file=sys.stderr)
         return 2
-    profiles = [PROFILES[name] for name in (args.profile or PROFILES)]
-    discovery = discover(args.root)
-    written = unchanged = refused = 0
-    for folder in discovery.transformations:
-        document = load_ground_truth(folder.atl_file)
-        metamodels = resolve_metamodels(document, folder.metamodel_files, folder=folder.path)
-        for note in metamodels.notes:
-            print(f"{folder.path}: note: {note} (names are not checked against it)", file=sys.stderr)
-        for noise in profiles:
-            for number in range(args.first_run, args.first_run + args.runs):
-                seed = run_seed(args.seed, noise.name, folder.name, number)
-                export = synthesize(
-                    document,
-                    noise=noise,
-                    seed=seed,
-                    source_view=metamodels.source,
-                    target_view=metamodels.target,
-                )
-                path = folder.path / args.out_dir / f"{noise.name}-run{number:02d}.json"
-                text = dumps_json(export)
-                if path.exists():
-                    if path.read_text(encoding="utf-8") == text:
-                        unchanged += 1
-                        continue
-                    if not args.force:
-                        print(f"{path}: exists and differs; not overwritten (use --force)", file=sys.stderr)
-                        refused += 1
-                        continue
-                write_text_atomic(path, text)
-                written += 1
-                print(f"wrote {path} ({len(export['mappings'])} mappings)", file=sys.stderr)
-    print(
-        f"{len(discovery.transformations)} transformations: {written} written, {unchanged} unchanged, "
-        f"{refused} left as they were"
+    report = write_synthetic_runs(
+        args.root,
+        profiles=[PROFILES[name] for name in (args.profile or PROFILES)],
+        runs=args.runs,
+        first_run=args.first_run,
+        seed=args.seed,
+        out_dir=args.out_dir,
+        force=args.force,
+        progress=lambda line: print(line, file=sys.stderr),
     )
-    return 1 if refused else 0
+    for note in report.notes:
+        print(f"note: {note}", file=sys.stderr)
+    for path in report.refused:
+        print(f"{path}: exists and differs; not overwritten (use --force)", file=sys.stderr)
+    print(
+        f"{report.transformations} transformations: {len(report.written)} written, "
+        f"{len(report.unchanged)} unchanged, {len(report.refused)} left as they were"
+    )
+    return 1 if report.refused else 0
