@@ -91,7 +91,9 @@ class FakeLLMServer:
         self.anthropic_batches: dict[str, dict[str, Any]] = {}
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="fake-llm", daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, name="fake-llm", daemon=True
+        )
 
     # -- lifecycle ------------------------------------------------------------------------------
 

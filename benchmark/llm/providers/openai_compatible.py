@@ -8,6 +8,7 @@ file); endpoints that do not implement it answer 404, which is reported as "no b
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -211,6 +212,7 @@ def translate_sdk_error(sdk: Any, error: Exception, timeout: float) -> ProviderE
         status = int(error.status_code)
         headers = dict(error.response.headers) if getattr(error, "response", None) is not None else {}
         message = getattr(error, "message", None) or str(error)
+        message = re.sub(r"^Error code: \d+ - ", "", message)  # the SDKs' prefix; we say "HTTP nnn" already
         return ProviderError(
             f"HTTP {status}: {message}",
             retryable=is_retryable_status(status),
