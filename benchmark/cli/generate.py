@@ -17,7 +17,8 @@ def register(subparsers: Any) -> None:
         description="For each selected transformation and run index, build the prompt from the folder's "
         "metamodels, ask the configured provider (or replay the cache), and file the answer as a jJodel "
         "export in <transformation>/runs/. Providers are configured in atlbench.toml or [tool.atlbench] of "
-        "pyproject.toml; keys come from the environment only. Exits 1 when a run failed. See docs/LLM_RUNS.md.",
+        "pyproject.toml; keys come from the environment only. Exits 1 when a run failed. "
+        "See docs/LLM_RUNS.md.",
     )
     parser.add_argument("--provider", required=True, metavar="NAME", help="a provider of the configuration")
     parser.add_argument("--runs", type=int, default=1, metavar="N", help="run indices 1..N (default 1)")
@@ -32,9 +33,13 @@ def register(subparsers: Any) -> None:
         metavar="SUBSTRING",
         help="only transformations whose folder name contains SUBSTRING (any case; repeatable: any of them)",
     )
-    parser.add_argument("--concurrency", type=int, metavar="N", help="parallel requests (default: provider's, 4)")
+    parser.add_argument(
+        "--concurrency", type=int, metavar="N", help="parallel requests (default: provider's, 4)"
+    )
     parser.add_argument("--offline", action="store_true", help="send nothing: replay cached answers only")
-    parser.add_argument("--batch", action="store_true", help="send all uncached requests as one provider batch")
+    parser.add_argument(
+        "--batch", action="store_true", help="send all uncached requests as one provider batch"
+    )
     parser.add_argument("--refresh", action="store_true", help="ignore cached answers and ask again")
     parser.add_argument(
         "--no-log-replay",
@@ -42,7 +47,9 @@ def register(subparsers: Any) -> None:
         action="store_false",
         help="do not replay answers from committed runs/.log/*.jsonl when the cache lacks them",
     )
-    parser.add_argument("--prompt-template", type=Path, metavar="FILE", help="replace the shipped prompt template")
+    parser.add_argument(
+        "--prompt-template", type=Path, metavar="FILE", help="replace the shipped prompt template"
+    )
     parser.add_argument("--config", type=Path, metavar="FILE", help="atlbench.toml or pyproject.toml to read")
     parser.add_argument(
         "--cache-dir",
@@ -58,9 +65,13 @@ def register(subparsers: Any) -> None:
         metavar="SECONDS",
         help="stop polling a batch after this long (run again to collect it); default: wait",
     )
-    parser.add_argument("--dry-run", action="store_true", help="list the runs and whether each is cached; send nothing")
+    parser.add_argument(
+        "--dry-run", action="store_true", help="list the runs and whether each is cached; send nothing"
+    )
     parser.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
-    parser.add_argument("--json", dest="json_report", type=Path, metavar="OUT.json", help="write the session report")
+    parser.add_argument(
+        "--json", dest="json_report", type=Path, metavar="OUT.json", help="write the session report"
+    )
     parser.set_defaults(handler=run)
 
 

@@ -20,11 +20,17 @@ def register(subparsers: Any) -> None:
         "Exits 2 when a file could not be imported; the others are still filed.",
     )
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE")
-    parser.add_argument("--into", required=True, type=Path, metavar="DIR", help="validation root or one folder")
-    parser.add_argument("--transformation", metavar="NAME", help="the transformation folder, when the file does not say")
+    parser.add_argument(
+        "--into", required=True, type=Path, metavar="DIR", help="validation root or one folder"
+    )
+    parser.add_argument(
+        "--transformation", metavar="NAME", help="the transformation folder, when the file does not say"
+    )
     parser.add_argument("--provider", metavar="NAME", help="provider name (overrides the file's)")
     parser.add_argument("--model", metavar="MODEL", help="model name (overrides the file's)")
-    parser.add_argument("-n", "--dry-run", action="store_true", help="say where each file would go; write nothing")
+    parser.add_argument(
+        "-n", "--dry-run", action="store_true", help="say where each file would go; write nothing"
+    )
     parser.set_defaults(handler=run)
 
 
@@ -50,5 +56,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"{result.source} -> {result.destination}")
     failed = sum(1 for r in results if r.status == FAILED)
     done = sum(1 for r in results if r.status not in (FAILED, ALREADY_PRESENT))
-    print(f"atlbench import: {done} {verb}, {len(results) - done - failed} already present, {failed} failed", file=sys.stderr)
+    print(
+        f"atlbench import: {done} {verb}, {len(results) - done - failed} already present, {failed} failed",
+        file=sys.stderr,
+    )
     return EXIT_INPUT_ERROR if failed else EXIT_OK

@@ -23,7 +23,8 @@ from benchmark.llm.retry import RetryPolicy
 
 @dataclass
 class PollPolicy:
-    """Poll at once, then after ``initial`` seconds, then ``factor`` times longer each time, at most ``maximum``."""
+    """Poll at once, then after ``initial`` seconds, then ``factor`` times longer each time (at most
+    ``maximum``)."""
 
     initial: float = 5.0
     factor: float = 1.5
@@ -76,7 +77,12 @@ class BatchJournal:
         entry = JournalEntry(batch_id=batch_id, keys=tuple(keys), submitted_at=utc_timestamp(), path=path)
         write_json_atomic(
             path,
-            {"batchId": batch_id, "endpoint": self._endpoint, "submittedAt": entry.submitted_at, "keys": list(entry.keys)},
+            {
+                "batchId": batch_id,
+                "endpoint": self._endpoint,
+                "submittedAt": entry.submitted_at,
+                "keys": list(entry.keys),
+            },
         )
         return entry
 
@@ -91,7 +97,10 @@ class BatchStillRunning(Exception):
 
 
 def call_with_retries(
-    action: Callable[[], Any], policy: RetryPolicy, sleep: Callable[[float], None], on_retry: Callable[[ProviderError, float], None]
+    action: Callable[[], Any],
+    policy: RetryPolicy,
+    sleep: Callable[[float], None],
+    on_retry: Callable[[ProviderError, float], None],
 ) -> Any:
     """Run one API call (submit, poll, fetch) under the retry policy, like a direct request."""
     attempt = 0

@@ -209,7 +209,9 @@ def _read_toml(path: Path) -> dict[str, Any]:
 def parse_config(data: Mapping[str, Any], *, source: Path, prefix: str = "") -> LlmConfig:
     providers_data = data.get("providers", {})
     if not isinstance(providers_data, dict):
-        raise ConfigurationError("must be a table of named providers", file=source, field=f"{prefix}providers")
+        raise ConfigurationError(
+            "must be a table of named providers", file=source, field=f"{prefix}providers"
+        )
     providers = {
         name: _parse_provider(name, entry, source=source, field=f"{prefix}providers.{name}")
         for name, entry in providers_data.items()
@@ -257,7 +259,9 @@ def _parse_provider(name: str, entry: Any, *, source: Path, field: str) -> Provi
         raise ConfigurationError("must not be empty", file=source, field=f"{field}.model")
     api_key_env = entry.get("api_key_env", DEFAULT_KEY_ENV[kind])
     if not isinstance(api_key_env, str):
-        raise ConfigurationError("must be a string (an environment variable name)", file=source, field=f"{field}.api_key_env")
+        raise ConfigurationError(
+            "must be a string (an environment variable name)", file=source, field=f"{field}.api_key_env"
+        )
     if api_key_env and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", api_key_env):
         # Someone pasted the key itself; say so without repeating it.
         raise ConfigurationError(
@@ -280,7 +284,9 @@ def _parse_provider(name: str, entry: Any, *, source: Path, field: str) -> Provi
     max_tokens_parameter = _typed(entry, "max_tokens_parameter", str, source, field, default="max_tokens")
     if max_tokens_parameter not in MAX_TOKENS_PARAMETERS:
         raise ConfigurationError(
-            f"must be one of: {', '.join(MAX_TOKENS_PARAMETERS)}", file=source, field=f"{field}.max_tokens_parameter"
+            f"must be one of: {', '.join(MAX_TOKENS_PARAMETERS)}",
+            file=source,
+            field=f"{field}.max_tokens_parameter",
         )
     timeout = _number(entry, "timeout", source, field)
     timeout = DEFAULT_TIMEOUT_SECONDS if timeout is None else timeout
@@ -303,7 +309,9 @@ def _parse_provider(name: str, entry: Any, *, source: Path, field: str) -> Provi
         model=model,
         base_url=base_url,
         api_key_env=api_key_env or None,
-        parameters=GenerationParameters(max_tokens=max_tokens, temperature=temperature, top_p=top_p, seed=seed),
+        parameters=GenerationParameters(
+            max_tokens=max_tokens, temperature=temperature, top_p=top_p, seed=seed
+        ),
         label=label,
         max_tokens_parameter=max_tokens_parameter,
         timeout=timeout,

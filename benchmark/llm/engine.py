@@ -139,8 +139,11 @@ class Engine:
                 deliver(results[index])
             elif self.offline:
                 results[index] = self._fail(
-                    job, key, "offline: no cached answer for this request (run once online, or check"
-                    " --cache-dir and the prompt template)", attempts=0,
+                    job,
+                    key,
+                    "offline: no cached answer for this request (run once online, or check"
+                    " --cache-dir and the prompt template)",
+                    attempts=0,
                 )
                 deliver(results[index])
             else:
@@ -168,7 +171,10 @@ class Engine:
         return self._provider
 
     def _run_direct(
-        self, misses: list[tuple[int, Job, str]], results: dict[int, JobResult], deliver: Callable[[JobResult], None]
+        self,
+        misses: list[tuple[int, Job, str]],
+        results: dict[int, JobResult],
+        deliver: Callable[[JobResult], None],
     ) -> None:
         with ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="atlbench-llm") as pool:
             pending: dict[Future[JobResult], int] = {
@@ -207,7 +213,15 @@ class Engine:
                     self.stats.add(retries=1)
                     self.log.write(
                         job.log_path,
-                        self._event("retry", job, key, attempt=attempt, status=error.status, error=error.message, delaySeconds=round(delay, 3)),
+                        self._event(
+                            "retry",
+                            job,
+                            key,
+                            attempt=attempt,
+                            status=error.status,
+                            error=error.message,
+                            delaySeconds=round(delay, 3),
+                        ),
                     )
                     self._sleep(delay)
                     continue
@@ -222,13 +236,20 @@ class Engine:
         self.stats.add(
             answered=1, input_tokens=completion.input_tokens or 0, output_tokens=completion.output_tokens or 0
         )
-        self.log.write(job.log_path, self._event("response", job, key, attempts=attempts, completion=completion.to_json()))
+        self.log.write(
+            job.log_path,
+            self._event("response", job, key, attempts=attempts, completion=completion.to_json()),
+        )
         return JobResult(job=job, key=key, completion=completion, source=SOURCE_REQUEST, attempts=attempts)
 
-    def _fail(self, job: Job, key: str, message: str, *, attempts: int, status: int | None = None) -> JobResult:
+    def _fail(
+        self, job: Job, key: str, message: str, *, attempts: int, status: int | None = None
+    ) -> JobResult:
         message = self.redactor.text(message)
         self.stats.add(failures=1)
-        self.log.write(job.log_path, self._event("error", job, key, attempts=attempts, status=status, error=message))
+        self.log.write(
+            job.log_path, self._event("error", job, key, attempts=attempts, status=status, error=message)
+        )
         return JobResult(job=job, key=key, error=message, attempts=attempts)
 
     def _abort_all(self, reason: str) -> None:
@@ -249,7 +270,10 @@ class Engine:
     # -- batch ------------------------------------------------------------------------------------
 
     def _run_batch(
-        self, misses: list[tuple[int, Job, str]], results: dict[int, JobResult], deliver: Callable[[JobResult], None]
+        self,
+        misses: list[tuple[int, Job, str]],
+        results: dict[int, JobResult],
+        deliver: Callable[[JobResult], None],
     ) -> None:
         provider = self._ensure_provider()
         wanted: dict[str, list[tuple[int, Job]]] = {}
@@ -275,7 +299,9 @@ class Engine:
             covered = {key for entry in entries for key in entry.keys}
             to_send = [(key, jobs[0][1].request) for key, jobs in wanted.items() if key not in covered]
             if to_send:
-                batch_id = call_with_retries(lambda: backend.submit(to_send), self.retry, self._sleep, self._on_retry)
+                batch_id = call_with_retries(
+                    lambda: backend.submit(to_send), self.retry, self._sleep, self._on_retry
+                )
                 self.stats.add(requests=len(to_send), batches=1)
                 entries.append(journal.record(batch_id, [key for key, _ in to_send]))
                 self._notify(f"submitted batch {batch_id} with {len(to_send)} requests")
@@ -294,22 +320,39 @@ class Engine:
         is_wanted: Callable[[str], bool],
     ) -> None:
         def on_state(state: BatchState) -> None:
-            counts = "" if state.total is None else f": {state.succeeded or 0}/{state.total} done, {state.failed or 0} failed"
+            counts = (
+                ""
+                if state.total is None
+                else f": {state.succeeded or 0}/{state.total} done, {state.failed or 0} failed"
+            )
             self._notify(f"batch {state.batch_id} {state.status}{counts}")
 
         try:
-            state = wait_for_batch(backend, entry.batch_id, self.poll, self.retry, self._sleep, on_state, self._on_retry)
+            state = wait_for_batch(
+                backend, entry.batch_id, self.poll, self.retry, self._sleep, on_state, self._on_retry
+            )
         except BatchStillRunning as still:
             for key in entry.keys:
-                finish(key, f"batch {entry.batch_id} still {still.state.status}; run the same command again to collect it")
+                finish(
+                    key,
+                    f"batch {entry.batch_id} still {still.state.status};"
+                    " run the same command again to collect it",
+                )
             return
         outcomes: dict[str, Completion | ProviderError] = {}
         if state.error is None:
-            outcomes = call_with_retries(lambda: backend.results(entry.batch_id), self.retry, self._sleep, self._on_retry)
+            outcomes = call_with_retries(
+                lambda: backend.results(entry.batch_id), self.retry, self._sleep, self._on_retry
+            )
         for key in entry.keys:
             outcome = outcomes.get(key)
             if is_wanted(key):
-                finish(key, outcome if outcome is not None else state.error or f"batch {entry.batch_id} returned no result for this request")
+                finish(
+                    key,
+                    outcome
+                    if outcome is not None
+                    else state.error or f"batch {entry.batch_id} returned no result for this request",
+                )
             elif isinstance(outcome, Completion):
                 # Paid for by an earlier session with a wider selection: keep it for later.
                 self.cache.put(key, None, outcome)

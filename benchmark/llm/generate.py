@@ -72,7 +72,9 @@ def prepare(
     if options.runs < 1:
         raise ConfigurationError("must be at least 1", field="--runs")
     if options.offline and options.refresh:
-        raise ConfigurationError("--offline replays cached answers, --refresh ignores them: pick one", field="--refresh")
+        raise ConfigurationError(
+            "--offline replays cached answers, --refresh ignores them: pick one", field="--refresh"
+        )
     llm_config = load_config(options.config_file, start=Path.cwd())
     config = llm_config.provider(options.provider)
     overrides: dict[str, Any] = {}

@@ -60,7 +60,9 @@ def _choose_folder(
         found = by_name(forced)
         if not found:
             known = ", ".join(f.name for f in folders)
-            raise ConfigurationError(f"no transformation folder {forced!r}; available: {known}", field="--transformation")
+            raise ConfigurationError(
+                f"no transformation folder {forced!r}; available: {known}", field="--transformation"
+            )
         return found[0]
     if name:
         found = by_name(name)
@@ -80,13 +82,15 @@ def _choose_folder(
         if len(matching) > 1:
             names = ", ".join(f.name for f in matching)
             raise InputFormatError(
-                f"transformation {mm_source} -> {mm_target} matches several folders ({names}); give --transformation",
+                f"transformation {mm_source} -> {mm_target} matches several folders ({names});"
+                " give --transformation",
                 file=source,
                 field="$.transformation",
             )
     described = name or (f"{mm_source} -> {mm_target}" if mm_source or mm_target else "nothing")
     raise InputFormatError(
-        f"cannot tell which transformation this run belongs to (the file names {described}); give --transformation",
+        f"cannot tell which transformation this run belongs to (the file names {described});"
+        " give --transformation",
         file=source,
         field="$.transformation",
     )
@@ -113,11 +117,14 @@ def import_file(
         is_export = suggestions.shape == SHAPE_EXPORT
         chosen_provider = provider or (suggestions.provider if suggestions.provider != UNKNOWN else None)
         chosen_model = model or (suggestions.model if suggestions.model != UNKNOWN else None)
-        missing = [flag for flag, value in (("--provider", chosen_provider), ("--model", chosen_model)) if not value]
+        missing = [
+            flag for flag, value in (("--provider", chosen_provider), ("--model", chosen_model)) if not value
+        ]
         if missing:
             what = "an LLM answer names" if not is_export else "the export names"
             raise InputFormatError(
-                f"{what} no {' or '.join(m.removeprefix('--') for m in missing)}; give {' and '.join(missing)}",
+                f"{what} no {' or '.join(m.removeprefix('--') for m in missing)};"
+                f" give {' and '.join(missing)}",
                 file=path,
                 field="$.analysis",
             )

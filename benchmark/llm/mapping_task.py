@@ -161,7 +161,11 @@ def generation_block(
         "status": STATUS_OK,
         "providerKind": config.kind,
         "baseUrl": config.endpoint["baseUrl"],
-        "promptTemplate": {"name": template_name, "builtin": template.origin.startswith("builtin:"), "sha256": template.sha256},
+        "promptTemplate": {
+            "name": template_name,
+            "builtin": template.origin.startswith("builtin:"),
+            "sha256": template.sha256,
+        },
         "promptSha256": request.prompt_sha256,
         "parameters": request.parameters.to_json(request.run_index),
         "run": request.run_index,
@@ -296,5 +300,7 @@ class MappingTask:
         if changed:
             write_text_atomic(path, text)
         if error is not None:
-            return Filed(label, FILED_UNUSABLE, path=path, message=f"answer unusable: {error}", changed=changed)
+            return Filed(
+                label, FILED_UNUSABLE, path=path, message=f"answer unusable: {error}", changed=changed
+            )
         return Filed(label, FILED_OK, path=path, changed=changed)

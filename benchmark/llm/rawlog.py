@@ -39,7 +39,8 @@ class RawLog:
                 lines.append({"event": "spec", "time": utc_timestamp(), **self._spec})
             lines.append({**event, "time": utc_timestamp()})
             text = "".join(
-                json.dumps(self._redactor.data(line), ensure_ascii=False, sort_keys=False) + "\n" for line in lines
+                json.dumps(self._redactor.data(line), ensure_ascii=False, sort_keys=False) + "\n"
+                for line in lines
             )
             with open(path, "a", encoding="utf-8") as handle:
                 handle.write(text)

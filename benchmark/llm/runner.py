@@ -45,7 +45,12 @@ class TaskReport:
         return {
             "stats": self.stats.to_json(),
             "runs": [
-                {"label": f.label, "status": f.status, "path": str(f.path) if f.path else None, "message": f.message}
+                {
+                    "label": f.label,
+                    "status": f.status,
+                    "path": str(f.path) if f.path else None,
+                    "message": f.message,
+                }
                 for f in self.filed
             ],
         }

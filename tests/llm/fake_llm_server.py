@@ -59,7 +59,12 @@ def chat_completion(text: str, *, model: str, request_id: str) -> dict[str, Any]
         "created": 1_700_000_000,
         "model": model,
         "choices": [
-            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop", "logprobs": None}
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": text},
+                "finish_reason": "stop",
+                "logprobs": None,
+            }
         ],
         "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
     }
@@ -135,7 +140,9 @@ class FakeLLMServer:
 
     # -- routing --------------------------------------------------------------------------------
 
-    def handle(self, method: str, path: str, headers: dict[str, str], raw: bytes) -> tuple[int, dict[str, str], bytes, float]:
+    def handle(
+        self, method: str, path: str, headers: dict[str, str], raw: bytes
+    ) -> tuple[int, dict[str, str], bytes, float]:
         body: Any = None
         content_type = headers.get("content-type", "")
         if raw and content_type.startswith("application/json"):
@@ -145,10 +152,14 @@ class FakeLLMServer:
             self.requests.append(recorded)
         if method == "POST" and path == "/v1/chat/completions":
             reply = self._next_reply(recorded.prompt)
-            return self._answer(reply, lambda text, rid: chat_completion(text, model=body["model"], request_id=rid))
+            return self._answer(
+                reply, lambda text, rid: chat_completion(text, model=body["model"], request_id=rid)
+            )
         if method == "POST" and path == "/v1/messages":
             reply = self._next_reply(recorded.prompt)
-            return self._answer(reply, lambda text, rid: anthropic_message(text, model=body["model"], request_id=rid))
+            return self._answer(
+                reply, lambda text, rid: anthropic_message(text, model=body["model"], request_id=rid)
+            )
         if method == "POST" and path == "/v1/files":
             return self._json(200, self._upload(content_type, raw))
         if method == "POST" and path == "/v1/batches":
@@ -161,16 +172,26 @@ class FakeLLMServer:
         if method == "POST" and path == "/v1/messages/batches":
             return self._json(200, self._create_anthropic_batch(body))
         if method == "GET" and path.startswith("/v1/messages/batches/") and path.endswith("/results"):
-            return 200, {"content-type": "application/binary"}, self._anthropic_results(path.split("/")[4]), 0.0
+            return (
+                200,
+                {"content-type": "application/binary"},
+                self._anthropic_results(path.split("/")[4]),
+                0.0,
+            )
         if method == "GET" and path.startswith("/v1/messages/batches/"):
             return self._json(200, self._poll_anthropic_batch(path.rsplit("/", 1)[1]))
         return self._json(404, {"error": {"type": "not_found_error", "message": f"no route {method} {path}"}})
 
-    def _answer(self, reply: Reply, wrap: Callable[[str, str], dict[str, Any]]) -> tuple[int, dict[str, str], bytes, float]:
+    def _answer(
+        self, reply: Reply, wrap: Callable[[str, str], dict[str, Any]]
+    ) -> tuple[int, dict[str, str], bytes, float]:
         if reply.text is not None:
             status, payload = 200, wrap(reply.text, self._next_id("resp"))
         else:
-            status, payload = reply.status, reply.body if reply.body is not None else {"error": {"message": "scripted"}}
+            status, payload = (
+                reply.status,
+                reply.body if reply.body is not None else {"error": {"message": "scripted"}},
+            )
         code, headers, data, _ = self._json(status, payload)
         return code, {**headers, **reply.headers}, data, reply.delay
 
@@ -240,7 +261,9 @@ class FakeLLMServer:
                 item = json.loads(line)
                 prompt = "\n".join(m["content"] for m in item["body"]["messages"] if m["role"] == "user")
                 text = self.responder(prompt)
-                completion = chat_completion(text, model=item["body"]["model"], request_id=self._next_id("resp"))
+                completion = chat_completion(
+                    text, model=item["body"]["model"], request_id=self._next_id("resp")
+                )
                 lines.append(
                     json.dumps(
                         {
@@ -283,7 +306,12 @@ class FakeLLMServer:
         }
 
     def _create_anthropic_batch(self, body: dict[str, Any]) -> dict[str, Any]:
-        batch = {"id": self._next_id("msgbatch"), "status": "in_progress", "polls": 0, "requests": body["requests"]}
+        batch = {
+            "id": self._next_id("msgbatch"),
+            "status": "in_progress",
+            "polls": 0,
+            "requests": body["requests"],
+        }
         self.anthropic_batches[batch["id"]] = batch
         return self._anthropic_batch_json(batch)
 
@@ -299,8 +327,14 @@ class FakeLLMServer:
         for item in self.anthropic_batches[batch_id]["requests"]:
             params = item["params"]
             prompt = "\n".join(m["content"] for m in params["messages"] if m["role"] == "user")
-            message = anthropic_message(self.responder(prompt), model=params["model"], request_id=self._next_id("msg"))
-            lines.append(json.dumps({"custom_id": item["custom_id"], "result": {"type": "succeeded", "message": message}}))
+            message = anthropic_message(
+                self.responder(prompt), model=params["model"], request_id=self._next_id("msg")
+            )
+            lines.append(
+                json.dumps(
+                    {"custom_id": item["custom_id"], "result": {"type": "succeeded", "message": message}}
+                )
+            )
         return ("\n".join(lines) + "\n").encode()
 
     # -- HTTP plumbing ----------------------------------------------------------------------------

@@ -52,7 +52,10 @@ def engine(config: ProviderConfig, tmp_path: Path, sleeps: list[float], **option
 
 def jobs(*runs: int, prompt: str = "map these", log: Path | None = None) -> list[Job]:
     parameters = GenerationParameters(max_tokens=64, temperature=0.0, seed=1)
-    return [Job(LlmRequest(prompt=prompt, parameters=parameters, run_index=r), label=f"run{r}", log_path=log) for r in runs]
+    return [
+        Job(LlmRequest(prompt=prompt, parameters=parameters, run_index=r), label=f"run{r}", log_path=log)
+        for r in runs
+    ]
 
 
 @pytest.fixture
@@ -66,8 +69,12 @@ def server() -> FakeLLMServer:
 def test_429_honours_retry_after_instead_of_backoff(
     kind: str, server: FakeLLMServer, tmp_path: Path, fake_keys: dict[str, str]
 ) -> None:
-    server.enqueue(Reply(status=429, headers={"retry-after": "0.05"}, body={"error": {"message": "slow down"}}))
-    server.enqueue(Reply(status=429, headers={"retry-after-ms": "70"}, body={"error": {"message": "slow down"}}))
+    server.enqueue(
+        Reply(status=429, headers={"retry-after": "0.05"}, body={"error": {"message": "slow down"}})
+    )
+    server.enqueue(
+        Reply(status=429, headers={"retry-after-ms": "70"}, body={"error": {"message": "slow down"}})
+    )
     sleeps: list[float] = []
     runner = engine(provider(server, kind), tmp_path, sleeps)
     [result] = runner.run(jobs(1))
@@ -76,13 +83,17 @@ def test_429_honours_retry_after_instead_of_backoff(
     assert runner.stats.requests == 3 and runner.stats.retries == 2 and server.count() == 3
 
 
-def test_5xx_backs_off_exponentially_then_gives_up(server: FakeLLMServer, tmp_path: Path, fake_keys: dict[str, str]) -> None:
+def test_5xx_backs_off_exponentially_then_gives_up(
+    server: FakeLLMServer, tmp_path: Path, fake_keys: dict[str, str]
+) -> None:
     server.enqueue(*(Reply(status=status) for status in (500, 503, 502)))
     sleeps: list[float] = []
     runner = engine(provider(server), tmp_path, sleeps)
     [result] = runner.run(jobs(1))
     assert not result.ok and result.error == "HTTP 502: scripted (after 3 attempts)"
-    assert len(sleeps) == 2 and 1.0 <= sleeps[0] <= 2.0 and 2.0 <= sleeps[1] <= 4.0  # base 2 s, jitter in [0.5, 1]
+    assert (
+        len(sleeps) == 2 and 1.0 <= sleeps[0] <= 2.0 and 2.0 <= sleeps[1] <= 4.0
+    )  # base 2 s, jitter in [0.5, 1]
     assert runner.stats.failures == 1 and runner.cache.get(result.key) is None  # errors are never cached
 
 
@@ -107,13 +118,17 @@ def test_slow_answer_past_the_timeout_is_retried(
     assert runner.stats.retries == 1
 
 
-def test_timeout_on_the_last_attempt_is_a_failure(server: FakeLLMServer, tmp_path: Path, fake_keys: dict[str, str]) -> None:
+def test_timeout_on_the_last_attempt_is_a_failure(
+    server: FakeLLMServer, tmp_path: Path, fake_keys: dict[str, str]
+) -> None:
     server.enqueue(Reply(text="too late", delay=1.0))
     [result] = engine(provider(server, max_attempts=1), tmp_path, []).run(jobs(1))
     assert result.error == "no answer within the timeout of 0.3 s"
 
 
-def test_concurrency_answers_every_job_in_order(server: FakeLLMServer, tmp_path: Path, fake_keys: dict[str, str]) -> None:
+def test_concurrency_answers_every_job_in_order(
+    server: FakeLLMServer, tmp_path: Path, fake_keys: dict[str, str]
+) -> None:
     work = [job for index in range(6) for job in jobs(1, prompt=f"prompt {index}")]
     runner = engine(provider(server), tmp_path, [], concurrency=4)
     results = runner.run(work)
@@ -152,7 +167,9 @@ def test_batch_files_results_like_the_direct_path(
     assert not list((tmp_path / "cache" / "batches").rglob("*.json"))  # journal cleared
 
 
-def test_interrupted_batch_is_resumed_not_resubmitted(server: FakeLLMServer, tmp_path: Path, fake_keys: dict[str, str]) -> None:
+def test_interrupted_batch_is_resumed_not_resubmitted(
+    server: FakeLLMServer, tmp_path: Path, fake_keys: dict[str, str]
+) -> None:
     server.polls_until_done = 5
     config = provider(server)
     impatient = engine(config, tmp_path, [], poll=PollPolicy(initial=0.01, maximum=0.01, max_wait=0.015))
@@ -166,7 +183,9 @@ def test_interrupted_batch_is_resumed_not_resubmitted(server: FakeLLMServer, tmp
     assert len(server.openai_batches) == 1 and patient.stats.batches == 0  # the same batch, collected
 
 
-def test_endpoint_without_batch_api_says_so(server: FakeLLMServer, tmp_path: Path, fake_keys: dict[str, str]) -> None:
+def test_endpoint_without_batch_api_says_so(
+    server: FakeLLMServer, tmp_path: Path, fake_keys: dict[str, str]
+) -> None:
     config = provider(server, base_url=server.url + "/elsewhere/v1")
     [result] = engine(config, tmp_path, []).run(jobs(1), batch=True)
     assert result.error is not None and "does not offer OpenAI's Batch API" in result.error
@@ -175,7 +194,11 @@ def test_endpoint_without_batch_api_says_so(server: FakeLLMServer, tmp_path: Pat
 def test_offline_engine_never_builds_a_client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("FAKE_OPENAI_KEY", raising=False)
     config = ProviderConfig(
-        name="P", kind=KIND_OPENAI, model="m", base_url="http://127.0.0.1:9/v1", api_key_env="FAKE_OPENAI_KEY",
+        name="P",
+        kind=KIND_OPENAI,
+        model="m",
+        base_url="http://127.0.0.1:9/v1",
+        api_key_env="FAKE_OPENAI_KEY",
         parameters=GenerationParameters(max_tokens=8),
     )
 
@@ -183,6 +206,13 @@ def test_offline_engine_never_builds_a_client(tmp_path: Path, monkeypatch: pytes
         raise AssertionError("offline mode must not create a provider")
 
     redactor = Redactor()
-    runner = Engine(config, cache=ResponseCache(tmp_path), log=RawLog({}, redactor), redactor=redactor, offline=True, provider_factory=no_client)  # type: ignore[arg-type]
+    runner = Engine(
+        config,
+        cache=ResponseCache(tmp_path),
+        log=RawLog({}, redactor),
+        redactor=redactor,
+        offline=True,
+        provider_factory=no_client,
+    )  # type: ignore[arg-type]
     [result] = runner.run(jobs(1))
     assert result.error is not None and result.error.startswith("offline: no cached answer")

@@ -41,7 +41,9 @@ def test_prompt_carries_both_metamodels_and_the_parameters(
     assert "{{" not in prompt
     bodies = [r.body for r in sent]
     assert {b["seed"] for b in bodies} == {100, 101}  # seed + run - 1: repetitions are distinct samples
-    assert all(b["model"] == "gpt-test-1" and b["temperature"] == 0.2 and b["max_tokens"] == 512 for b in bodies)
+    assert all(
+        b["model"] == "gpt-test-1" and b["temperature"] == 0.2 and b["max_tokens"] == 512 for b in bodies
+    )
     assert sent[0].headers["authorization"] == f"Bearer {FAKE_OPENAI_KEY}"
 
 
@@ -51,18 +53,31 @@ def test_run_files_are_jjodel_exports_with_a_generation_block(
     report = generate(make_options(runs=2))
     assert report.ok
     runs = validation_tree / "Book2Publication" / "runs"
-    assert sorted(p.name for p in runs.glob("*.json")) == ["OpenAI-gpt-test-1-run01.json", "OpenAI-gpt-test-1-run02.json"]
+    assert sorted(p.name for p in runs.glob("*.json")) == [
+        "OpenAI-gpt-test-1-run01.json",
+        "OpenAI-gpt-test-1-run02.json",
+    ]
     document = json.loads((runs / "OpenAI-gpt-test-1-run02.json").read_text())
     assert document["jjodel"] == {"exportType": "suggested-mappings", "schemaVersion": 1}
-    assert document["transformation"] == {"name": "Book2Publication", "source": "Book", "target": "Publication"}
+    assert document["transformation"] == {
+        "name": "Book2Publication",
+        "source": "Book",
+        "target": "Publication",
+    }
     assert document["analysis"] == {"provider": "OpenAI", "model": "gpt-test-1", "modelLabel": "gpt-test-1"}
     generation = document["generation"]
     assert generation["generator"] == GENERATOR and generation["status"] == "ok"
     assert generation["run"] == 2
     assert generation["parameters"] == {
-        "temperature": 0.2, "topP": None, "maxTokens": 512, "seed": 100, "requestSeed": 101
+        "temperature": 0.2,
+        "topP": None,
+        "maxTokens": 512,
+        "seed": 100,
+        "requestSeed": 101,
     }
-    assert generation["promptTemplate"]["builtin"] is True and len(generation["promptTemplate"]["sha256"]) == 64
+    assert (
+        generation["promptTemplate"]["builtin"] is True and len(generation["promptTemplate"]["sha256"]) == 64
+    )
     assert generation["usage"] == {"inputTokens": 100, "outputTokens": 20}
     assert generation["latencySeconds"] >= 0 and generation["transport"] == "direct"
     assert generation["answerEntries"] == 3
@@ -70,7 +85,9 @@ def test_run_files_are_jjodel_exports_with_a_generation_block(
     from_file = load_suggestions(runs / "OpenAI-gpt-test-1-run02.json")
     from_answer = parse_suggestions(BOOK_ANSWER)
     assert [m.identity for m in from_file.mappings] == [m.identity for m in from_answer.mappings]
-    assert [m.conversion_hint for m in from_file.mappings] == [m.conversion_hint for m in from_answer.mappings]
+    assert [m.conversion_hint for m in from_file.mappings] == [
+        m.conversion_hint for m in from_answer.mappings
+    ]
     assert from_file.provider == "OpenAI"
 
 
@@ -111,14 +128,18 @@ def test_fenced_malformed_and_empty_answers(
     assert "expected a JSON array" in no_array["generation"]["error"]
 
 
-def test_failed_run_becomes_an_error_row_of_the_scorer(make_options: Options, llm_server: FakeLLMServer, validation_tree: Path) -> None:
+def test_failed_run_becomes_an_error_row_of_the_scorer(
+    make_options: Options, llm_server: FakeLLMServer, validation_tree: Path
+) -> None:
     from benchmark import corpus
 
     llm_server.enqueue("not json")
     generate(make_options(selectors=["Book"]))
     folder = next(t for t in corpus.discover(validation_tree).transformations if t.name == "Book2Publication")
     path = folder.path / "runs" / "OpenAI-gpt-test-1-run01.json"
-    row = corpus.score_file(corpus.load_ground_truth(folder.atl_file), path, transformation=folder.name, run="r1")
+    row = corpus.score_file(
+        corpus.load_ground_truth(folder.atl_file), path, transformation=folder.name, run="r1"
+    )
     assert row.error is not None and "mappings" in row.error
 
 
@@ -212,8 +233,12 @@ def test_anthropic_provider_end_to_end(
     sent = llm_server.answer_requests()
     assert {r.path for r in sent} == {"/v1/messages"}
     # The key travels in x-api-key or, with recent SDKs, as a bearer token.
-    assert all(FAKE_ANTHROPIC_KEY in r.headers.get("x-api-key", r.headers.get("authorization", "")) for r in sent)
-    assert all(r.body["temperature"] == 0.0 and r.body["max_tokens"] == 256 and "seed" not in r.body for r in sent)
+    assert all(
+        FAKE_ANTHROPIC_KEY in r.headers.get("x-api-key", r.headers.get("authorization", "")) for r in sent
+    )
+    assert all(
+        r.body["temperature"] == 0.0 and r.body["max_tokens"] == 256 and "seed" not in r.body for r in sent
+    )
     document = json.loads(
         (validation_tree / "Family2Person" / "runs" / "Claude-claude-test-1-run01.json").read_text()
     )
@@ -254,7 +279,9 @@ def test_an_imported_file_is_never_overwritten(make_options: Options, validation
     runs = validation_tree / "Book2Publication" / "runs"
     runs.mkdir()
     hand_made = runs / "OpenAI-gpt-test-1-run01.json"
-    hand_made.write_text('{"jjodel": {"exportType": "suggested-mappings", "schemaVersion": 1}, "mappings": []}')
+    hand_made.write_text(
+        '{"jjodel": {"exportType": "suggested-mappings", "schemaVersion": 1}, "mappings": []}'
+    )
     before = hand_made.read_bytes()
     report = generate(make_options(selectors=["Book"]))
     assert [f.status for f in report.filed] == ["refused"]
@@ -287,7 +314,10 @@ def test_custom_prompt_template(make_options: Options, llm_server: FakeLLMServer
 
 
 def test_selection_that_matches_nothing_is_an_error(make_options: Options) -> None:
-    with pytest.raises(ConfigurationError, match="no transformation matches -k Nope; available: Book2Publication, Family2Person"):
+    with pytest.raises(
+        ConfigurationError,
+        match="no transformation matches -k Nope; available: Book2Publication, Family2Person",
+    ):
         generate(make_options(selectors=["Nope"]))
 
 
@@ -300,13 +330,25 @@ def test_cli_generate_prints_the_summary_and_exits_1_on_a_failed_run(
 ) -> None:
     options = make_options()
     argv = [
-        "generate", "--provider", "OpenAI", "--runs", "2", "--validation-root", str(validation_tree),
-        "--config", str(options.config_file), "--cache-dir", str(tmp_path / "cache"), "--concurrency", "2",
+        "generate",
+        "--provider",
+        "OpenAI",
+        "--runs",
+        "2",
+        "--validation-root",
+        str(validation_tree),
+        "--config",
+        str(options.config_file),
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--concurrency",
+        "2",
     ]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert out.strip().splitlines()[-1] == (
-        "atlbench generate: 4 runs; 4 requests sent; 0 cache hits; 0 failed; tokens 400 in / 80 out; 4 files written"
+        "atlbench generate: 4 runs; 4 requests sent; 0 cache hits; 0 failed; "
+        "tokens 400 in / 80 out; 4 files written"
     )
     assert main([*argv, "--offline"]) == 0
     assert "0 requests sent; 4 cache hits" in capsys.readouterr().out
@@ -324,7 +366,38 @@ def test_cli_reports_configuration_errors_with_file_and_key(
 ) -> None:
     config = tmp_path / "atlbench.toml"
     config.write_text('[providers.X]\nkind = "openai-compatible"\nmodel = "m"\ntemprature = 0.5\n')
-    code = main(["generate", "--provider", "X", "--validation-root", str(validation_tree), "--config", str(config)])
+    code = main(
+        ["generate", "--provider", "X", "--validation-root", str(validation_tree), "--config", str(config)]
+    )
     assert code == 2
     err = capsys.readouterr().err
     assert f"{config}: error: providers.X: unknown key(s) temprature" in err
+
+
+@pytest.mark.parametrize("provider", ["OpenAI", "Claude"])
+def test_batch_files_the_same_runs_as_the_direct_path(
+    provider: str, make_options: Options, llm_server: FakeLLMServer, validation_tree: Path, tmp_path: Path
+) -> None:
+    assert generate(make_options(provider, runs=2, cache_dir=tmp_path / "direct-cache")).ok
+    direct = {name: json.loads(text) for name, text in run_files(validation_tree).items()}
+    for path in validation_tree.rglob("runs/*.json"):
+        path.unlink()
+    for path in validation_tree.rglob("runs/.log/*.jsonl"):
+        path.unlink()
+    report = generate(make_options(provider, runs=2, batch=True, cache_dir=tmp_path / "batch-cache"))
+    assert report.ok and report.stats.batches == 1 and report.stats.requests == 4
+    assert len(llm_server.answer_requests()) == 4  # the direct session only
+    batched = {name: json.loads(text) for name, text in run_files(validation_tree).items()}
+    assert batched.keys() == direct.keys() and len(batched) == 4
+    transport_fields = {"transport", "batchId", "latencySeconds", "timestamp"}
+    for name, document in batched.items():
+        assert document["generation"]["transport"] == "batch" and document["generation"]["batchId"]
+        assert document["generation"]["latencySeconds"] is None
+        for version in (document, direct[name]):
+            for field in transport_fields:
+                version["generation"].pop(field, None)
+        assert document == direct[name]
+    # ... and the batch answers replay offline like any others.
+    sent = llm_server.count()
+    assert generate(make_options(provider, runs=2, offline=True, cache_dir=tmp_path / "batch-cache")).ok
+    assert llm_server.count() == sent

@@ -3,9 +3,22 @@
 from __future__ import annotations
 
 from benchmark.llm.config import KIND_ANTHROPIC, KIND_OPENAI, ProviderConfig
-from benchmark.llm.providers.base import BatchBackend, BatchState, BatchUnsupportedError, Provider, ProviderError
+from benchmark.llm.providers.base import (
+    BatchBackend,
+    BatchState,
+    BatchUnsupportedError,
+    Provider,
+    ProviderError,
+)
 
-__all__ = ["BatchBackend", "BatchState", "BatchUnsupportedError", "Provider", "ProviderError", "make_provider"]
+__all__ = [
+    "BatchBackend",
+    "BatchState",
+    "BatchUnsupportedError",
+    "Provider",
+    "ProviderError",
+    "make_provider",
+]
 
 
 def make_provider(config: ProviderConfig, api_key: str | None) -> Provider:

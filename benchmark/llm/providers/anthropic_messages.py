@@ -72,7 +72,9 @@ class AnthropicProvider:
 
     def batch_backend(self) -> AnthropicBatchBackend:
         if not self._config.batch:
-            raise BatchUnsupportedError(f"provider {self._config.name!r} has batch = false in its configuration")
+            raise BatchUnsupportedError(
+                f"provider {self._config.name!r} has batch = false in its configuration"
+            )
         return AnthropicBatchBackend(self)
 
 
@@ -83,7 +85,8 @@ class AnthropicBatchBackend:
 
     def submit(self, items: Sequence[tuple[str, LlmRequest]]) -> str:
         requests = [
-            {"custom_id": custom_id, "params": self._provider.request_params(request)} for custom_id, request in items
+            {"custom_id": custom_id, "params": self._provider.request_params(request)}
+            for custom_id, request in items
         ]
         try:
             batch = self._batches.create(requests=requests)
@@ -91,7 +94,8 @@ class AnthropicBatchBackend:
             translated = self._provider._translate(error)
             if translated.status == 404:
                 raise BatchUnsupportedError(
-                    f"{self._provider._config.base_url} does not offer Message Batches (HTTP 404); run without --batch"
+                    f"{self._provider._config.base_url} does not offer Message Batches (HTTP 404);"
+                    " run without --batch"
                 ) from None
             raise translated from None
         return str(batch.id)
@@ -105,7 +109,11 @@ class AnthropicBatchBackend:
         failed = None
         if counts is not None:
             failed = counts.errored + counts.canceled + counts.expired
-        total = None if counts is None else counts.succeeded + counts.errored + counts.canceled + counts.expired + counts.processing
+        total = (
+            None
+            if counts is None
+            else counts.succeeded + counts.errored + counts.canceled + counts.expired + counts.processing
+        )
         return BatchState(
             batch_id=batch_id,
             status=str(batch.processing_status),
@@ -136,7 +144,13 @@ def _batch_item(item: dict[str, Any], batch_id: str) -> Completion | ProviderErr
         error = (result.get("error") or {}).get("error") or result.get("error") or {}
         error_type = error.get("type") if isinstance(error, dict) else None
         message = error.get("message") if isinstance(error, dict) else None
-        status = 429 if error_type == "rate_limit_error" else 500 if error_type in {"api_error", "overloaded_error"} else None
+        status = (
+            429
+            if error_type == "rate_limit_error"
+            else 500
+            if error_type in {"api_error", "overloaded_error"}
+            else None
+        )
         return ProviderError(
             f"batch item errored ({error_type or 'unknown'}): {message or 'no detail'}",
             retryable=status is not None and is_retryable_status(status),
@@ -151,7 +165,9 @@ def _as_dict(value: Any) -> dict[str, Any]:
 
 def _completion_from_message(message: dict[str, Any], *, latency: float | None) -> Completion:
     blocks = message.get("content") or []
-    text = "".join(block.get("text", "") for block in blocks if isinstance(block, dict) and block.get("type") == "text")
+    text = "".join(
+        block.get("text", "") for block in blocks if isinstance(block, dict) and block.get("type") == "text"
+    )
     usage = message.get("usage") or {}
     return Completion(
         text=text,

@@ -20,7 +20,7 @@ from benchmark.llm.requests import TRANSPORT_BATCH, Completion, LlmRequest, utc_
 from benchmark.llm.retry import FATAL_STATUS, is_retryable_status, parse_retry_after
 
 CHAT_PATH = "/v1/chat/completions"
-_TERMINAL_FAILURES = {"failed", "expired", "cancelled", "cancelling"}
+_TERMINAL_FAILURES = {"failed", "expired", "cancelled"}  # "cancelling" is still moving
 
 
 def _import_sdk() -> Any:
@@ -94,7 +94,12 @@ class OpenAIBatchBackend:
     def submit(self, items: Sequence[tuple[str, LlmRequest]]) -> str:
         lines = [
             json.dumps(
-                {"custom_id": custom_id, "method": "POST", "url": CHAT_PATH, "body": self._provider.request_body(request)},
+                {
+                    "custom_id": custom_id,
+                    "method": "POST",
+                    "url": CHAT_PATH,
+                    "body": self._provider.request_body(request),
+                },
                 ensure_ascii=False,
             )
             for custom_id, request in items
@@ -122,10 +127,12 @@ class OpenAIBatchBackend:
             raise self._provider._translate(error) from None
         counts = batch.request_counts
         status = str(batch.status)
-        error = None
+        failure = None
         if status in _TERMINAL_FAILURES and not batch.output_file_id:
             details = [e.message for e in (batch.errors.data or [])] if batch.errors else []
-            error = f"batch {batch_id} {status}" + (": " + "; ".join(str(d) for d in details) if details else "")
+            failure = f"batch {batch_id} {status}" + (
+                ": " + "; ".join(str(d) for d in details) if details else ""
+            )
         return BatchState(
             batch_id=batch_id,
             status=status,
@@ -133,7 +140,7 @@ class OpenAIBatchBackend:
             succeeded=getattr(counts, "completed", None),
             failed=getattr(counts, "failed", None),
             total=getattr(counts, "total", None),
-            error=error,
+            error=failure,
         )
 
     def results(self, batch_id: str) -> dict[str, Completion | ProviderError]:
@@ -187,7 +194,9 @@ def _completion_from_chat(body: dict[str, Any], *, latency: float | None) -> Com
     usage = body.get("usage") or {}
     created = body.get("created")
     created_at = (
-        utc_timestamp(datetime.fromtimestamp(created, UTC)) if isinstance(created, int | float) else utc_timestamp()
+        utc_timestamp(datetime.fromtimestamp(created, UTC))
+        if isinstance(created, int | float)
+        else utc_timestamp()
     )
     return Completion(
         text=text,
