@@ -205,8 +205,8 @@ def _verdicts(
     binding_items = []
     for key in sorted(set(bindings) | set(binding_sources)):
         truth = bindings.get(key)
-        sources = binding_sources.get(key)
-        category = classify_binding(frozenset(sources) if sources is not None else None, truth)
+        named = binding_sources.get(key)
+        category = classify_binding(frozenset(named) if named is not None else None, truth)
         kind = target_view.feature_kind(key[1], key[2]) if target_view is not None else "unknown"
         binding_items.append(
             BindingItem(
@@ -215,7 +215,7 @@ def _verdicts(
                 target_feature=key[2],
                 category=category,
                 feature_kind=kind,
-                suggested=tuple(sorted(sources or ())),
+                suggested=tuple(sorted(named or ())),
                 ground_truth=tuple(sorted(set(truth.source_paths))) if truth is not None else (),
                 confidence=_most_confident(binding_labels.get(key, ())),
             )

@@ -7,7 +7,9 @@ never sees a file format. Nothing is dropped silently: structural errors (wrong 
 :class:`~benchmark.errors.InputFormatError` naming the file and the JSON path; well-formed entries that
 cannot be scored are kept as :class:`InvalidEntry` with a reason; exact duplicates are scored once and
 listed as :class:`Duplicate`; odd but usable values (an unrecognised confidence label) become
-:class:`Notice` entries.
+:class:`Notice` entries. An export marked as a failed run (``generation.status = "failed"`` or a
+``generation.error``: how the LLM runner files an answer it could not parse) is refused rather than
+scored as an empty run.
 
 Normalisation (``docs/METRICS.md``): names are trimmed and a qualified name ``MM!C`` or ``pkg::C`` is
 reduced to ``C``; confidence becomes ``high``/``medium``/``low`` (any case, ``med`` accepted) or ``unknown``
@@ -345,16 +347,25 @@ def _json_path(parts: Iterable[str | int]) -> str:
     return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts)
 
 
+def _inline(node: Any, definitions: dict[str, Any]) -> Any:
+    """The schema with its local ``$ref``s replaced by their definitions (it has no cycles): jsonschema
+    validates the inlined form about three times faster, which matters when scoring many runs."""
+    if isinstance(node, dict):
+        if "$ref" in node:
+            return _inline(definitions[node["$ref"].rsplit("/", 1)[1]], definitions)
+        return {key: _inline(value, definitions) for key, value in node.items() if key != "$defs"}
+    if isinstance(node, list):
+        return [_inline(value, definitions) for value in node]
+    return node
+
+
 @cache
 def _validator(definition: str | None) -> Any:
     import jsonschema  # imported here: validation is the only user
 
     full = schema()
-    if definition is None:
-        return jsonschema.Draft202012Validator(full)
-    return jsonschema.Draft202012Validator(
-        {"$schema": full["$schema"], "$ref": f"#/$defs/{definition}", "$defs": full["$defs"]}
-    )
+    root = full if definition is None else full["$defs"][definition]
+    return jsonschema.Draft202012Validator(_inline(root, full["$defs"]))
 
 
 def _validate(data: Any, definition: str | None, *, source: str | Path | None) -> None:
@@ -511,6 +522,20 @@ def _read_answer(data: list[Any], builder: _Builder) -> None:
         )
 
 
+def _refuse_failed_run(data: Any, *, source: str | Path | None) -> None:
+    """The LLM runner files an answer it could not parse as ``generation.status = "failed"`` with the
+    parser's message in ``generation.error`` and no ``mappings``: say so, rather than a schema error."""
+    generation = data.get("generation") if isinstance(data, dict) else None
+    if not isinstance(generation, dict):
+        return
+    status, error = generation.get("status"), generation.get("error")
+    if status == "failed" or error:
+        reason = f": {error}" if error else ""
+        raise InputFormatError(
+            f"the run failed and has nothing to score{reason}", file=source, field="$.generation.status"
+        )
+
+
 def parse_suggestions(
     data_or_text: Any,
     *,
@@ -524,6 +549,7 @@ def parse_suggestions(
     ``provider``/``model`` override what the file says (an LLM answer carries neither; the runner knows).
     """
     data = _decode_text(data_or_text, source=source) if isinstance(data_or_text, str) else data_or_text
+    _refuse_failed_run(data, source=source)
     validate(data, source=source)
     builder = _Builder()
     notices: list[Notice] = []

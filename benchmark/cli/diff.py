@@ -90,13 +90,23 @@ def run(args: argparse.Namespace) -> int:
     if args.metamodels:
         source_view = default_metamodel_loader(args.metamodels[0])
         target_view = default_metamodel_loader(args.metamodels[1])
-    views = {"source_view": source_view, "target_view": target_view}
     llm = compare(
-        ground_truth, load_suggestions(args.llm), partial_weight=weight, confidence=args.confidence, **views
+        ground_truth,
+        load_suggestions(args.llm),
+        partial_weight=weight,
+        confidence=args.confidence,
+        source_view=source_view,
+        target_view=target_view,
     )
     report = llm.to_json()
     if args.baseline:
-        baseline = compare(ground_truth, load_suggestions(args.baseline), partial_weight=weight, **views)
+        baseline = compare(
+            ground_truth,
+            load_suggestions(args.baseline),
+            partial_weight=weight,
+            source_view=source_view,
+            target_view=target_view,
+        )
         report["threeWay"] = three_way(llm, baseline).to_json()
     if args.output:
         write_json_atomic(args.output, report)

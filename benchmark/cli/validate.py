@@ -42,8 +42,8 @@ def run(args: argparse.Namespace) -> int:
     discovery = result.discovery
     skipped = discovery.skipped_folders
     if args.verbose:
-        for item in (*skipped, *discovery.ignored_files):
-            print(f"skipped {item.path}: {item.reason}", file=sys.stderr)
+        for skip in (*skipped, *discovery.ignored_files):
+            print(f"skipped {skip.path}: {skip.reason}", file=sys.stderr)
     for folder in result.folders:
         for note in folder.metamodels.notes if folder.metamodels else ():
             print(f"{folder.folder.path}: note: {note}", file=sys.stderr)
@@ -55,6 +55,8 @@ def run(args: argparse.Namespace) -> int:
     )
     if skipped and not args.verbose:
         summary += f"; {len(skipped)} folders skipped (-v lists them)"
+    if discovery.ignored_files and not args.verbose:
+        summary += f"; {len(discovery.ignored_files)} files in hidden directories ignored (-v lists them)"
     print(summary)
     if not discovery.transformations:
         print(f"no transformation folder (a subfolder with exactly one .atl file) under {args.root}")
@@ -70,8 +72,8 @@ def run(args: argparse.Namespace) -> int:
         print(tabulate(split_rows(agg), headers="keys", missingval="-"))
     if agg.excluded:
         print(f"\n{len(agg.excluded)} runs excluded:")
-        for item in agg.excluded:
-            print(f"  {item.file}: {item.error}")
+        for excluded in agg.excluded:
+            print(f"  {excluded.file}: {excluded.error}")
 
     if args.output:
         write_json_atomic(
