@@ -15,6 +15,7 @@ as not sent.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 import time
@@ -232,6 +233,8 @@ class Engine:
             return self._received(job, key, completion, attempts=attempt)
 
     def _received(self, job: Job, key: str, completion: Completion, *, attempts: int) -> JobResult:
+        # Redacted once, here, so the cache, the log and the run file all hold the same text.
+        completion = dataclasses.replace(completion, text=self.redactor.text(completion.text))
         self.cache.put(key, cache_key_fields(self.config.endpoint, job.request), completion)
         self.stats.add(
             answered=1, input_tokens=completion.input_tokens or 0, output_tokens=completion.output_tokens or 0

@@ -69,8 +69,15 @@ def prepare(
     sleep: Callable[[float], None] = time.sleep,
     notify: Callable[[str], None] = lambda message: None,
 ) -> Session:
-    if options.runs < 1:
-        raise ConfigurationError("must be at least 1", field="--runs")
+    for flag, value in (
+        ("--runs", options.runs),
+        ("--concurrency", options.concurrency),
+        ("--max-attempts", options.max_attempts),
+    ):
+        if value is not None and value < 1:
+            raise ConfigurationError("must be at least 1", field=flag)
+    if options.timeout is not None and options.timeout <= 0:
+        raise ConfigurationError("must be positive (seconds)", field="--timeout")
     if options.offline and options.refresh:
         raise ConfigurationError(
             "--offline replays cached answers, --refresh ignores them: pick one", field="--refresh"

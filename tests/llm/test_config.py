@@ -164,3 +164,11 @@ def test_cache_directory_precedence(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("ATLBENCH_CACHE_DIR", str(tmp_path / "env"))
     assert resolve_cache_dir(None, config) == tmp_path / "env"
     assert resolve_cache_dir(tmp_path / "cli", config) == tmp_path / "cli"
+
+
+def test_the_shipped_configuration_parses() -> None:
+    shipped = Path(__file__).resolve().parents[2] / "atlbench.toml"
+    config = load_config(shipped)
+    assert set(config.providers) == {"OpenAI", "Claude", "Ollama"}
+    assert config.provider("Ollama").api_key_env is None and config.provider("Ollama").batch is False
+    assert all(p.model and p.parameters.max_tokens == 8192 for p in config.providers.values())

@@ -122,7 +122,8 @@ def test_fenced_malformed_and_empty_answers(
     # The scorer refuses the failed run, so the suite reports it as an error row naming the file.
     with pytest.raises(InputFormatError) as raised:
         load_suggestions(runs / "OpenAI-gpt-test-1-run02.json")
-    assert "mappings" in str(raised.value)
+    assert raised.value.field == "$.generation.status"
+    assert "the run failed and has nothing to score: response:1:55: " in raised.value.message
     no_array = json.loads((runs / "OpenAI-gpt-test-1-run04.json").read_text())
     assert no_array["generation"]["rawResponse"] == "I cannot help with that."
     assert "expected a JSON array" in no_array["generation"]["error"]
@@ -140,7 +141,8 @@ def test_failed_run_becomes_an_error_row_of_the_scorer(
     row = corpus.score_file(
         corpus.load_ground_truth(folder.atl_file), path, transformation=folder.name, run="r1"
     )
-    assert row.error is not None and "mappings" in row.error
+    assert row.error is not None and "the run failed and has nothing to score" in row.error
+    assert "expected a JSON array" in row.error
 
 
 def test_raw_log_has_spec_response_and_errors(
@@ -401,3 +403,37 @@ def test_batch_files_the_same_runs_as_the_direct_path(
     sent = llm_server.count()
     assert generate(make_options(provider, runs=2, offline=True, cache_dir=tmp_path / "batch-cache")).ok
     assert llm_server.count() == sent
+
+
+def test_generated_runs_are_scored_like_any_other(
+    make_options: Options, llm_server: FakeLLMServer, validation_tree: Path
+) -> None:
+    from benchmark.corpus import score_corpus
+
+    llm_server.enqueue("[]")  # Book run 1 answers an empty array
+    llm_server.enqueue("no array")  # Book run 2 fails
+    assert not generate(make_options(runs=2)).ok
+    result = score_corpus(validation_tree)
+    rows = {(r.transformation, r.run): r for folder in result.folders for r in folder.rows}
+    assert set(rows) == {
+        ("Book2Publication", "runs/OpenAI-gpt-test-1-run01"),
+        ("Book2Publication", "runs/OpenAI-gpt-test-1-run02"),
+        ("Family2Person", "runs/OpenAI-gpt-test-1-run01"),
+        ("Family2Person", "runs/OpenAI-gpt-test-1-run02"),
+    }
+    empty = rows[("Book2Publication", "runs/OpenAI-gpt-test-1-run01")]
+    assert empty.status == "ok" and empty.suggestions == 0 and empty.provider == "OpenAI"
+    failed = rows[("Book2Publication", "runs/OpenAI-gpt-test-1-run02")]
+    assert failed.status == "error" and "the run failed" in (failed.error or "")
+    family = rows[("Family2Person", "runs/OpenAI-gpt-test-1-run01")]
+    assert family.status == "ok" and family.suggestions == 2 and family.model == "gpt-test-1"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "flag"),
+    [({"runs": 0}, "--runs"), ({"concurrency": 0}, "--concurrency"), ({"timeout": 0.0}, "--timeout")],
+)
+def test_nonsense_options_are_refused(make_options: Options, overrides: dict[str, object], flag: str) -> None:
+    with pytest.raises(ConfigurationError) as raised:
+        generate(make_options(**overrides))
+    assert raised.value.field == flag
