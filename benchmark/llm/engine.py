@@ -24,6 +24,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
+from benchmark.errors import ConfigurationError
 from benchmark.llm.batch import BatchJournal, BatchStillRunning, PollPolicy, call_with_retries, wait_for_batch
 from benchmark.llm.cache import LogReplay, ResponseCache, cache_key, cache_key_fields
 from benchmark.llm.config import ProviderConfig
@@ -131,8 +132,8 @@ class Engine:
             stored = None if self.refresh else self.lookup(key)
             if stored is not None:
                 completion, source = stored
+                # Not logged: replaying must leave committed logs untouched (they record what was asked).
                 self.stats.add(**{"cache_hits" if source == SOURCE_CACHE else "log_hits": 1})
-                self.log.write(job.log_path, self._event("cache-hit", job, key, source=source))
                 if source == SOURCE_LOG:
                     # Copy into the cache so later sessions do not depend on the log.
                     self.cache.put(key, cache_key_fields(self.config.endpoint, job.request), completion)
@@ -166,8 +167,6 @@ class Engine:
             try:
                 self._provider = self._provider_factory(self.config, api_key)
             except ProviderError as error:
-                from benchmark.errors import ConfigurationError
-
                 raise ConfigurationError(self.redactor.text(error.message), file=self.config.source) from None
         return self._provider
 

@@ -1,11 +1,12 @@
 """Raw JSONL logs (``runs/.log/<provider>.jsonl``): what was asked, what came back, what went wrong.
 
-After openai/evals' recorder and lm-eval's ``--log_samples``: each invocation appends a ``spec`` line
-(tool version, provider configuration without the key, prompt template hash, options), then one line per
-job: ``response`` (a fresh answer, in full, with usage and latency; also what :class:`~benchmark.llm.cache.
-LogReplay` replays), ``cache-hit`` (the answer was replayed; the line only points at it), ``error`` (no
-answer: timeout, HTTP status, offline cache miss). Lines are appended whole under a lock, and every line
-is redacted, so a log can be committed and shared.
+After openai/evals' recorder and lm-eval's ``--log_samples``: each invocation that has something to record
+appends a ``spec`` line (tool version, provider configuration without the key, prompt template hash,
+options), then one line per event: ``response`` (a fresh answer, in full, with usage, latency and cache
+key; also what :class:`~benchmark.llm.cache.LogReplay` replays), ``retry`` (status, error, delay) and
+``error`` (no answer: timeout, HTTP status, offline cache miss). Replayed answers are not logged, so an
+``--offline`` check leaves committed logs as they were. Lines are appended whole under a lock, and every
+line is redacted, so a log can be committed and shared.
 """
 
 from __future__ import annotations

@@ -39,7 +39,14 @@ class TaskReport:
         if s.batches:
             parts.insert(2, f"{s.batches} batches")
         written = sum(1 for f in self.filed if f.changed)
-        return "; ".join(parts) + f"; {written} files written"
+        unchanged = sum(
+            1 for f in self.filed if f.path is not None and not f.changed and f.status != FILED_REFUSED
+        )
+        return (
+            "; ".join(parts)
+            + f"; {written} files written"
+            + (f", {unchanged} unchanged" if unchanged else "")
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -167,7 +167,8 @@ def test_offline_replays_the_cache_byte_for_byte_without_a_request(
 ) -> None:
     assert generate(make_options(runs=3)).ok
     first = run_files(validation_tree)
-    assert len(first) == 6
+    logs = {p: p.read_bytes() for p in validation_tree.rglob("runs/.log/*.jsonl")}
+    assert len(first) == 6 and len(logs) == 2
     sent = llm_server.count()
     for path in validation_tree.rglob("runs/*.json"):
         path.unlink()
@@ -175,6 +176,7 @@ def test_offline_replays_the_cache_byte_for_byte_without_a_request(
     assert llm_server.count() == sent  # zero requests
     assert report.ok and report.stats.cache_hits == 6 and report.stats.requests == 0
     assert run_files(validation_tree) == first
+    assert {p: p.read_bytes() for p in validation_tree.rglob("runs/.log/*.jsonl")} == logs  # untouched
 
 
 def test_offline_needs_no_key(
