@@ -9,7 +9,7 @@ byte-identical for ``--offline`` to reproduce the same files.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -69,7 +69,6 @@ class Job:
     request: LlmRequest
     label: str  # e.g. "Grafcet2Petrinet run 03", used in progress and error messages
     log_path: Path | None = None
-    tags: dict[str, Any] = field(default_factory=dict, compare=False)  # task's own bookkeeping
 
 
 def utc_timestamp(moment: datetime | None = None) -> str:

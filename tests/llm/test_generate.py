@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -439,3 +441,24 @@ def test_nonsense_options_are_refused(make_options: Options, overrides: dict[str
     with pytest.raises(ConfigurationError) as raised:
         generate(make_options(**overrides))
     assert raised.value.field == flag
+
+
+def test_offline_works_without_the_sdks_and_online_says_what_to_install(
+    make_options: Options, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert generate(make_options(selectors=["Book"])).ok
+    monkeypatch.setitem(sys.modules, "openai", None)  # "import openai" now raises ImportError
+    monkeypatch.setitem(sys.modules, "anthropic", None)
+    assert generate(make_options(selectors=["Book"], offline=True)).ok
+    with pytest.raises(ConfigurationError, match=r"pip install 'atl-binding-bench\[llm\]'"):
+        generate(make_options(selectors=["Book"], runs=2))
+
+
+def test_the_command_line_does_not_import_the_sdks() -> None:
+    code = (
+        "import sys; from benchmark.cli import build_parser; build_parser(); "
+        "print(sorted(m for m in ('openai', 'anthropic', 'httpx', 'httpx2') if m in sys.modules))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
