@@ -532,7 +532,7 @@ def _refuse_failed_run(data: Any, *, source: str | Path | None) -> None:
     if status == "failed" or error:
         reason = f": {error}" if error else ""
         raise InputFormatError(
-            f"the run failed and has nothing to score{reason}", file=source, field="$.generation.status"
+            f"the run failed, no mappings to score{reason}", file=source, field="$.generation.status"
         )
 
 

@@ -214,7 +214,7 @@ def test_failed_run_is_refused_not_scored_as_empty():
         transformation="T", source="S", target="U", provider="P", model="m", mappings=[],
         extra={"generation": {"error": "HTTP 429 after 5 retries"}},
     )  # fmt: skip
-    with pytest.raises(InputFormatError, match="the run failed and has nothing to score: HTTP 429") as caught:
+    with pytest.raises(InputFormatError, match="the run failed, no mappings to score: HTTP 429") as caught:
         parse_suggestions(document, source="runs/P-m-run01.json")
     assert caught.value.field == "$.generation.status"
     # the LLM runner's shape: status "failed" and no mappings at all
