@@ -125,7 +125,7 @@ def test_fenced_malformed_and_empty_answers(
     with pytest.raises(InputFormatError) as raised:
         load_suggestions(runs / "OpenAI-gpt-test-1-run02.json")
     assert raised.value.field == "$.generation.status"
-    assert "the run failed and has nothing to score: response:1:55: " in raised.value.message
+    assert "the run failed" in raised.value.message and "response:1:55: " in raised.value.message
     no_array = json.loads((runs / "OpenAI-gpt-test-1-run04.json").read_text())
     assert no_array["generation"]["rawResponse"] == "I cannot help with that."
     assert "expected a JSON array" in no_array["generation"]["error"]
@@ -143,7 +143,7 @@ def test_failed_run_becomes_an_error_row_of_the_scorer(
     row = corpus.score_file(
         corpus.load_ground_truth(folder.atl_file), path, transformation=folder.name, run="r1"
     )
-    assert row.error is not None and "the run failed and has nothing to score" in row.error
+    assert row.error is not None and "the run failed" in row.error
     assert "expected a JSON array" in row.error
 
 
