@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 from collections.abc import Callable, Iterator
@@ -91,37 +90,12 @@ def fake_keys(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
 
 
 @pytest.fixture
-def validation_tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def validation_tree(tmp_path: Path) -> Path:
     """Two transformation folders of our own (ATL + Ecore), copied into a fresh tree."""
     root = tmp_path / "validation"
     for folder in ("Book2Publication", "Family2Person"):
         shutil.copytree(DATA / folder, root / folder)
-    if importlib.util.find_spec("benchmark.extractor") is None:
-        _use_header_only_ground_truth(monkeypatch)
     return root
-
-
-def _use_header_only_ground_truth(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Until the ATL front-end is merged: a ground truth with just the module header of our test files."""
-    import re
-
-    from benchmark import corpus
-    from benchmark.interchange import InterchangeDocument, ModelDecl, TransformationInfo
-
-    def load(path: str | Path) -> InterchangeDocument:
-        text = Path(path).read_text(encoding="utf-8")
-        header = re.search(r"create\s+(\w+)\s*:\s*(\w+)\s+from\s+(\w+)\s*:\s*(\w+)", text)
-        assert header is not None
-        return InterchangeDocument(
-            transformation=TransformationInfo(
-                name=Path(path).stem,
-                file=str(path),
-                in_models=(ModelDecl(header.group(3), header.group(4)),),
-                out_models=(ModelDecl(header.group(1), header.group(2)),),
-            )
-        )
-
-    monkeypatch.setattr(corpus, "load_ground_truth", load)
 
 
 def write_config(directory: Path, server_url: str, **extra: str) -> Path:
