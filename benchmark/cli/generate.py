@@ -1,0 +1,134 @@
+"""``atlbench generate``: ask an LLM for suggestion runs of every selected transformation."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from benchmark.cli import EXIT_FAILED, EXIT_OK
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "generate",
+        help="ask an LLM for suggestion runs (runs/<provider>-<model>-runNN.json)",
+        description="For each selected transformation and run index, build the prompt from the folder's "
+        "metamodels, ask the configured provider (or replay the cache), and file the answer as a jJodel "
+        "export in <transformation>/runs/. Providers are configured in atlbench.toml or [tool.atlbench] of "
+        "pyproject.toml; keys come from the environment only. Exits 1 when a run failed. "
+        "See docs/LLM_RUNS.md.",
+    )
+    parser.add_argument("--provider", required=True, metavar="NAME", help="a provider of the configuration")
+    parser.add_argument("--runs", type=int, default=1, metavar="N", help="run indices 1..N (default 1)")
+    parser.add_argument(
+        "--validation-root", type=Path, default=Path("validation"), metavar="DIR", help="default: validation/"
+    )
+    parser.add_argument(
+        "-k",
+        dest="selectors",
+        action="append",
+        default=[],
+        metavar="SUBSTRING",
+        help="only transformations whose folder name contains SUBSTRING (any case; repeatable: any of them)",
+    )
+    parser.add_argument(
+        "--concurrency", type=int, metavar="N", help="parallel requests (default: provider's, 4)"
+    )
+    parser.add_argument("--offline", action="store_true", help="send nothing: replay cached answers only")
+    parser.add_argument(
+        "--batch", action="store_true", help="send all uncached requests as one provider batch"
+    )
+    parser.add_argument("--refresh", action="store_true", help="ignore cached answers and ask again")
+    parser.add_argument(
+        "--no-log-replay",
+        dest="replay_logs",
+        action="store_false",
+        help="do not replay answers from committed runs/.log/*.jsonl when the cache lacks them",
+    )
+    parser.add_argument(
+        "--prompt-template", type=Path, metavar="FILE", help="replace the shipped prompt template"
+    )
+    parser.add_argument("--config", type=Path, metavar="FILE", help="atlbench.toml or pyproject.toml to read")
+    parser.add_argument(
+        "--cache-dir",
+        type=Path,
+        metavar="DIR",
+        help="response cache (default: $ATLBENCH_CACHE_DIR, [cache] dir, else ~/.cache/atlbench)",
+    )
+    parser.add_argument("--timeout", type=float, metavar="SECONDS", help="per-request timeout (default 300)")
+    parser.add_argument("--max-attempts", type=int, metavar="N", help="attempts per request (default 5)")
+    parser.add_argument(
+        "--batch-max-wait",
+        type=float,
+        metavar="SECONDS",
+        help="stop polling a batch after this long (run again to collect it); default: wait",
+    )
+    parser.add_argument(
+        "--dry-run", action="store_true", help="list the runs and whether each is cached; send nothing"
+    )
+    parser.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
+    parser.add_argument(
+        "--json", dest="json_report", type=Path, metavar="OUT.json", help="write the session report"
+    )
+    parser.set_defaults(handler=run)
+
+
+def _say(message: str) -> None:
+    try:
+        from tqdm import tqdm
+
+        tqdm.write(message, file=sys.stderr)
+    except ImportError:  # pragma: no cover
+        print(message, file=sys.stderr)
+
+
+def run(args: argparse.Namespace) -> int:
+    from benchmark.fileio import write_json_atomic
+    from benchmark.llm.batch import PollPolicy
+    from benchmark.llm.generate import GenerateOptions, generate, plan
+    from benchmark.llm.task import FILED_OK
+
+    options = GenerateOptions(
+        provider=args.provider,
+        runs=args.runs,
+        validation_root=args.validation_root,
+        selectors=args.selectors,
+        concurrency=args.concurrency,
+        offline=args.offline,
+        batch=args.batch,
+        refresh=args.refresh,
+        replay_logs=args.replay_logs,
+        prompt_template=args.prompt_template,
+        config_file=args.config,
+        cache_dir=args.cache_dir,
+        timeout=args.timeout,
+        max_attempts=args.max_attempts,
+        poll=PollPolicy(max_wait=args.batch_max_wait),
+        progress=args.progress and sys.stderr.isatty(),
+    )
+    if args.dry_run:
+        planned = plan(options)
+        for item in planned:
+            print(f"{item.label}: {item.source} -> {item.path}")
+        to_send = sum(1 for item in planned if item.source == "request")
+        print(f"{len(planned)} runs; {len(planned) - to_send} cached; {to_send} to request", file=sys.stderr)
+        return EXIT_OK
+
+    def report_problem(filed: Any) -> None:
+        if filed.status != FILED_OK:
+            _say(f"{filed.label}: {filed.status}: {filed.message}")
+
+    report = generate(options, notify=_say, on_filed=report_problem)
+    print(f"atlbench generate: {report.summary_line()}")
+    if args.json_report is not None:
+        write_json_atomic(args.json_report, report.to_json())
+    if not report.ok:
+        failed = [f.label for f in report.filed if f.status != FILED_OK]
+        print(f"failed runs: {', '.join(failed)}", file=sys.stderr)
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+__all__ = ["register", "run"]

@@ -1,0 +1,115 @@
+"""Prints what the LLM runner itself costs per run, against a local server that answers at once.
+
+Usage: ``python scripts/bench_llm_runner.py [--runs 200] [--prompt-kb 40] [--concurrency 4]``. Each run
+is a ``--prompt-kb`` KB prompt answered with a 40-entry JSON array by the test suite's local HTTP server
+(``tests/llm/fake_llm_server.py``) through the real ``openai`` SDK. Timed (wall clock, since the point
+is the round trip through SDK, HTTP and threads): direct requests with ``--concurrency`` workers, the same
+runs replayed from the cache (what ``--offline`` costs), replayed from raw logs only, and sent as one
+batch. A real model takes seconds to minutes per answer, so these figures only show that the runner's
+own share is negligible.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmark.llm.batch import PollPolicy  # noqa: E402
+from benchmark.llm.cache import LogReplay, ResponseCache  # noqa: E402
+from benchmark.llm.config import KIND_OPENAI, ProviderConfig  # noqa: E402
+from benchmark.llm.engine import Engine  # noqa: E402
+from benchmark.llm.rawlog import RawLog  # noqa: E402
+from benchmark.llm.redact import Redactor  # noqa: E402
+from benchmark.llm.requests import GenerationParameters, Job, LlmRequest  # noqa: E402
+from tests.llm.fake_llm_server import FakeLLMServer  # noqa: E402
+
+ANSWER = json.dumps(
+    [
+        {
+            "sourceClass": f"Source{i}",
+            "sourceAttribute": None if i % 4 == 0 else f"feature{i}",
+            "targetClass": f"Target{i}",
+            "targetAttribute": None if i % 4 == 0 else f"feature{i}",
+            "confidence": "high",
+            "reason": "names and types agree",
+        }
+        for i in range(40)
+    ]
+)
+
+
+def timed(label: str, runs: int, action: object) -> None:
+    started = time.perf_counter()
+    action()  # type: ignore[operator]
+    elapsed = time.perf_counter() - started
+    print(f"{label:<44} {elapsed:8.3f} s total  {1000 * elapsed / runs:8.2f} ms/run")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--prompt-kb", type=int, default=40)
+    parser.add_argument("--concurrency", type=int, default=4)
+    args = parser.parse_args()
+    server = FakeLLMServer(lambda prompt: ANSWER, polls_until_done=1).start()
+    workdir = Path(tempfile.mkdtemp(prefix="atlbench-bench-"))
+    config = ProviderConfig(
+        name="Bench",
+        kind=KIND_OPENAI,
+        model="bench-1",
+        base_url=server.url + "/v1",
+        api_key_env=None,
+        parameters=GenerationParameters(max_tokens=4096, temperature=0.0, seed=1),
+    )
+    prompt = "x" * (args.prompt_kb * 1024)
+    log = workdir / "log.jsonl"
+    jobs = [
+        Job(
+            LlmRequest(prompt=prompt, parameters=config.parameters, run_index=i),
+            label=f"run{i}",
+            log_path=log,
+        )
+        for i in range(1, args.runs + 1)
+    ]
+
+    def engine(cache: Path, **options: object) -> Engine:
+        redactor = Redactor()
+        return Engine(
+            config,
+            cache=ResponseCache(cache),
+            log=RawLog({"bench": True}, redactor),
+            redactor=redactor,
+            concurrency=args.concurrency,
+            poll=PollPolicy(initial=0.0, maximum=0.0),
+            **options,  # type: ignore[arg-type]
+        )
+
+    print(f"{args.runs} runs, {args.prompt_kb} KB prompt, 40-entry answer, concurrency {args.concurrency}")
+    import openai  # noqa: F401  (SDK import time is not the runner's)
+
+    timed("direct requests (openai SDK, local server)", args.runs, lambda: engine(workdir / "c1").run(jobs))
+    timed(
+        "replay from the cache (--offline)", args.runs, lambda: engine(workdir / "c1", offline=True).run(jobs)
+    )
+    timed(
+        "replay from raw logs only (fresh cache)",
+        args.runs,
+        lambda: engine(workdir / "c2", offline=True, replay=LogReplay([log])).run(jobs),
+    )
+    timed(
+        "one batch (upload, create, poll, download)",
+        args.runs,
+        lambda: engine(workdir / "c3").run(jobs, batch=True),
+    )
+    print(f"requests seen by the server: {server.count()}")
+    server.stop()
+
+
+if __name__ == "__main__":
+    main()

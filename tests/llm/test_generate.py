@@ -1,0 +1,464 @@
+"""``atlbench generate`` end to end: real SDK clients, a real local HTTP server, files, logs, cache."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from benchmark.cli import main
+from benchmark.errors import ConfigurationError, InputFormatError
+from benchmark.llm.generate import GenerateOptions, generate, plan
+from benchmark.llm.mapping_task import GENERATOR
+from benchmark.suggestions import load_suggestions, parse_suggestions
+from tests.llm.conftest import BOOK_ANSWER, FAKE_ANTHROPIC_KEY, FAKE_OPENAI_KEY
+from tests.llm.fake_llm_server import FakeLLMServer, Reply
+
+Options = Callable[..., GenerateOptions]
+
+
+def run_files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("runs/*.json"))}
+
+
+def log_events(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_prompt_carries_both_metamodels_and_the_parameters(
+    make_options: Options, llm_server: FakeLLMServer, validation_tree: Path
+) -> None:
+    report = generate(make_options(runs=2, selectors=["book"]))
+    assert report.ok, report.to_json()
+    sent = llm_server.answer_requests()
+    assert len(sent) == 2
+    prompt = sent[0].prompt
+    assert '"name":"Book"' in prompt and '"name":"Chapter"' in prompt  # source view
+    assert '"name":"Publication"' in prompt and '"name":"nbPages"' in prompt  # target view
+    assert "## Source metamodel: Book" in prompt and "## Target metamodel: Publication" in prompt
+    assert "{{" not in prompt
+    bodies = [r.body for r in sent]
+    assert {b["seed"] for b in bodies} == {100, 101}  # seed + run - 1: repetitions are distinct samples
+    assert all(
+        b["model"] == "gpt-test-1" and b["temperature"] == 0.2 and b["max_tokens"] == 512 for b in bodies
+    )
+    assert sent[0].headers["authorization"] == f"Bearer {FAKE_OPENAI_KEY}"
+
+
+def test_run_files_are_jjodel_exports_with_a_generation_block(
+    make_options: Options, validation_tree: Path
+) -> None:
+    report = generate(make_options(runs=2))
+    assert report.ok
+    runs = validation_tree / "Book2Publication" / "runs"
+    assert sorted(p.name for p in runs.glob("*.json")) == [
+        "OpenAI-gpt-test-1-run01.json",
+        "OpenAI-gpt-test-1-run02.json",
+    ]
+    document = json.loads((runs / "OpenAI-gpt-test-1-run02.json").read_text())
+    assert document["jjodel"] == {"exportType": "suggested-mappings", "schemaVersion": 1}
+    assert document["transformation"] == {
+        "name": "Book2Publication",
+        "source": "Book",
+        "target": "Publication",
+    }
+    assert document["analysis"] == {"provider": "OpenAI", "model": "gpt-test-1", "modelLabel": "gpt-test-1"}
+    generation = document["generation"]
+    assert generation["generator"] == GENERATOR and generation["status"] == "ok"
+    assert generation["run"] == 2
+    assert generation["parameters"] == {
+        "temperature": 0.2,
+        "topP": None,
+        "maxTokens": 512,
+        "seed": 100,
+        "requestSeed": 101,
+    }
+    assert (
+        generation["promptTemplate"]["builtin"] is True and len(generation["promptTemplate"]["sha256"]) == 64
+    )
+    assert generation["usage"] == {"inputTokens": 100, "outputTokens": 20}
+    assert generation["latencySeconds"] >= 0 and generation["transport"] == "direct"
+    assert generation["answerEntries"] == 3
+    # The comparator reads it and finds what the model said, entry for entry.
+    from_file = load_suggestions(runs / "OpenAI-gpt-test-1-run02.json")
+    from_answer = parse_suggestions(BOOK_ANSWER)
+    assert [m.identity for m in from_file.mappings] == [m.identity for m in from_answer.mappings]
+    assert [m.conversion_hint for m in from_file.mappings] == [
+        m.conversion_hint for m in from_answer.mappings
+    ]
+    assert from_file.provider == "OpenAI"
+
+
+def test_fenced_malformed_and_empty_answers(
+    make_options: Options, llm_server: FakeLLMServer, validation_tree: Path
+) -> None:
+    llm_server.enqueue(
+        "Here you go:\n```json\n" + json.dumps(BOOK_ANSWER) + "\n```\n",  # run 1: fenced
+        '[{"sourceClass": "Book", "targetClass": "Publication",',  # run 2: cut short
+        "[]",  # run 3: an empty answer is an answer
+        "I cannot help with that.",  # run 4: no array at all
+    )
+    report = generate(make_options(runs=4, selectors=["Book"]))
+    statuses = [(f.label, f.status) for f in report.filed]
+    assert statuses == [
+        ("Book2Publication run01", "ok"),
+        ("Book2Publication run02", "failed"),
+        ("Book2Publication run03", "ok"),
+        ("Book2Publication run04", "failed"),
+    ]
+    assert not report.ok
+    runs = validation_tree / "Book2Publication" / "runs"
+    fenced = load_suggestions(runs / "OpenAI-gpt-test-1-run01.json")
+    assert len(fenced.mappings) == 3
+    empty = json.loads((runs / "OpenAI-gpt-test-1-run03.json").read_text())
+    assert empty["mappings"] == [] and empty["generation"]["status"] == "ok"
+    failed = json.loads((runs / "OpenAI-gpt-test-1-run02.json").read_text())
+    assert "mappings" not in failed  # never an invented empty answer
+    assert failed["generation"]["status"] == "failed"
+    assert failed["generation"]["rawResponse"] == '[{"sourceClass": "Book", "targetClass": "Publication",'
+    assert "not valid JSON" in failed["generation"]["error"]
+    # The scorer refuses the failed run, so the suite reports it as an error row naming the file.
+    with pytest.raises(InputFormatError) as raised:
+        load_suggestions(runs / "OpenAI-gpt-test-1-run02.json")
+    assert raised.value.field == "$.generation.status"
+    assert "the run failed" in raised.value.message and "response:1:55: " in raised.value.message
+    no_array = json.loads((runs / "OpenAI-gpt-test-1-run04.json").read_text())
+    assert no_array["generation"]["rawResponse"] == "I cannot help with that."
+    assert "expected a JSON array" in no_array["generation"]["error"]
+
+
+def test_failed_run_becomes_an_error_row_of_the_scorer(
+    make_options: Options, llm_server: FakeLLMServer, validation_tree: Path
+) -> None:
+    from benchmark import corpus
+
+    llm_server.enqueue("not json")
+    generate(make_options(selectors=["Book"]))
+    folder = next(t for t in corpus.discover(validation_tree).transformations if t.name == "Book2Publication")
+    path = folder.path / "runs" / "OpenAI-gpt-test-1-run01.json"
+    row = corpus.score_file(
+        corpus.load_ground_truth(folder.atl_file), path, transformation=folder.name, run="r1"
+    )
+    assert row.error is not None and "the run failed" in row.error
+    assert "expected a JSON array" in row.error
+
+
+def test_raw_log_has_spec_response_and_errors(
+    make_options: Options, llm_server: FakeLLMServer, validation_tree: Path
+) -> None:
+    llm_server.enqueue(Reply(status=500, body={"error": {"message": "boom"}}), "[]")
+    sleeps: list[float] = []
+    generate(make_options(selectors=["Book"]), sleep=sleeps.append)
+    events = log_events(validation_tree / "Book2Publication" / "runs" / ".log" / "OpenAI.jsonl")
+    assert [e["event"] for e in events] == ["spec", "retry", "response"]
+    spec, retry, response = events
+    assert spec["provider"]["model"] == "gpt-test-1" and spec["provider"]["apiKeyEnv"] == "FAKE_OPENAI_KEY"
+    assert spec["promptTemplate"]["sha256"] and spec["tool"].startswith("atl-binding-bench")
+    assert retry["status"] == 500 and "boom" in retry["error"]
+    assert response["completion"]["text"] == "[]" and response["attempts"] == 2
+    assert response["completion"]["inputTokens"] == 100 and len(response["promptSha256"]) == 64
+    assert len(sleeps) == 1
+
+
+def test_offline_replays_the_cache_byte_for_byte_without_a_request(
+    make_options: Options, llm_server: FakeLLMServer, validation_tree: Path
+) -> None:
+    assert generate(make_options(runs=3)).ok
+    first = run_files(validation_tree)
+    logs = {p: p.read_bytes() for p in validation_tree.rglob("runs/.log/*.jsonl")}
+    assert len(first) == 6 and len(logs) == 2
+    sent = llm_server.count()
+    for path in validation_tree.rglob("runs/*.json"):
+        path.unlink()
+    report = generate(make_options(runs=3, offline=True))
+    assert llm_server.count() == sent  # zero requests
+    assert report.ok and report.stats.cache_hits == 6 and report.stats.requests == 0
+    assert run_files(validation_tree) == first
+    assert {p: p.read_bytes() for p in validation_tree.rglob("runs/.log/*.jsonl")} == logs  # untouched
+
+
+def test_offline_needs_no_key(
+    make_options: Options, llm_server: FakeLLMServer, validation_tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert generate(make_options()).ok
+    monkeypatch.delenv("FAKE_OPENAI_KEY")
+    assert generate(make_options(offline=True)).ok
+    with pytest.raises(ConfigurationError, match="FAKE_OPENAI_KEY"):
+        generate(make_options(runs=2))  # run 2 is not cached: a key is needed, and nothing is sent
+    assert len(llm_server.answer_requests()) == 2
+
+
+def test_offline_cache_miss_is_a_failed_run_and_writes_nothing(
+    make_options: Options, llm_server: FakeLLMServer, validation_tree: Path
+) -> None:
+    report = generate(make_options(offline=True, selectors=["Book"]))
+    assert llm_server.count() == 0
+    assert [f.status for f in report.filed] == ["no-answer"]
+    assert "offline: no cached answer" in (report.filed[0].message or "")
+    assert not list(validation_tree.rglob("runs/*.json"))
+    events = log_events(validation_tree / "Book2Publication" / "runs" / ".log" / "OpenAI.jsonl")
+    assert events[-1]["event"] == "error" and "offline" in str(events[-1]["error"])
+
+
+def test_committed_logs_replay_without_the_cache_directory(
+    make_options: Options, llm_server: FakeLLMServer, validation_tree: Path, tmp_path: Path
+) -> None:
+    assert generate(make_options(runs=2)).ok
+    first = run_files(validation_tree)
+    sent = llm_server.count()
+    for path in validation_tree.rglob("runs/*.json"):
+        path.unlink()
+    report = generate(make_options(runs=2, offline=True, cache_dir=tmp_path / "fresh-cache"))
+    assert llm_server.count() == sent
+    assert report.stats.log_hits == 4 and report.stats.cache_hits == 0
+    assert run_files(validation_tree) == first
+    # ... and the replayed answers were copied into the new cache directory.
+    assert len(list((tmp_path / "fresh-cache" / "responses").rglob("*.json"))) == 4
+
+
+def test_run_index_keeps_repetitions_apart_and_refresh_asks_again(
+    make_options: Options, llm_server: FakeLLMServer
+) -> None:
+    generate(make_options(runs=2, selectors=["Book"]))
+    assert len(llm_server.answer_requests()) == 2
+    report = generate(make_options(runs=3, selectors=["Book"]))  # only run 3 is new
+    assert len(llm_server.answer_requests()) == 3 and report.stats.cache_hits == 2
+    generate(make_options(runs=1, selectors=["Book"], refresh=True))
+    assert len(llm_server.answer_requests()) == 4
+
+
+def test_anthropic_provider_end_to_end(
+    make_options: Options, llm_server: FakeLLMServer, validation_tree: Path
+) -> None:
+    report = generate(make_options("Claude", runs=2))
+    assert report.ok
+    sent = llm_server.answer_requests()
+    assert {r.path for r in sent} == {"/v1/messages"}
+    # The key travels in x-api-key or, with recent SDKs, as a bearer token.
+    assert all(
+        FAKE_ANTHROPIC_KEY in r.headers.get("x-api-key", r.headers.get("authorization", "")) for r in sent
+    )
+    assert all(
+        r.body["temperature"] == 0.0 and r.body["max_tokens"] == 256 and "seed" not in r.body for r in sent
+    )
+    document = json.loads(
+        (validation_tree / "Family2Person" / "runs" / "Claude-claude-test-1-run01.json").read_text()
+    )
+    assert document["analysis"]["modelLabel"] == "Claude Test"
+    assert document["generation"]["usage"] == {"inputTokens": 200, "outputTokens": 40}
+    assert document["transformation"]["source"] == "Families"
+    assert [m["target"]["class"] for m in document["mappings"]] == ["Male", "Male"]
+
+
+def test_no_key_reaches_any_file(
+    make_options: Options, llm_server: FakeLLMServer, validation_tree: Path, tmp_path: Path
+) -> None:
+    echo = {"error": {"message": f"invalid x-api-key {FAKE_ANTHROPIC_KEY} for this server"}}
+    llm_server.enqueue(Reply(status=500, body=echo), Reply(status=400, body=echo))
+    generate(make_options("Claude", runs=2, selectors=["Book"]))
+    llm_server.enqueue(Reply(status=401, body={"error": {"message": f"bad key {FAKE_OPENAI_KEY}"}}))
+    report = generate(make_options(runs=2, selectors=["Book"]), sleep=lambda s: None)
+    messages = " ".join(f.message or "" for f in report.filed)
+    assert "***" in messages and FAKE_OPENAI_KEY not in messages
+    written = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert any(p.suffix == ".jsonl" for p in written) and any("responses" in p.parts for p in written)
+    for path in written:
+        content = path.read_bytes()
+        assert FAKE_OPENAI_KEY.encode() not in content, path
+        assert FAKE_ANTHROPIC_KEY.encode() not in content, path
+
+
+def test_fatal_http_status_stops_the_session(make_options: Options, llm_server: FakeLLMServer) -> None:
+    llm_server.enqueue(Reply(status=401, body={"error": {"message": "unauthorized"}}))
+    report = generate(make_options(runs=3, selectors=["Book"]))
+    assert len(llm_server.answer_requests()) == 1  # the two other runs were not sent
+    assert [f.status for f in report.filed] == ["no-answer"] * 3
+    assert "HTTP 401" in (report.filed[0].message or "")
+    assert all("not sent" in (f.message or "") for f in report.filed[1:])
+
+
+def test_an_imported_file_is_never_overwritten(make_options: Options, validation_tree: Path) -> None:
+    runs = validation_tree / "Book2Publication" / "runs"
+    runs.mkdir()
+    hand_made = runs / "OpenAI-gpt-test-1-run01.json"
+    hand_made.write_text(
+        '{"jjodel": {"exportType": "suggested-mappings", "schemaVersion": 1}, "mappings": []}'
+    )
+    before = hand_made.read_bytes()
+    report = generate(make_options(selectors=["Book"]))
+    assert [f.status for f in report.filed] == ["refused"]
+    assert hand_made.read_bytes() == before
+
+
+def test_dry_run_plan_sends_nothing(make_options: Options, llm_server: FakeLLMServer) -> None:
+    generate(make_options(selectors=["Book"]))
+    sent = llm_server.count()
+    planned = plan(make_options(runs=2))
+    assert llm_server.count() == sent
+    assert [(p.label, p.source) for p in planned] == [
+        ("Book2Publication run01", "cache"),
+        ("Book2Publication run02", "request"),
+        ("Family2Person run01", "request"),
+        ("Family2Person run02", "request"),
+    ]
+
+
+def test_custom_prompt_template(make_options: Options, llm_server: FakeLLMServer, tmp_path: Path) -> None:
+    template = tmp_path / "study.txt"
+    template.write_text("Map {{sourceName}} to {{targetName}}.\n{{sourceMetamodel}}\n{{targetMetamodel}}\n")
+    generate(make_options(selectors=["Book"], prompt_template=template))
+    assert llm_server.answer_requests()[0].prompt.startswith("Map Book to Publication.\n{")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("Hello\n{{sourceMetamodel}} {{targetMetamodel}} {{sourceModel}}\n")
+    with pytest.raises(InputFormatError) as raised:
+        generate(make_options(selectors=["Book"], prompt_template=bad))
+    assert raised.value.line == 2 and raised.value.column == 41 and "sourceModel" in raised.value.message
+
+
+def test_selection_that_matches_nothing_is_an_error(make_options: Options) -> None:
+    with pytest.raises(
+        ConfigurationError,
+        match="no transformation matches -k Nope; available: Book2Publication, Family2Person",
+    ):
+        generate(make_options(selectors=["Nope"]))
+
+
+def test_cli_generate_prints_the_summary_and_exits_1_on_a_failed_run(
+    make_options: Options,
+    llm_server: FakeLLMServer,
+    validation_tree: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    options = make_options()
+    argv = [
+        "generate",
+        "--provider",
+        "OpenAI",
+        "--runs",
+        "2",
+        "--validation-root",
+        str(validation_tree),
+        "--config",
+        str(options.config_file),
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--concurrency",
+        "2",
+    ]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.strip().splitlines()[-1] == (
+        "atlbench generate: 4 runs; 4 requests sent; 0 cache hits; 0 failed; "
+        "tokens 400 in / 80 out; 4 files written"
+    )
+    assert main([*argv, "--offline"]) == 0
+    assert "0 requests sent; 4 cache hits" in capsys.readouterr().out
+    llm_server.enqueue("garbage")
+    assert main([*argv, "--runs", "3", "-k", "book"]) == 1
+    captured = capsys.readouterr()
+    assert "1 requests sent; 2 cache hits; 1 failed" in captured.out
+    assert "Book2Publication run03: failed: answer unusable" in captured.err
+    assert main([*argv, "--dry-run", "--runs", "3"]) == 0
+    assert "Family2Person run03: request ->" in capsys.readouterr().out
+
+
+def test_cli_reports_configuration_errors_with_file_and_key(
+    tmp_path: Path, validation_tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "atlbench.toml"
+    config.write_text('[providers.X]\nkind = "openai-compatible"\nmodel = "m"\ntemprature = 0.5\n')
+    code = main(
+        ["generate", "--provider", "X", "--validation-root", str(validation_tree), "--config", str(config)]
+    )
+    assert code == 2
+    err = capsys.readouterr().err
+    assert f"{config}: error: providers.X: unknown key(s) temprature" in err
+
+
+@pytest.mark.parametrize("provider", ["OpenAI", "Claude"])
+def test_batch_files_the_same_runs_as_the_direct_path(
+    provider: str, make_options: Options, llm_server: FakeLLMServer, validation_tree: Path, tmp_path: Path
+) -> None:
+    assert generate(make_options(provider, runs=2, cache_dir=tmp_path / "direct-cache")).ok
+    direct = {name: json.loads(text) for name, text in run_files(validation_tree).items()}
+    for path in validation_tree.rglob("runs/*.json"):
+        path.unlink()
+    for path in validation_tree.rglob("runs/.log/*.jsonl"):
+        path.unlink()
+    report = generate(make_options(provider, runs=2, batch=True, cache_dir=tmp_path / "batch-cache"))
+    assert report.ok and report.stats.batches == 1 and report.stats.requests == 4
+    assert len(llm_server.answer_requests()) == 4  # the direct session only
+    batched = {name: json.loads(text) for name, text in run_files(validation_tree).items()}
+    assert batched.keys() == direct.keys() and len(batched) == 4
+    transport_fields = {"transport", "batchId", "latencySeconds", "timestamp"}
+    for name, document in batched.items():
+        assert document["generation"]["transport"] == "batch" and document["generation"]["batchId"]
+        assert document["generation"]["latencySeconds"] is None
+        for version in (document, direct[name]):
+            for field in transport_fields:
+                version["generation"].pop(field, None)
+        assert document == direct[name]
+    # ... and the batch answers replay offline like any others.
+    sent = llm_server.count()
+    assert generate(make_options(provider, runs=2, offline=True, cache_dir=tmp_path / "batch-cache")).ok
+    assert llm_server.count() == sent
+
+
+def test_generated_runs_are_scored_like_any_other(
+    make_options: Options, llm_server: FakeLLMServer, validation_tree: Path
+) -> None:
+    from benchmark.corpus import score_corpus
+
+    llm_server.enqueue("[]")  # Book run 1 answers an empty array
+    llm_server.enqueue("no array")  # Book run 2 fails
+    assert not generate(make_options(runs=2)).ok
+    result = score_corpus(validation_tree)
+    rows = {(r.transformation, r.run): r for folder in result.folders for r in folder.rows}
+    assert set(rows) == {
+        ("Book2Publication", "runs/OpenAI-gpt-test-1-run01"),
+        ("Book2Publication", "runs/OpenAI-gpt-test-1-run02"),
+        ("Family2Person", "runs/OpenAI-gpt-test-1-run01"),
+        ("Family2Person", "runs/OpenAI-gpt-test-1-run02"),
+    }
+    empty = rows[("Book2Publication", "runs/OpenAI-gpt-test-1-run01")]
+    assert empty.status == "ok" and empty.suggestions == 0 and empty.provider == "OpenAI"
+    failed = rows[("Book2Publication", "runs/OpenAI-gpt-test-1-run02")]
+    assert failed.status == "error" and "the run failed" in (failed.error or "")
+    family = rows[("Family2Person", "runs/OpenAI-gpt-test-1-run01")]
+    assert family.status == "ok" and family.suggestions == 2 and family.model == "gpt-test-1"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "flag"),
+    [({"runs": 0}, "--runs"), ({"concurrency": 0}, "--concurrency"), ({"timeout": 0.0}, "--timeout")],
+)
+def test_nonsense_options_are_refused(make_options: Options, overrides: dict[str, object], flag: str) -> None:
+    with pytest.raises(ConfigurationError) as raised:
+        generate(make_options(**overrides))
+    assert raised.value.field == flag
+
+
+def test_offline_works_without_the_sdks_and_online_says_what_to_install(
+    make_options: Options, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert generate(make_options(selectors=["Book"])).ok
+    monkeypatch.setitem(sys.modules, "openai", None)  # "import openai" now raises ImportError
+    monkeypatch.setitem(sys.modules, "anthropic", None)
+    assert generate(make_options(selectors=["Book"], offline=True)).ok
+    with pytest.raises(ConfigurationError, match=r"pip install 'atl-binding-bench\[llm\]'"):
+        generate(make_options(selectors=["Book"], runs=2))
+
+
+def test_the_command_line_does_not_import_the_sdks() -> None:
+    code = (
+        "import sys; from benchmark.cli import build_parser; build_parser(); "
+        "print(sorted(m for m in ('openai', 'anthropic', 'httpx', 'httpx2') if m in sys.modules))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
