@@ -29,6 +29,21 @@ def write_text_atomic(path: str | Path, text: str) -> Path:
     return path
 
 
+def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
+    """Binary twin of :func:`write_text_atomic` (images)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
 def dumps_json(data: Any) -> str:
     """The project's one JSON text style: two-space indent, UTF-8 kept, trailing newline."""
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
