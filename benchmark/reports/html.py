@@ -17,7 +17,7 @@ from benchmark.reports import tables
 from benchmark.reports.plots import Figure
 from benchmark.reports.tables import Table
 from benchmark.results import Results
-from benchmark.stats.items import binding_categories, class_verdicts, is_right
+from benchmark.stats.items import binding_categories, class_verdicts, is_right, truth_keys
 from benchmark.stats.summary import Statistics
 
 CSS = """
@@ -105,7 +105,12 @@ def _cell(categories: Sequence[str], suggested: Sequence[str]) -> str:
 def _drilldown(transformation: str, providers: Sequence[str], runs: dict[str, list[RunRow]]) -> str:
     """Per binding key (and class pair) of one transformation: what each provider got right or wrong."""
     present = [p for p in providers if p in runs]
-    per_provider = {p: binding_categories(runs[p]) for p in present}
+    every_run = [row for p in present for row in runs[p]]
+    truth_bindings = truth_keys(every_run)
+    truth_pairs = {
+        (i.source_class, i.target_class) for r in every_run for i in r.class_items if i.verdict != "fp"
+    }
+    per_provider = {p: binding_categories(runs[p], truth_keys=truth_bindings) for p in present}
     truth: dict[tuple[str, str, str], tuple[str, ...] | None] = {}
     suggested: dict[tuple[str, tuple[str, str, str]], list[str]] = {}
     for provider in present:
@@ -136,11 +141,8 @@ def _drilldown(transformation: str, providers: Sequence[str], runs: dict[str, li
             f"<td>{escape(gt_text)}</td>{cells}</tr>"
         )
     lines.append("</tbody></table>")
-    per_class = {p: class_verdicts(runs[p]) for p in present}
+    per_class = {p: class_verdicts(runs[p], truth_pairs=truth_pairs) for p in present}
     pairs = sorted({pair for verdicts in per_class.values() for pair in verdicts})
-    in_truth = {
-        pair for verdicts in per_class.values() for pair, v in verdicts.items() if "tp" in v or "fn" in v
-    }
     lines.append(
         f"<table><thead><tr><th>Source class</th><th>Target class</th><th>In ground truth</th>{head}"
         "</tr></thead><tbody>"
@@ -149,7 +151,7 @@ def _drilldown(transformation: str, providers: Sequence[str], runs: dict[str, li
         cells = "".join(_cell(per_class[p].get(pair, ["absent"] * len(runs[p])), []) for p in present)
         lines.append(
             f"<tr><td>{escape(pair[0])}</td><td>{escape(pair[1])}</td>"
-            f"<td>{'yes' if pair in in_truth else 'no'}</td>{cells}</tr>"
+            f"<td>{'yes' if pair in truth_pairs else 'no'}</td>{cells}</tr>"
         )
     lines.append("</tbody></table>")
     return (

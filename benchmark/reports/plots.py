@@ -72,20 +72,25 @@ def _hex(rgb: tuple[float, ...]) -> str:
 
 
 def _render(draw: Callable[[object], None], size: tuple[float, float]) -> dict[str, bytes]:
+    """Draw once with constrained layout on the Agg canvas, take the PNG from its pixel buffer, then
+    freeze the layout and write the SVG (one layout pass and one raster pass instead of two each)."""
     import matplotlib
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure as MplFigure
+    from matplotlib.image import imsave
 
-    out = {}
     with matplotlib.rc_context(RC):
-        figure = MplFigure(figsize=size, layout="constrained")
-        FigureCanvasAgg(figure)
+        dpi = float(RC["savefig.dpi"])
+        figure = MplFigure(figsize=size, dpi=dpi, layout="constrained")
+        canvas = FigureCanvasAgg(figure)
         draw(figure)
-        for fmt in FORMATS:
-            buffer = io.BytesIO()
-            figure.savefig(buffer, format=fmt, metadata=METADATA[fmt])
-            out[fmt] = buffer.getvalue()
-    return out
+        canvas.draw()
+        png = io.BytesIO()
+        imsave(png, np.asarray(canvas.buffer_rgba()), format="png", dpi=dpi, metadata=METADATA["png"])
+        figure.set_layout_engine("none")
+        svg = io.BytesIO()
+        figure.savefig(svg, format="svg", metadata=METADATA["svg"])
+    return {"png": png.getvalue(), "svg": svg.getvalue()}
 
 
 def _empty(figure: object, message: str) -> None:

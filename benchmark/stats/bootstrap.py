@@ -136,7 +136,7 @@ def metric_draws(sums: np.ndarray) -> dict[str, np.ndarray]:
 def percentile_interval(
     values: np.ndarray, *, confidence: float = DEFAULT_CONFIDENCE, note: str | None = None
 ) -> Interval:
-    tail = (1.0 - confidence) / 2.0
+    tail = round((1.0 - confidence) / 2.0, 12)  # 0.05 for 90%, not 0.04999999999999999
     low, high = np.quantile(values, [tail, 1.0 - tail])
     se = float(np.std(values, ddof=1)) if len(values) > 1 else 0.0
     return Interval(float(low), float(high), se, len(values), confidence, note)

@@ -53,27 +53,52 @@ def mapping_set(row: RunRow) -> frozenset[Mapping]:
     return frozenset(mappings)
 
 
-def binding_categories(rows: Sequence[RunRow]) -> dict[BindingKey, list[str]]:
-    """Per binding key (the union over the rows), its category in each row, ``absent`` where a row
-    neither suggested the key nor had it in its ground truth."""
-    keys: set[BindingKey] = set()
+def binding_categories(
+    rows: Sequence[RunRow], *, truth_keys: Iterable[BindingKey] = ()
+) -> dict[BindingKey, list[str]]:
+    """Per binding key (the union over the rows and ``truth_keys``), its category in each row.
+
+    A row that does not list a key gets ``onlyAtl`` when the key is in the ground truth (according to any
+    of the rows, or ``truth_keys``: the row missed it) and ``absent`` otherwise (it neither suggested the
+    key nor had it in its ground truth). Rows of one ground truth always list every ground-truth key, so
+    the fill only matters for rows of different origins.
+    """
+    truth = set(truth_keys)
+    keys: set[BindingKey] = set(truth)
     per_row = []
     for row in rows:
         by_key = {item.key: item.category for item in row.binding_items}
         keys.update(by_key)
+        truth.update(key for key, category in by_key.items() if in_ground_truth(category))
         per_row.append(by_key)
-    return {key: [by_key.get(key, ABSENT) for by_key in per_row] for key in sorted(keys)}
+    return {
+        key: [by_key.get(key, ONLY_ATL if key in truth else ABSENT) for by_key in per_row]
+        for key in sorted(keys)
+    }
 
 
-def class_verdicts(rows: Sequence[RunRow]) -> dict[ClassPair, list[str]]:
-    """Per class pair (the union over the rows), its verdict in each row, ``absent`` where missing."""
-    pairs: set[ClassPair] = set()
+def truth_keys(rows: Iterable[RunRow]) -> set[BindingKey]:
+    """The binding keys the rows' ground truth contains."""
+    return {item.key for row in rows for item in row.binding_items if in_ground_truth(item.category)}
+
+
+def class_verdicts(
+    rows: Sequence[RunRow], *, truth_pairs: Iterable[ClassPair] = ()
+) -> dict[ClassPair, list[str]]:
+    """Per class pair (the union over the rows and ``truth_pairs``), its verdict in each row; a row that
+    does not list a ground-truth pair gets ``fn``, any other missing pair ``absent``."""
+    truth = set(truth_pairs)
+    pairs: set[ClassPair] = set(truth)
     per_row = []
     for row in rows:
         by_pair = {(i.source_class, i.target_class): i.verdict for i in row.class_items}
         pairs.update(by_pair)
+        truth.update(pair for pair, verdict in by_pair.items() if verdict in (VERDICT_TP, VERDICT_FN))
         per_row.append(by_pair)
-    return {pair: [by_pair.get(pair, ABSENT) for by_pair in per_row] for pair in sorted(pairs)}
+    return {
+        pair: [by_pair.get(pair, VERDICT_FN if pair in truth else ABSENT) for by_pair in per_row]
+        for pair in sorted(pairs)
+    }
 
 
 def majority_right(categories: Iterable[str]) -> bool:
@@ -83,6 +108,7 @@ def majority_right(categories: Iterable[str]) -> bool:
 
 
 def in_ground_truth(category: str) -> bool:
+    """Whether a verdict implies the item is in the ground truth (every category but onlyGenerated)."""
     return category not in ("onlyGenerated", ABSENT, VERDICT_FP)
 
 
@@ -96,4 +122,5 @@ __all__ = [
     "is_right",
     "majority_right",
     "mapping_set",
+    "truth_keys",
 ]

@@ -30,7 +30,7 @@ from benchmark.stats.bootstrap import (
     paired_bootstrap_delta,
     rng_for,
 )
-from benchmark.stats.items import binding_categories, has_verdicts, majority_right
+from benchmark.stats.items import binding_categories, has_verdicts, majority_right, truth_keys
 from benchmark.stats.profiles import (
     CategoryProfile,
     ConfidenceProfile,
@@ -218,7 +218,9 @@ def _counts(rows: Sequence[RunRow], w: float, level: str) -> np.ndarray:
 def _mcnemar_counts(first: Sequence[RunRow], second: Sequence[RunRow]) -> tuple[int, int, int]:
     """(items, b, c) over the union of binding keys: b = first right and second wrong (by majority over
     each side's runs), c the reverse."""
-    cats_first, cats_second = binding_categories(first), binding_categories(second)
+    truth = truth_keys([*first, *second])
+    cats_first = binding_categories(first, truth_keys=truth)
+    cats_second = binding_categories(second, truth_keys=truth)
     keys = sorted(set(cats_first) | set(cats_second))
     b = c = 0
     for key in keys:
