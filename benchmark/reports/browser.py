@@ -212,9 +212,9 @@ def _pixels(png: bytes) -> tuple[int, float]:
 
     with Image.open(io.BytesIO(png)) as image:
         rgb = image.convert("RGB")
-        colours = rgb.getcolors(maxcolors=1 << 20) or []
+        colours: list[tuple[int, tuple[int, int, int]]] = rgb.getcolors(maxcolors=1 << 20) or []  # type: ignore[assignment]
         total = rgb.width * rgb.height
-        white = sum(n for n, c in colours if min(c) >= 250)
+        white = sum(n for n, colour in colours if min(colour) >= 250)
     return len(colours), (total - white) / total if total else 0.0
 
 

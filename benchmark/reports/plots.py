@@ -13,6 +13,7 @@ import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -21,7 +22,7 @@ from benchmark.stats.profiles import PROFILE_CATEGORIES
 from benchmark.stats.summary import Statistics, level_of
 
 FORMATS = ("png", "svg")
-RC = {
+RC: dict[str, Any] = {
     "svg.hashsalt": "atlbench",
     "svg.fonttype": "path",
     "font.family": "DejaVu Sans",
@@ -31,7 +32,7 @@ RC = {
     "savefig.dpi": 150,
     "path.simplify": True,
 }
-METADATA = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None}}
+METADATA: dict[str, dict[str, Any]] = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None}}
 CATEGORY_COLOURS = {
     "exact": "#2e7d32",
     "partial": "#9ccc65",
@@ -79,7 +80,7 @@ def _render(draw: Callable[[object], None], size: tuple[float, float]) -> dict[s
     from matplotlib.figure import Figure as MplFigure
     from matplotlib.image import imsave
 
-    with matplotlib.rc_context(RC):
+    with matplotlib.rc_context(RC):  # type: ignore[arg-type]
         dpi = float(RC["savefig.dpi"])
         figure = MplFigure(figsize=size, dpi=dpi, layout="constrained")
         canvas = FigureCanvasAgg(figure)
@@ -248,8 +249,10 @@ def confidence_curves(stats: Statistics, colours: dict[str, str]) -> Figure:
         for k, profile in enumerate(profiles):
             heights = []
             for label in labels:
-                s = profile.get(label)
-                heights.append(s.scores.precision if s is not None and s.named > 0 else np.nan)
+                labelled = profile.get(label)
+                heights.append(
+                    labelled.scores.precision if labelled is not None and labelled.named > 0 else np.nan
+                )
             positions = np.arange(len(labels)) - 0.4 + width * (k + 0.5)
             right.bar(
                 positions,

@@ -281,7 +281,7 @@ def category_table(stats: Statistics) -> Table:
 def characteristics_table(results: Results) -> Table:
     headers = ("Transformation", "Rules", "Helpers", "Class pairs", "Bindings", "Partial", "Target-only")
     facts = sorted(results.transformations, key=lambda t: t.name)
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for t in facts:
         rules = t.matched_rules + t.lazy_rules + t.called_rules
         name = t.name if t.error is None else f"{t.name} (unreadable: {t.error})"

@@ -109,21 +109,21 @@ def resample_sums(
             raise ValueError("every transformation needs at least one run")
         width = groups[0].shape[1]
         longest = int(sizes.max())
-        padded = np.zeros((transformations, longest, width), dtype=float)
+        stride = longest + 1  # each transformation's runs, then one row of zeros for unused slots
+        flat = np.zeros((transformations * stride, width), dtype=float)
         for index, group in enumerate(groups):
-            padded[index, : len(group)] = group
+            flat[index * stride : index * stride + len(group)] = group
         sums = np.zeros((draws, width), dtype=float)
         chunk = max(1, _CELLS_PER_CHUNK // (transformations * longest))
         slots = np.arange(longest)
         for start in range(0, draws, chunk):
             chosen = picks[start : start + chunk]  # (c, T)
-            n = sizes[chosen]  # (c, T) runs of each drawn transformation
-            runs = np.floor(rng.random((len(chosen), transformations, longest)) * n[..., None]).astype(
-                np.intp
-            )
-            used = slots < n[..., None]  # only the first n slots of a transformation draw a run
-            values = padded[chosen[..., None], runs]  # (c, T, R, k)
-            sums[start : start + chunk] = (values * used[..., None]).sum(axis=(1, 2))
+            n = sizes[chosen][..., None]  # runs of each drawn transformation
+            runs = np.floor(rng.random((len(chosen), transformations, longest)) * n).astype(np.intp)
+            # only the first n slots of a drawn transformation hold a run; the others read the zero row
+            rows = chosen[..., None] * stride + np.where(slots < n, runs, longest)
+            values = flat[rows.reshape(len(chosen), -1)]  # (c, T * R, k)
+            sums[start : start + chunk] = values.sum(axis=1)
         results.append(sums)
     return results
 

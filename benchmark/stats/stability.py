@@ -19,6 +19,8 @@ import numpy as np
 from benchmark.counts import RunRow
 from benchmark.stats.items import Mapping, has_verdicts, mapping_set
 
+_CELLS_PER_BLOCK = 1 << 22
+
 
 def jaccard(first: frozenset[Mapping], second: frozenset[Mapping]) -> float:
     union = len(first | second)
@@ -34,16 +36,21 @@ def mean_pairwise_jaccard(sets: Sequence[frozenset[Mapping]]) -> float | None:
     for mapping_set_ in sets:
         for mapping in mapping_set_:
             index.setdefault(mapping, len(index))
-    incidence = np.zeros((n, max(1, len(index))), dtype=np.int64)
+    incidence = np.zeros((n, max(1, len(index))), dtype=np.float64)
     for row, mapping_set_ in enumerate(sets):
-        incidence[row, [index[m] for m in mapping_set_]] = 1
+        incidence[row, [index[m] for m in mapping_set_]] = 1.0
     sizes = incidence.sum(axis=1)
-    intersection = incidence @ incidence.T
-    union = sizes[:, None] + sizes[None, :] - intersection
-    upper = np.triu_indices(n, k=1)
-    inter, uni = intersection[upper], union[upper]
-    values = np.where(uni > 0, inter / np.where(uni > 0, uni, 1), 1.0)
-    return math.fsum(values.tolist()) / len(values)
+    total = 0.0
+    block = max(1, _CELLS_PER_BLOCK // n)  # rows of the n x n intersection matrix held at once
+    columns = np.arange(n)
+    for start in range(0, n, block):
+        stop = min(n, start + block)
+        intersection = incidence[start:stop] @ incidence.T  # exact: small integers in float64
+        union = sizes[start:stop, None] + sizes[None, :] - intersection
+        upper = columns[None, :] > np.arange(start, stop)[:, None]
+        values = np.where(union > 0, intersection / np.where(union > 0, union, 1.0), 1.0)
+        total += float(values[upper].sum())
+    return total / (n * (n - 1) // 2)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ tests, baseline-relative recall and the confidence and category profiles.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
@@ -231,6 +231,24 @@ def _mcnemar_counts(first: Sequence[RunRow], second: Sequence[RunRow]) -> tuple[
     return len(keys), b, c
 
 
+def _power_note(pairs: Sequence[PairComparison], alpha: float) -> str | None:
+    """Say so when the sign-flip test cannot reach ``alpha`` at all: with T transformations its smallest
+    two-sided p is 2 / 2^T, and Holm multiplies the smallest of m p-values by m."""
+    counts = [p.permutation.n for p in pairs if p.permutation is not None and p.permutation.n > 0]
+    if not counts:
+        return None
+    transformations = max(counts)
+    floor = min(1.0, 2.0 / 2**transformations)
+    adjusted = min(1.0, floor * len(counts))
+    if adjusted < alpha:
+        return None
+    return (
+        f"with {transformations} transformation(s) the sign-flip test's smallest p-value is {floor:.4g}, "
+        f"{adjusted:.4g} after Holm over {len(counts)} pair(s): no pair can reach significance at {alpha:g} "
+        "this way; read the ΔF1 intervals and the per-transformation McNemar tests, or add transformations"
+    )
+
+
 def _check_options(level: str, draws: int, confidence: float, alpha: float, seed: int) -> None:
     if level not in LEVELS:
         raise ConfigurationError(f"level must be one of {', '.join(LEVELS)}, got {level!r}", field="level")
@@ -332,6 +350,9 @@ def compute_statistics(
     pairs = _pairs(
         providers, grouped, aggregation, w, level, draws, seed, confidence, permutations, exact_max
     )
+    power = _power_note(pairs, alpha)
+    if power:
+        notes.append(power)
 
     confidence_profiles = tuple(
         confidence_profile(p.provider, [r for runs in grouped[p.provider].values() for r in runs], w, level)
@@ -373,12 +394,16 @@ def _pairs(
         for g in aggregation.groups
         if g.transformation != ALL
     }
-    drafts = []
+    drafts: list[PairComparison] = []
     for first_stats, second_stats in combinations(providers, 2):
         first, second = first_stats.provider, second_stats.provider
         common = tuple(sorted(set(grouped[first]) & set(grouped[second])))
         if not common:
-            drafts.append((first, second, common, None, None, {}, None, [], "no transformation in common"))
+            drafts.append(
+                PairComparison(
+                    first, second, common, None, None, {}, None, None, (), "no transformation in common"
+                )
+            )
             continue
         rows_first = [r for t in common for r in grouped[first][t]]
         rows_second = [r for t in common for r in grouped[second][t]]
@@ -408,34 +433,25 @@ def _pairs(
         note = None
         if len(common) < max(len(grouped[first]), len(grouped[second])):
             note = f"compared on the {len(common)} transformation(s) both providers have runs on"
-        drafts.append((first, second, common, delta, interval, differences, permutation, tests, note))
-
-    pair_p = holm([d[6].p_value for d in drafts if d[6] is not None])
-    test_p = holm([t.result.p_value for d in drafts for t in d[7] if t.result is not None])
-    pair_iter, test_iter = iter(pair_p), iter(test_p)
-    result = []
-    for first, second, common, delta, interval, differences, permutation, tests, note in drafts:
-        adjusted_tests = tuple(
-            TransformationTest(t.transformation, t.items, t.result, next(test_iter), t.note)
-            if t.result is not None
-            else t
-            for t in tests
-        )
-        result.append(
+        drafts.append(
             PairComparison(
-                first=first,
-                second=second,
-                transformations=common,
-                delta_f1=delta,
-                interval=interval,
-                differences=differences,
-                permutation=permutation,
-                p_holm=next(pair_iter) if permutation is not None else None,
-                mcnemar=adjusted_tests,
-                note=note,
+                first, second, common, delta, interval, differences, permutation, None, tuple(tests), note
             )
         )
-    return tuple(result)
+
+    # Holm within two families: the sign-flip tests of all pairs, and all McNemar tests
+    pair_p = iter(holm([d.permutation.p_value for d in drafts if d.permutation is not None]))
+    test_p = iter(holm([t.result.p_value for d in drafts for t in d.mcnemar if t.result is not None]))
+    return tuple(
+        replace(
+            draft,
+            p_holm=next(pair_p) if draft.permutation is not None else None,
+            mcnemar=tuple(
+                replace(t, p_holm=next(test_p)) if t.result is not None else t for t in draft.mcnemar
+            ),
+        )
+        for draft in drafts
+    )
 
 
 __all__ = [

@@ -191,3 +191,15 @@ def test_category_profile_shares():
     )
     assert sum(profile.shares.values()) == pytest.approx(1.0)
     assert category_profile("P", "T", BindingCounts()).shares == dict.fromkeys(profile.shares, 0.0)
+
+
+def test_blockwise_jaccard_equals_one_block(monkeypatch):
+    import importlib
+
+    stability_module = importlib.import_module("benchmark.stats.stability")
+
+    rng = random.Random(8)
+    sets = [frozenset(rng.sample(range(30), rng.randint(0, 20))) for _ in range(40)]
+    whole = mean_pairwise_jaccard(sets)
+    monkeypatch.setattr(stability_module, "_CELLS_PER_BLOCK", 50)  # one row at a time
+    assert mean_pairwise_jaccard(sets) == pytest.approx(whole, abs=1e-12)
