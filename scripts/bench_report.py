@@ -49,7 +49,7 @@ def session(transformations: int, providers: int, runs: int, draws: int, out: Pa
     )
     loaded, load_cpu, load_wall = timed("load results.json", lambda: Results.load(path))
     stats, stats_cpu, stats_wall = timed("statistics", lambda: compute_statistics(loaded.rows, draws=draws))
-    timed("  of which figures (4 x PNG+SVG)", lambda: all_figures(stats))
+    timed("figures alone (part of the next line)", lambda: all_figures(stats))
     paths, write_cpu, write_wall = timed(
         "write_reports (14 artefacts)", lambda: write_reports(loaded, out / "reports", statistics=stats)
     )

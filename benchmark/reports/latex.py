@@ -7,6 +7,8 @@ LaTeX, so the file compiles with pdfLaTeX without extra packages.
 
 from __future__ import annotations
 
+import re
+
 from benchmark.reports import tables
 from benchmark.reports.tables import Table
 from benchmark.results import Results
@@ -37,9 +39,13 @@ _SPECIAL = {
 }
 
 
+_NEGATIVE = re.compile(r"(?<![\w.])-(?=\d)")
+
+
 def latex_escape(text: str) -> str:
-    """Escape one cell of plain text for LaTeX (special characters and the tables' Unicode signs)."""
-    return "".join(_SPECIAL.get(ch, ch) for ch in text)
+    """Escape one cell of plain text for LaTeX (special characters and the tables' Unicode signs); a
+    minus sign before a number is typeset as one, not as a hyphen."""
+    return _NEGATIVE.sub("$-$", "".join(_SPECIAL.get(ch, ch) for ch in text))
 
 
 def _row(cells: tuple[str, ...]) -> str:

@@ -366,7 +366,7 @@ def summary_markdown(results: Results, stats: Statistics) -> str:
     tables = [results_table(stats), pairs_table(stats), split_table(stats), transformation_f1_table(stats)]
     if stats.aggregation.excluded:
         tables.append(excluded_table(stats))
-    return "\n".join(parts) + "\n".join(to_markdown(t) for t in tables)
+    return "\n".join(parts) + "\n" + "\n".join(to_markdown(t) for t in tables)
 
 
 __all__ = [

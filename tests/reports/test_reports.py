@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import csv
+import shutil
+import subprocess
 import xml.etree.ElementTree as ET
 from dataclasses import replace
 
@@ -116,6 +118,7 @@ def test_latex_escape():
         r"a\_b \& c\% \$d \#e \{f\} \textasciitilde{}g \textasciicircum{}h \textbackslash{}i"
     )
     assert latex_escape("0.5 ± 0.1 – Δ α → −") == r"0.5 $\pm$ 0.1 -- $\Delta$ $\alpha$ $\rightarrow$ $-$"
+    assert latex_escape("-0.004 [-0.1, 0.2] T-1 x-2") == "$-$0.004 [$-$0.1, 0.2] T-1 x-2"
 
 
 def _texts(results: Results, draws: int = 50) -> dict[str, str]:
@@ -163,3 +166,28 @@ def test_an_empty_session_still_writes_every_artefact(tmp_path):
     paths = write_reports(results, tmp_path, draws=10)
     assert [p.name for p in paths] == list(EXPECTED)
     assert "no scored runs" in (tmp_path / "index.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(
+    shutil.which("pdflatex") is None or shutil.which("kpsewhich") is None, reason="pdflatex not installed"
+)
+def test_tables_tex_compiles_with_pdflatex(written, tmp_path):
+    """Optional (skipped without a TeX installation): the file compiles with pdfLaTeX and booktabs."""
+    if not subprocess.run(["kpsewhich", "booktabs.sty"], capture_output=True, text=True).stdout.strip():
+        pytest.skip("booktabs.sty not installed")
+    _, out = written
+    (tmp_path / "tables.tex").write_bytes((out / "tables.tex").read_bytes())
+    (tmp_path / "doc.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{booktabs}\n\\usepackage[margin=1cm,landscape]{geometry}\n"
+        "\\begin{document}\n\\input{tables}\n\\end{document}\n",
+        encoding="utf-8",
+    )
+    completed = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert completed.returncode == 0, completed.stdout[-3000:]
+    assert (tmp_path / "doc.pdf").stat().st_size > 10_000
