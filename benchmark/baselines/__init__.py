@@ -37,6 +37,7 @@ def _lazy(module: str, function: str) -> BaselineFunction:
 
 
 BASELINES: dict[str, BaselineFunction] = {
+    "EMFCompare": _lazy("benchmark.baselines.emfcompare.document", "emf_compare"),
     "NameEquality": _lazy("benchmark.baselines.name_equality", "name_equality"),
 }
 

@@ -1,0 +1,150 @@
+"""``atlbench roundtrip``: the round-trip Ecore <-> SQL track (generate the data, score outputs).
+
+atlbench roundtrip generate [--source DIR] [--out DIR] [--check]
+atlbench roundtrip score --base FILE --expected FILE --output FILE [--json]
+atlbench roundtrip lines FILE [--kind ecore|sql] [--json]
+atlbench roundtrip cases [--data DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "roundtrip",
+        help="round-trip Ecore <-> SQL track: generate the bundled data, score an output model",
+        description="Round-trip Ecore <-> SQL-XMI track (docs/ROUNDTRIP.md).",
+    )
+    commands = parser.add_subparsers(dest="roundtrip_command", metavar="SUBCOMMAND", required=True)
+
+    generate = commands.add_parser(
+        "generate",
+        help="rebuild T_<id>.sql.xmi, the 200 delta files and manifest.json from the S_<id>.ecore domains",
+    )
+    generate.add_argument(
+        "--source", type=Path, help="folder with the S_<id>.ecore domains (default: bundled)"
+    )
+    generate.add_argument("--out", type=Path, help="where to write (default: the source folder)")
+    generate.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 when the folder differs from a fresh build",
+    )
+    generate.set_defaults(handler=_generate)
+
+    score = commands.add_parser("score", help="score an output model against the expected one")
+    score.add_argument("--base", type=Path, required=True, help="the model before the delta (S or T)")
+    score.add_argument("--expected", type=Path, required=True, help="the expected model (Δ(S) or Δ(T))")
+    score.add_argument("--output", type=Path, required=True, help="the model to score (an LLM's S' or T')")
+    score.add_argument("--json", action="store_true", help="print the full JSON report")
+    score.set_defaults(handler=_score)
+
+    lines = commands.add_parser("lines", help="print the canonical lines of a model file")
+    lines.add_argument("file", type=Path)
+    lines.add_argument("--kind", choices=("ecore", "sql"), help="model kind (default: from the file)")
+    lines.add_argument("--json", action="store_true")
+    lines.set_defaults(handler=_lines)
+
+    cases = commands.add_parser("cases", help="list the cases of a round-trip data folder")
+    cases.add_argument("--data", type=Path, help="data folder (default: bundled)")
+    cases.set_defaults(handler=_cases)
+
+
+def _generate(args: argparse.Namespace) -> int:
+    from benchmark.errors import ConfigurationError
+    from benchmark.roundtrip.generate import check, generate
+    from benchmark.roundtrip.track import default_data_dir
+
+    source = args.source or default_data_dir()
+    if not source.is_dir():
+        raise ConfigurationError("no such folder", file=str(source), field="--source")
+    if args.check:
+        problems = check(source, args.out)
+        for problem in problems:
+            print(f"{args.out or source}/{problem}")
+        print("up to date" if not problems else f"{len(problems)} difference(s)")
+        return EXIT_FAILED if problems else EXIT_OK
+    report = generate(source, args.out, progress=lambda line: print(line, file=sys.stderr))
+    for name in report.removed:
+        print(f"removed stale {name}")
+    print(
+        f"{args.out or source}: {len(report.written)} written, {len(report.unchanged)} unchanged, "
+        f"{len(report.copied)} base domains copied, {len(report.removed)} stale removed"
+    )
+    return EXIT_OK
+
+
+def _percent(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def _yes_no(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def _score(args: argparse.Namespace) -> int:
+    from benchmark.fileio import dumps_json
+    from benchmark.roundtrip.scoring import score
+
+    report = score(args.base, args.expected, args.output)
+    if args.json:
+        sys.stdout.write(dumps_json(report.to_json()))
+        return EXIT_OK
+    state = "loadable" if report.loadable else f"NOT loadable: {report.load_error}; read as {report.read_as}"
+    counts = report.counts
+    print(f"{report.output} ({report.model}, {state})")
+    print(f"LOC {counts.loc}  Cr {counts.cr}  InCr {counts.incr}  Ad {counts.ad}  Miss {counts.miss}")
+    print(
+        f"%Correct {_percent(report.pct_correct)}  %WSuccess {_percent(report.pct_wsuccess)}  "
+        f"DeltaDetected {_yes_no(report.delta_detected)}  Equivalent {_yes_no(report.equivalent)}"
+    )
+    wrong = [line for line in report.lines if line.verdict != "Cr"]
+    if wrong:
+        print("lines not correct:")
+    for line in wrong:
+        shown = line.output if line.output is not None else line.expected
+        text = shown.text if shown is not None else line.key
+        extra = f"  differs: {', '.join(line.differences)}" if line.differences else ""
+        delta = f"  [delta: {line.delta}]" if line.delta else ""
+        print(f"  {line.verdict:<4} {text}{extra}{delta}")
+    return EXIT_OK
+
+
+def _lines(args: argparse.Namespace) -> int:
+    from benchmark.fileio import dumps_json
+    from benchmark.roundtrip.reading import MODEL_KINDS, kind_of, read_model
+
+    kind = MODEL_KINDS[args.kind] if args.kind else kind_of(args.file)
+    read = read_model(args.file, kind)
+    if args.json:
+        payload = {
+            "loadable": read.loadable,
+            "loadError": read.load_error,
+            "readAs": read.read_as,
+            "lines": [line.text for line in read.lines],
+        }
+        sys.stdout.write(dumps_json(payload))
+        return EXIT_OK
+    if not read.loadable:
+        print(f"# not loadable: {read.load_error}; read as {read.read_as}", file=sys.stderr)
+    for line in read.lines:
+        print(line.text)
+    return EXIT_OK
+
+
+def _cases(args: argparse.Namespace) -> int:
+    from benchmark.roundtrip.track import TRACK
+
+    cases = TRACK.cases(args.data)
+    for case in cases:
+        print(f"{case.case_id}\tseed {case.seed}\t{' '.join(case.target)}")
+    print(f"{len(cases)} cases", file=sys.stderr)
+    return EXIT_OK

@@ -1,0 +1,90 @@
+"""``atlbench roundtrip ...`` calls the same library functions and prints what they found."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import types
+from pathlib import Path
+
+import pytest
+
+from benchmark.cli import main
+from benchmark.roundtrip.track import default_data_dir
+
+DATA = default_data_dir()
+
+
+def test_score_json(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, models: types.SimpleNamespace
+) -> None:
+    args = [
+        "roundtrip", "score", "--json",
+        "--base", str(models.write(tmp_path, "T.sql.xmi", models.BASE_T)),
+        "--expected", str(models.write(tmp_path, "DeltaT.sql.xmi", models.EXPECTED_T)),
+        "--output", str(models.write(tmp_path, "out.sql.xmi", models.OUTPUT_T)),
+    ]  # fmt: skip
+    assert main(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [data[k] for k in ("LOC", "Cr", "InCr", "Ad", "Miss", "deltaDetected", "equivalent")] == [
+        6, 4, 1, 1, 1, True, False,
+    ]  # fmt: skip
+    assert data["pctCorrect"] == pytest.approx(2 / 3) and data["pctWSuccess"] == pytest.approx(1 / 6)
+
+
+def test_score_text_lists_what_is_wrong(capsys: pytest.CaptureFixture[str]) -> None:
+    args = [
+        "roundtrip", "score",
+        "--base", str(DATA / "T_music.sql.xmi"),
+        "--expected", str(DATA / "Delta_delete_class_T_music.sql.xmi"),
+        "--output", str(DATA / "T_music.sql.xmi"),
+    ]  # fmt: skip
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "LOC 73  Cr 68  InCr 0  Ad 5  Miss 0" in out
+    assert "DeltaDetected no" in out and "%WSuccess 83.6%" in out
+    assert "Ad   table Single  [delta: removed]" in out
+
+
+def test_score_of_a_missing_output_is_an_input_error(capsys: pytest.CaptureFixture[str]) -> None:
+    args = [
+        "roundtrip",
+        "score",
+        "--base",
+        str(DATA / "S_blog.ecore"),
+        "--expected",
+        str(DATA / "S_blog.ecore"),
+    ]
+    assert main([*args, "--output", str(DATA / "missing.ecore")]) == 2
+    assert "missing.ecore: error: cannot read file" in capsys.readouterr().err
+
+
+def test_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["roundtrip", "lines", str(DATA / "Delta_add_class_S_blog.ecore"), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["loadable"] and "class Bookmark; abstract=false; supertypes=[]" in data["lines"]
+
+
+def test_cases(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["roundtrip", "cases"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.count("\n") == 100 and "100 cases" in captured.err
+
+
+def test_generate_check(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["roundtrip", "generate", "--check"]) == 0
+    assert "up to date" in capsys.readouterr().out
+    shutil.copy(DATA / "S_blog.ecore", tmp_path / "S_blog.ecore")  # one domain keeps the test fast
+    assert main(["roundtrip", "generate", "--source", str(tmp_path), "--check"]) == 1
+    assert "T_blog.sql.xmi: missing" in capsys.readouterr().out
+    assert main(["roundtrip", "generate", "--source", str(tmp_path)]) == 0
+    assert "22 written, 0 unchanged" in capsys.readouterr().out
+    assert (tmp_path / "Delta_to_many_T_blog.sql.xmi").read_bytes() == (
+        DATA / "Delta_to_many_T_blog.sql.xmi"
+    ).read_bytes()
+    assert main(["roundtrip", "generate", "--source", str(tmp_path), "--check"]) == 0
+
+
+def test_generate_from_a_missing_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["roundtrip", "generate", "--source", str(tmp_path / "nope")]) == 2
+    assert "error: --source: no such folder" in capsys.readouterr().err

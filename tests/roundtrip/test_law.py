@@ -1,0 +1,76 @@
+"""The commutation law forward(apply_s(S)) == apply_t(forward(S)), over generated metamodels."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from benchmark.roundtrip.ecore_io import write_ecore
+from benchmark.roundtrip.ecoremodel import EcorePackage
+from benchmark.roundtrip.forward import forward
+from benchmark.roundtrip.lines import ecore_lines, sql_lines
+from benchmark.roundtrip.operators import OPERATOR_NAMES, OperatorNotApplicable, operator
+from benchmark.roundtrip.sql_io import write_sql
+from benchmark.roundtrip.strategies import ecore_packages
+from benchmark.roundtrip.witness import diff_lines, witness_problems
+
+LAW_SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def canonical(lines):  # type: ignore[no-untyped-def]
+    return sorted(line.identity for line in lines)
+
+
+@pytest.mark.parametrize("name", OPERATOR_NAMES)
+@LAW_SETTINGS
+@given(package=ecore_packages(), seed=st.integers(min_value=0, max_value=10_000))
+def test_commutation_law(name: str, package: EcorePackage, seed: int) -> None:
+    op = operator(name)
+    schema = forward(package)
+    targets_s = sorted(set(op.targets_s(package)))
+    assert targets_s == sorted(set(op.targets_t(schema))), "both sides must offer the same targets"
+    assume(targets_s)
+    target = op.pick_s(package, seed)
+    assert op.pick_t(schema, seed) == target
+    try:
+        delta_s = op.edit_s(package, target)
+    except OperatorNotApplicable:
+        assume(False)
+        raise
+    delta_t = op.apply_t(schema, seed)
+    assert canonical(sql_lines(forward(delta_s))) == canonical(sql_lines(delta_t))
+    assert write_sql(forward(delta_s)) == write_sql(delta_t)
+    write_ecore(delta_s)  # the edited package is still writable (types and opposites resolve)
+    s_diff = diff_lines(ecore_lines(package), ecore_lines(delta_s))
+    t_diff = diff_lines(sql_lines(schema), sql_lines(delta_t))
+    assert witness_problems(op, "S", target, s_diff) == []
+    assert witness_problems(op, "T", target, t_diff) == []
+
+
+@pytest.mark.parametrize("name", OPERATOR_NAMES)
+@settings(max_examples=25, deadline=None)
+@given(package=ecore_packages())
+def test_no_target_on_one_side_means_none_on_the_other(name: str, package: EcorePackage) -> None:
+    op = operator(name)
+    schema = forward(package)
+    s_empty = not op.targets_s(package)
+    assert s_empty == (not op.targets_t(schema))
+    if s_empty:
+        with pytest.raises(OperatorNotApplicable):
+            op.apply_s(package, 0)
+        with pytest.raises(OperatorNotApplicable):
+            op.apply_t(schema, 0)
+
+
+def test_law_check_detects_a_broken_t_side(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The law is not vacuous: a T side that forgets the NOT NULL breaks it on a package that has a target."""
+    from benchmark.roundtrip.ecoremodel import EcoreAttribute, EcoreClass
+
+    op = operator("make_mandatory")
+    package = EcorePackage(
+        "p", classifiers=(EcoreClass("Alpha", features=(EcoreAttribute("size", "EInt"),)),)
+    )
+    schema = forward(package)
+    monkeypatch.setattr(type(op), "edit_t", lambda self, schema, target: schema)
+    assert write_sql(forward(op.apply_s(package, 0))) != write_sql(op.apply_t(schema, 0))

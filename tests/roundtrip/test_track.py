@@ -1,0 +1,51 @@
+"""The track descriptor: cases from the manifest, stages that score."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from benchmark.errors import InputFormatError
+from benchmark.roundtrip.reading import ECORE, SQL
+from benchmark.roundtrip.track import TRACK
+
+
+def test_cases_come_from_the_manifest() -> None:
+    cases = TRACK.cases()
+    assert TRACK.name == "roundtrip"
+    assert len(cases) == 100
+    case = next(c for c in cases if c.case_id == "shop/to_many")
+    assert (case.domain, case.operator) == ("shop", "to_many")
+    assert case.inverse.kind is ECORE and case.forward.kind is SQL
+    assert case.inverse.given == case.delta_target and case.inverse.expected == case.delta_source
+    assert case.forward.base == case.target_model and case.forward.expected == case.delta_target
+    assert case.inverse.example == case.forward.example == (case.source, case.target_model)
+
+
+def test_stages_score_outputs() -> None:
+    case = next(c for c in TRACK.cases() if c.case_id == "library/delete_class")
+    perfect = case.inverse.score(case.delta_source)
+    assert perfect.equivalent and perfect.delta_detected
+    unchanged = case.forward.score(case.target_model)  # the model ignored the delta
+    assert not unchanged.delta_detected and unchanged.counts.ad > 0
+
+
+def test_missing_or_foreign_manifest_is_an_input_error(tmp_path: Path) -> None:
+    with pytest.raises(InputFormatError, match="no manifest.json"):
+        TRACK.cases(tmp_path)
+    (tmp_path / "manifest.json").write_text(
+        json.dumps({"formatVersion": 99, "track": "atl"}), encoding="utf-8"
+    )
+    with pytest.raises(InputFormatError, match="not a round-trip manifest"):
+        TRACK.cases(tmp_path)
+
+
+def test_a_missing_case_file_is_reported(tmp_path: Path) -> None:
+    data = TRACK.data_dir()
+    for name in ("manifest.json", "S_blog.ecore", "T_blog.sql.xmi"):
+        shutil.copy(data / name, tmp_path / name)
+    with pytest.raises(InputFormatError, match="case blog/add_class: missing file"):
+        TRACK.cases(tmp_path)
