@@ -20,12 +20,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from benchmark.baselines.emfcompare.document import PROVIDER as EMF_COMPARE_PROVIDER
 from benchmark.compare import ResidualRecall
 from benchmark.counts import RunRow
 from benchmark.metrics import BindingCounts
 from benchmark.stats.items import BindingKey, ClassPair, binding_categories, class_verdicts
 
-BASELINE_PROVIDER = "EMFCompare"  # the provider name of the EMF Compare baseline's rows
+BASELINE_PROVIDER = EMF_COMPARE_PROVIDER  # the provider name of the EMF Compare baseline's rows
 
 _MISSED_BINDING = frozenset({"divergent", "onlyAtl"})
 
