@@ -593,6 +593,33 @@ def parse_suggestions(
     )
 
 
+def peek_provider(path: str | Path) -> tuple[str, str]:
+    """(provider, model) of a suggestion file, cheaply and without validation, for naming test cases.
+
+    Applies the same precedence as :func:`parse_suggestions` (``analysis.provider``, else the first
+    mapping's ``provider``, else ``unknown``); any unreadable file gives ``("unknown", "unknown")`` here
+    and its real error when it is scored.
+    """
+    try:
+        data = json.loads(Path(path).read_bytes().decode("utf-8-sig"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return UNKNOWN, UNKNOWN
+    if not isinstance(data, dict):
+        return UNKNOWN, UNKNOWN
+    analysis = data.get("analysis") if isinstance(data.get("analysis"), dict) else {}
+    provider = _text(analysis.get("provider"))
+    if provider is None and isinstance(data.get("mappings"), list):
+        provider = next(
+            (
+                _text(m.get("provider"))
+                for m in data["mappings"]
+                if isinstance(m, dict) and _text(m.get("provider"))
+            ),
+            None,
+        )
+    return provider or UNKNOWN, _text(analysis.get("model")) or UNKNOWN
+
+
 def load_suggestions(path: str | Path) -> SuggestionSet:
     """Read a suggestion file of either shape (UTF-8, a byte-order mark tolerated)."""
     path = Path(path)
@@ -618,6 +645,7 @@ __all__ = [
     "SuggestionSet",
     "confidence_filter_name",
     "extract_json_array",
+    "peek_provider",
     "filter_confidence",
     "load_suggestions",
     "normalise_confidence",

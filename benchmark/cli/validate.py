@@ -26,11 +26,10 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tabulate import tabulate
-
-    from benchmark.aggregate import aggregate, split_rows, table_rows
+    from benchmark.aggregate import aggregate
     from benchmark.corpus import score_corpus
     from benchmark.fileio import write_json_atomic
+    from benchmark.tables import format_tables
 
     weight = read_scoring_options(args)
 
@@ -63,17 +62,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
 
     agg = aggregate(rows, partial_weight=weight, by_model=args.by_model)
-    if agg.groups:
-        print("\nPer provider (micro P/R/F1/Acc over pooled counts; macro F1 = mean ± SD over runs):")
-        print(tabulate(table_rows(agg, totals_only=True), headers="keys"))
-        print("\nPer provider and transformation:")
-        print(tabulate(table_rows(agg), headers="keys"))
-        print("\nSplit (micro F1):")
-        print(tabulate(split_rows(agg), headers="keys", missingval="-"))
-    if agg.excluded:
-        print(f"\n{len(agg.excluded)} runs excluded:")
-        for excluded in agg.excluded:
-            print(f"  {excluded.file}: {excluded.error}")
+    print(format_tables(agg), end="")
 
     if args.output:
         write_json_atomic(

@@ -1,0 +1,92 @@
+"""A content-addressed cache on disk, so repeated sessions skip parsing, loading and baseline matching.
+
+Keys are built from the *content* of the inputs and a fingerprint of the code that computed the value,
+never from paths or timestamps: an edited ATL file, metamodel or extractor gives a new key, so a stale
+entry can never be served. Values are pickled; the directory lives in pytest's cache (``.pytest_cache``)
+or wherever the caller points it, and is safe to delete at any time. Writes are atomic, so concurrent
+pytest-xdist workers computing the same entry simply race to write identical bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+import benchmark
+
+T = TypeVar("T")
+
+
+@cache
+def code_fingerprint(*modules: str) -> str:
+    """Hash of the source files of ``benchmark`` sub-packages/modules (``"atl"``, ``"extractor"``...).
+
+    Part of every key, so that a change to the code that produced a cached value invalidates it even
+    when the package version was not bumped (the normal case during development).
+    """
+    root = Path(benchmark.__file__).parent
+    digest = hashlib.sha256(benchmark.__version__.encode())
+    for module in sorted(modules):
+        base = root / module.replace(".", "/")
+        files = sorted(base.rglob("*")) if base.is_dir() else [base.with_suffix(".py")]
+        for path in files:
+            if path.is_file() and path.suffix in (".py", ".lark", ".json"):
+                digest.update(path.relative_to(root).as_posix().encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def make_key(*parts: str) -> str:
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+class DiskCache:
+    """``get_or_compute(namespace, key, compute)``; a ``None`` directory disables caching."""
+
+    def __init__(self, directory: str | Path | None) -> None:
+        self.directory = Path(directory) if directory is not None else None
+        self.hits = 0
+        self.misses = 0
+
+    def _path(self, namespace: str, key: str) -> Path:
+        assert self.directory is not None
+        return self.directory / namespace / f"{key}.pickle"
+
+    def get(self, namespace: str, key: str) -> Any | None:
+        if self.directory is None:
+            return None
+        try:
+            with open(self._path(namespace, key), "rb") as handle:
+                return pickle.load(handle)
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+            return None  # absent, truncated by a crash, or written by an incompatible version
+
+    def put(self, namespace: str, key: str, value: Any) -> None:
+        if self.directory is None:
+            return
+        path = self._path(namespace, key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def get_or_compute(self, namespace: str, key: str, compute: Callable[[], T]) -> T:
+        found = self.get(namespace, key)
+        if found is not None:
+            self.hits += 1
+            return found  # type: ignore[no-any-return]
+        self.misses += 1
+        value = compute()
+        self.put(namespace, key, value)
+        return value

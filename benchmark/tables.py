@@ -1,0 +1,33 @@
+"""The result tables as text: one renderer for the terminal (pytest summary, ``atlbench validate``) and
+Markdown (``summary.md``), so every place prints the same numbers in the same layout."""
+
+from __future__ import annotations
+
+from benchmark.aggregate import Aggregation, split_rows, table_rows
+
+
+def format_tables(aggregation: Aggregation, *, tablefmt: str = "simple", heading: str = "") -> str:
+    """Per-provider ALL table, provider x transformation table, class/binding/attribute/reference split,
+    and the list of excluded runs. ``tablefmt`` is tabulate's (``simple``, ``github``...)."""
+    from tabulate import tabulate
+
+    markdown = tablefmt in ("github", "pipe")
+    title = (lambda text: f"\n### {text}\n") if markdown else (lambda text: f"\n{text}")
+    parts: list[str] = [f"## {heading}\n" if markdown and heading else heading] if heading else []
+    if aggregation.groups:
+        parts.append(
+            title("Per provider (micro P/R/F1/Acc over pooled counts; macro F1 = mean ± SD over runs)")
+        )
+        parts.append(tabulate(table_rows(aggregation, totals_only=True), headers="keys", tablefmt=tablefmt))
+        parts.append(title("Per provider and transformation"))
+        parts.append(tabulate(table_rows(aggregation), headers="keys", tablefmt=tablefmt))
+        parts.append(title("Split by level and feature kind (micro F1)"))
+        parts.append(tabulate(split_rows(aggregation), headers="keys", tablefmt=tablefmt, missingval="-"))
+    else:
+        parts.append("no run could be scored")
+    if aggregation.excluded:
+        parts.append(title(f"{len(aggregation.excluded)} runs excluded"))
+        parts.extend(
+            f"- {e.file}: {e.error}" if markdown else f"  {e.file}: {e.error}" for e in aggregation.excluded
+        )
+    return "\n".join(parts) + "\n"

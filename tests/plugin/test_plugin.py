@@ -1,0 +1,226 @@
+"""The benchmark as a pytest suite, run for real with pytester on a tiny validation tree we wrote.
+
+Sessions run in a subprocess (like a user's ``pytest``), with and without xdist, and the tests read what a
+user would read: the exit code, the terminal tables, ``results.json`` and the JUnit XML.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+import benchmark.atl
+import benchmark.extractor
+import benchmark.metamodel.loader
+import benchmark.pytest_plugin
+import benchmark.tracks.atl
+from benchmark.results import Results
+
+# Imported here so that pytester's in-process sessions reuse them: pytester only unloads modules that a
+# session imported itself, and re-importing the parser, pyecore and the plugin costs seconds per session.
+_PRELOADED = (benchmark.atl, benchmark.extractor, benchmark.metamodel.loader, benchmark.pytest_plugin)
+
+pytest_plugins = ("pytester",)
+
+DATA = Path(__file__).parent / "data"
+REPO = Path(__file__).resolve().parents[2]
+
+CASES = """
+import pytest
+
+pytestmark = pytest.mark.atlbench_track("atl")
+
+
+def test_ground_truth(atlbench_ground_truth):
+    atlbench_ground_truth.check()
+
+
+def test_run(atlbench_run):
+    atlbench_run.score()
+"""
+
+
+@pytest.fixture
+def tree(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the tiny validation tree beside a benchmark test module, ready to run."""
+    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    root = pytester.path / "validation"
+    shutil.copytree(DATA / "tree", root)
+    pytester.makepyfile(test_bench=CASES)
+    pytester.makeini("[pytest]\njunit_family = xunit1\n")
+    return root
+
+
+def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    """An in-process session (fast); xdist still starts real worker processes for ``-n 2``."""
+    return pytester.runpytest(
+        "-p",
+        "benchmark.pytest_plugin",
+        "--validation-root",
+        "validation",
+        "--reports-dir",
+        "reports",
+        "--baseline",
+        "none",
+        *args,
+    )
+
+
+def rows(pytester: pytest.Pytester) -> dict[tuple[str, str, str], dict]:
+    results = Results.load(pytester.path / "reports" / "results.json")
+    return {(r.provider, r.transformation, r.run): r.to_json() for r in results.rows}
+
+
+def _tables(result: pytest.RunResult) -> list[str]:
+    lines = result.outlines
+    start = next(i for i, line in enumerate(lines) if "atlbench RQ1" in line)
+    end = next(i for i, line in enumerate(lines) if line.startswith("reports written"))
+    return lines[start:end]
+
+
+def _junit_properties(path: Path) -> dict[str, dict[str, str]]:
+    return {
+        case.get("name", ""): {p.get("name", ""): p.get("value", "") for p in case.iter("property")}
+        for case in ET.parse(path).iter("testcase")
+    }
+
+
+def test_scores_every_run_identically_with_and_without_xdist(pytester: pytest.Pytester, tree: Path) -> None:
+    serial = run(pytester, "-n", "0", "--junitxml=reports/junit.xml", "--min-f1", "Synthetic-Oracle=0.9")
+    serial.assert_outcomes(passed=7)
+    assert serial.ret == 0
+    found = rows(pytester)
+    assert set(found) == {
+        ("Synthetic-Oracle", "Library2Catalog", "runs/Synthetic-Oracle-run01"),
+        ("Synthetic-Noisy", "Library2Catalog", "runs/Synthetic-Noisy-run01"),
+        ("Synthetic-Noisy", "Library2Catalog", "runs/Synthetic-Noisy-run02"),
+        ("Synthetic-Oracle", "Shapes2Figures", "runs/Synthetic-Oracle-run01"),
+        ("Synthetic-Noisy", "Shapes2Figures", "runs/Synthetic-Noisy-run01"),
+    }
+    # hand-computed (see the data files): label <- b.describe() reads title and author, so it is partial
+    oracle = found[("Synthetic-Oracle", "Library2Catalog", "runs/Synthetic-Oracle-run01")]
+    assert oracle["class"] == {"tp": 2, "fp": 0, "fn": 0}
+    assert oracle["binding"] == {
+        "exact": 3,
+        "partial": 1,
+        "divergent": 0,
+        "targetOnly": 0,
+        "onlyGenerated": 0,
+        "onlyAtl": 0,
+    }
+    noisy = found[("Synthetic-Noisy", "Library2Catalog", "runs/Synthetic-Noisy-run01")]
+    assert noisy["class"] == {"tp": 1, "fp": 1, "fn": 1}
+    assert noisy["binding"] == {
+        "exact": 1,
+        "partial": 0,
+        "divergent": 1,
+        "targetOnly": 0,
+        "onlyGenerated": 1,
+        "onlyAtl": 2,
+    }
+    assert noisy["hallucinations"]["features"] == ["Entry.author"]
+    text = serial.stdout.str()
+    assert "Per provider (micro P/R/F1/Acc" in text
+    # Synthetic-Oracle pooled: class 3/0/0, bindings exact 5 + partial 1 -> TP 8.5, FP 0.5, FN 0.5
+    oracle_line = next(
+        line for line in serial.outlines if line.startswith("Synthetic-Oracle") and "ALL" in line
+    )
+    assert "0.944" in oracle_line
+    serial_junit = _junit_properties(pytester.path / "reports" / "junit.xml")
+
+    parallel = run(pytester, "-n", "2", "--junitxml=reports/junit.xml")
+    parallel.assert_outcomes(passed=7)
+    assert rows(pytester) == found
+    assert _tables(parallel) == _tables(serial)
+    junit = _junit_properties(pytester.path / "reports" / "junit.xml")
+    assert junit == serial_junit
+    properties = junit["test_run[Shapes2Figures-Synthetic-Oracle-run01]"]
+    assert json.loads(properties["atlbench_row"])["provider"] == "Synthetic-Oracle"
+    assert float(properties["overall_f1"]) == pytest.approx(1.0)
+    assert {"class_precision", "binding_recall", "overall_accuracy"} <= set(properties)
+
+
+def test_keyword_selects_one_transformation(pytester: pytest.Pytester, tree: Path) -> None:
+    result = run(pytester, "-k", "Library and Oracle")
+    result.assert_outcomes(passed=1)
+    assert list(rows(pytester)) == [("Synthetic-Oracle", "Library2Catalog", "runs/Synthetic-Oracle-run01")]
+
+
+def test_provider_option_deselects_other_providers(pytester: pytest.Pytester, tree: Path) -> None:
+    result = run(pytester, "--provider", "Synthetic-Oracle")
+    result.assert_outcomes(passed=4, deselected=3)
+    assert {p for p, _, _ in rows(pytester)} == {"Synthetic-Oracle"}
+
+
+def test_bad_inputs_fail_only_their_own_cases(pytester: pytest.Pytester, tree: Path) -> None:
+    """A corrupt run fails its case; a broken ATL file fails its ground truth and errors its runs; the
+    tables list both kinds as excluded and every other case is scored."""
+    (tree / "Library2Catalog" / "runs" / "Synthetic-Noisy-run01.json").write_text('{"jjodel": ')
+    atl = tree / "Shapes2Figures" / "Shapes2Figures.atl"
+    atl.write_text(atl.read_text().replace("to f :", "to f ;"))
+    result = run(pytester)
+    result.assert_outcomes(passed=3, failed=2, errors=2)
+    result.stdout.fnmatch_lines(["*test_run?Library2Catalog-Synthetic-Noisy-run01*", "*not valid JSON*"])
+    result.stdout.fnmatch_lines(["*ground truth of Shapes2Figures is unusable*Shapes2Figures.atl:*"])
+    result.stdout.fnmatch_lines(["*3 runs excluded*"])
+    statuses = {key: row["status"] for key, row in rows(pytester).items()}
+    assert statuses == {
+        ("Synthetic-Oracle", "Library2Catalog", "runs/Synthetic-Oracle-run01"): "ok",
+        ("unknown", "Library2Catalog", "runs/Synthetic-Noisy-run01"): "error",
+        ("Synthetic-Noisy", "Library2Catalog", "runs/Synthetic-Noisy-run02"): "ok",
+        ("Synthetic-Oracle", "Shapes2Figures", "runs/Synthetic-Oracle-run01"): "error",
+        ("Synthetic-Noisy", "Shapes2Figures", "runs/Synthetic-Noisy-run01"): "error",
+    }
+    assert result.ret == 1
+
+
+def test_ground_truth_naming_unknown_features_fails_with_the_list(
+    pytester: pytest.Pytester, tree: Path
+) -> None:
+    atl = tree / "Shapes2Figures" / "Shapes2Figures.atl"
+    atl.write_text(atl.read_text().replace("name <- s.name", "title <- s.name"))
+    result = run(pytester, "-k", "ground_truth")
+    result.assert_outcomes(passed=1, failed=1, deselected=5)
+    result.stdout.fnmatch_lines(
+        ["*target feature Round.title (rule Circle2Round) is not defined in Figures*"]
+    )
+
+
+def test_guard_fails_the_session_when_a_row_is_withheld(pytester: pytest.Pytester, tree: Path) -> None:
+    pytester.makepyfile(
+        test_bench=CASES.replace("    atlbench_run.score()", "    pass  # forgets to record its row")
+    )
+    result = run(pytester)
+    result.assert_outcomes(passed=7)
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["*count table is incomplete*", "*ran but sent no row*"])
+
+
+def test_min_f1_gate_and_compare(pytester: pytest.Pytester, tree: Path) -> None:
+    gated = run(pytester, "--min-f1", "Synthetic-Noisy=0.99", "--min-f1", "Synthetic-Oracle=0.9")
+    gated.assert_outcomes(passed=7)
+    assert gated.ret == 1
+    gated.stdout.fnmatch_lines(["*--min-f1 Synthetic-Noisy=0.99: micro overall F1 is 0.*"])
+    assert "Synthetic-Oracle=0.9:" not in gated.stdout.str()
+    shutil.copy(pytester.path / "reports" / "results.json", pytester.path / "previous.json")
+    (tree / "Shapes2Figures" / "runs" / "Synthetic-Oracle-run01.json").unlink()
+    compared = run(pytester, "--compare", "previous.json", "--max-drop", "0.001")
+    compared.stdout.fnmatch_lines(["*change of micro overall F1 against*", "*Synthetic-Oracle: 0.9* -> *"])
+    assert compared.ret == 1
+    compared.stdout.fnmatch_lines(["*Synthetic-Oracle: micro overall F1 dropped by*"])
+
+
+def test_nothing_selected_says_so(pytester: pytest.Pytester, tree: Path) -> None:
+    result = run(pytester, "-k", "NoSuchTransformation")
+    result.stdout.fnmatch_lines(["*no benchmark case ran in this session*"])
+    assert not (pytester.path / "reports" / "results.json").exists()
+
+
+def test_bad_option_is_a_usage_error(pytester: pytest.Pytester, tree: Path) -> None:
+    result = run(pytester, "--partial-weight", "1.5")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*partial weight must be in [[]0, 1[]]*"])

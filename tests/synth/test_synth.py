@@ -1,0 +1,112 @@
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from benchmark.cli import main
+from benchmark.compare import compare
+from benchmark.interchange import ClassMatch, FeatureMatch, InterchangeDocument, ModelDecl, TransformationInfo
+from benchmark.suggestions import parse_suggestions
+from benchmark.synth import PROFILES, run_seed, synthesize
+
+TREE = Path(__file__).parents[1] / "plugin" / "data" / "tree"
+
+
+def _truth(partial: bool = False) -> InterchangeDocument:
+    label_paths = ("author", "title") if partial else ("title",)
+    return InterchangeDocument(
+        transformation=TransformationInfo(
+            "Library2Catalog",
+            "x.atl",
+            in_models=(ModelDecl("IN", "Library"),),
+            out_models=(ModelDecl("OUT", "Catalog"),),
+        ),
+        class_matches=(
+            ClassMatch(
+                "Book",
+                "Entry",
+                feature_matches=(
+                    FeatureMatch("label", label_paths, label_paths),
+                    FeatureMatch("size", ("pages",), ("pages",)),
+                    FeatureMatch("kind", (), ()),  # target-only: a constant
+                ),
+            ),
+            ClassMatch("Library", "Catalog", feature_matches=(FeatureMatch("title", ("name",), ("name",)),)),
+        ),
+    )
+
+
+def _score(document: InterchangeDocument, export: dict, w: float = 0.5):
+    return compare(document, parse_suggestions(export, source="<synth>"), partial_weight=w).scores()
+
+
+def test_oracle_scores_perfectly_without_partial_bindings():
+    truth = _truth()
+    scores = _score(truth, synthesize(truth, noise=PROFILES["Synthetic-Oracle"], seed="s"))
+    assert (scores.overall.precision, scores.overall.recall) == (1.0, 1.0)
+
+
+def test_oracle_with_a_partial_binding_scores_exact_plus_w_partial():
+    truth = _truth(partial=True)
+    export = synthesize(truth, noise=PROFILES["Synthetic-Oracle"], seed="s")
+    for w in (0.0, 0.5, 1.0):
+        bindings = _score(truth, export, w).bindings
+        # 2 exact (size, title) + 1 partial (label): TP = 2 + w, FP = FN = 1 - w
+        assert bindings.precision == pytest.approx((2 + w) / 3)
+        assert bindings.recall == pytest.approx((2 + w) / 3)
+
+
+def test_same_seed_same_bytes_and_seeds_differ():
+    truth = _truth(partial=True)
+    noisy = PROFILES["Synthetic-Sloppy"]
+    first = json.dumps(synthesize(truth, noise=noisy, seed=run_seed(0, noisy.name, "L2C", 1)))
+    again = json.dumps(synthesize(truth, noise=noisy, seed=run_seed(0, noisy.name, "L2C", 1)))
+    assert first == again
+    others = {
+        json.dumps(synthesize(truth, noise=noisy, seed=run_seed(0, noisy.name, "L2C", n)))
+        for n in range(2, 8)
+    }
+    assert len(others - {first}) >= 5
+
+
+def test_synthetic_runs_declare_themselves():
+    truth = _truth()
+    export = synthesize(truth, noise=PROFILES["Synthetic-Noisy"], seed="7")
+    assert export["analysis"]["provider"] == "Synthetic-Noisy"
+    assert export["synthetic"]["generator"] == "atlbench synth"
+    assert "not produced by a language model" in export["synthetic"]["note"]
+    assert export["synthetic"]["profile"]["name"] == "Synthetic-Noisy"
+
+
+def test_noise_lowers_scores_on_average():
+    truth = _truth(partial=True)
+    noisy = [
+        _score(truth, synthesize(truth, noise=PROFILES["Synthetic-Sloppy"], seed=str(n))).overall.f1
+        for n in range(30)
+    ]
+    assert sum(noisy) / len(noisy) < 0.9
+    assert max(noisy) <= 1.0
+
+
+def test_cli_writes_runs_once_and_protects_edited_files(tmp_path, capsys):
+    root = tmp_path / "tree"
+    shutil.copytree(TREE, root)
+    for runs in root.glob("*/runs"):
+        shutil.rmtree(runs)
+    assert main(["synth", str(root), "--profile", "Synthetic-Noisy", "--runs", "2"]) == 0
+    files = sorted(p.relative_to(root).as_posix() for p in root.glob("*/runs/*.json"))
+    assert files == [
+        "Library2Catalog/runs/Synthetic-Noisy-run01.json",
+        "Library2Catalog/runs/Synthetic-Noisy-run02.json",
+        "Shapes2Figures/runs/Synthetic-Noisy-run01.json",
+        "Shapes2Figures/runs/Synthetic-Noisy-run02.json",
+    ]
+    assert "4 written" in capsys.readouterr().out
+    assert main(["synth", str(root), "--profile", "Synthetic-Noisy", "--runs", "2"]) == 0
+    assert "4 unchanged" in capsys.readouterr().out
+    edited = root / files[0]
+    edited.write_text(edited.read_text().replace("Synthetic-Noisy", "Edited"))
+    assert main(["synth", str(root), "--profile", "Synthetic-Noisy", "--runs", "2"]) == 1
+    assert "exists and differs" in capsys.readouterr().err
+    assert main(["synth", str(root), "--profile", "Synthetic-Noisy", "--runs", "2", "--force"]) == 0
