@@ -8,7 +8,10 @@ an empty ground truth gives recall 0, which keeps tables and averages well-defin
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
 
 DEFAULT_PARTIAL_WEIGHT = 0.5
 
@@ -38,6 +41,26 @@ def scores(tp: float, fp: float, fn: float) -> Scores:
     f1 = _ratio(2 * precision * recall, precision + recall)
     accuracy = _ratio(tp, tp + fp + fn)
     return Scores(precision=precision, recall=recall, f1=f1, accuracy=accuracy)
+
+
+def scores_array(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray) -> dict[str, np.ndarray]:
+    """:func:`scores` element-wise over arrays (bootstrap draws), with the same zero-denominator rule.
+
+    The operations are the ones :func:`scores` performs, in the same order, so each element equals the
+    scalar result bit for bit (``tests/core/test_metrics.py`` checks it).
+    """
+    import numpy as np
+
+    def ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+        safe = np.where(denominator > 0, denominator, 1.0)
+        return np.where(denominator > 0, numerator / safe, 0.0)
+
+    tp, fp, fn = (np.asarray(a, dtype=float) for a in (tp, fp, fn))
+    precision = ratio(tp, tp + fp)
+    recall = ratio(tp, tp + fn)
+    f1 = ratio(2 * precision * recall, precision + recall)
+    accuracy = ratio(tp, tp + fp + fn)
+    return {"precision": precision, "recall": recall, "f1": f1, "accuracy": accuracy}
 
 
 def check_partial_weight(weight: float) -> float:

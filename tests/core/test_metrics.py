@@ -39,3 +39,18 @@ def test_add_category_rejects_unknown_names():
     assert BindingCounts().add_category("partial", 2).partial == 2
     with pytest.raises(ValueError, match="unknown binding category"):
         BindingCounts().add_category("nearly")
+
+
+def test_scores_array_equals_scalar_scores_bit_for_bit():
+    import numpy as np
+
+    from benchmark.metrics import scores_array
+
+    rng = np.random.default_rng(7)
+    tp = np.concatenate([rng.integers(0, 20, 500) + 0.5 * rng.integers(0, 3, 500), [0, 0, 3]])
+    fp = np.concatenate([rng.integers(0, 20, 500) + 0.5 * rng.integers(0, 3, 500), [0, 4, 0]])
+    fn = np.concatenate([rng.integers(0, 20, 500) * 1.0, [0, 0, 0]])
+    vectorised = scores_array(tp, fp, fn)
+    for i in range(len(tp)):
+        expected = scores(float(tp[i]), float(fp[i]), float(fn[i])).to_json()
+        assert {k: float(v[i]) for k, v in vectorised.items()} == expected

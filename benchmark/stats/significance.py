@@ -1,0 +1,162 @@
+"""Paired significance tests: sign-flip permutation test, McNemar, Holm's step-down correction.
+
+Providers answer the same transformations, so comparisons are paired. Overlapping single-system
+intervals are *not* a test (that would be an unpaired comparison at maximal variance).
+
+* Across transformations: the per-transformation differences d_t = F1_A(t) - F1_B(t) are exchangeable in
+  sign under H0 "no difference"; the statistic is their mean, the two-sided p-value the share of sign
+  patterns whose |mean| is at least the observed one. With up to ``exact_max`` transformations every one
+  of the 2^T patterns is enumerated (an exact p); beyond that a seeded Monte Carlo sample is used with the
+  (count + 1) / (resamples + 1) estimator, which never gives 0.
+* Within a transformation: McNemar on paired binary outcomes. With b + c discordant items below 25 the
+  exact two-sided binomial test (``scipy.stats.binomtest``, p = 1/2) is used, otherwise the chi-square
+  statistic with continuity correction (|b - c| - 1)^2 / (b + c) on one degree of freedom.
+* Many pairs: Holm's step-down adjustment controls the family-wise error rate without assuming
+  independence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import stats as scipy_stats
+
+EXACT_SIGN_FLIP_MAX = 16  # 2^16 = 65 536 sign patterns
+DEFAULT_PERMUTATIONS = 9999
+MCNEMAR_EXACT_BELOW = 25
+
+_CHUNK = 1 << 16
+
+
+@dataclass(frozen=True)
+class PermutationResult:
+    """``statistic`` is the mean difference; ``exact`` says whether all 2^n patterns were enumerated."""
+
+    statistic: float
+    p_value: float
+    n: int
+    exact: bool
+    resamples: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "statistic": self.statistic,
+            "pValue": self.p_value,
+            "n": self.n,
+            "exact": self.exact,
+            "resamples": self.resamples,
+        }
+
+
+def _tolerance(observed: float) -> float:
+    # Sign patterns that reproduce the observed |mean| up to rounding must count as "as extreme".
+    return 100 * np.finfo(float).eps * max(abs(observed), 1.0)
+
+
+def sign_flip_test(
+    differences: Sequence[float],
+    *,
+    exact_max: int = EXACT_SIGN_FLIP_MAX,
+    resamples: int = DEFAULT_PERMUTATIONS,
+    rng: np.random.Generator | None = None,
+) -> PermutationResult:
+    """Two-sided sign-flip permutation test of mean(differences) = 0."""
+    d = np.asarray(differences, dtype=float)
+    n = len(d)
+    if n == 0:
+        return PermutationResult(0.0, 1.0, 0, True, 0)
+    observed = float(d.mean())
+    threshold = abs(observed) - _tolerance(observed)
+    if n <= exact_max:
+        total = 1 << n
+        extreme = 0
+        bits = np.arange(n)
+        for start in range(0, total, _CHUNK):
+            patterns = np.arange(start, min(total, start + _CHUNK))
+            signs = ((patterns[:, None] >> bits) & 1) * 2 - 1
+            extreme += int((np.abs(signs @ d / n) >= threshold).sum())
+        return PermutationResult(observed, extreme / total, n, True, total)
+    if rng is None:
+        raise ValueError("a Monte Carlo sign-flip test needs a seeded generator")
+    extreme = 0
+    per_chunk = max(1, _CHUNK * 16 // n)
+    for start in range(0, resamples, per_chunk):
+        size = min(per_chunk, resamples - start)
+        signs = np.where(rng.random((size, n)) < 0.5, -1.0, 1.0)
+        extreme += int((np.abs(signs @ d / n) >= threshold).sum())
+    return PermutationResult(observed, (extreme + 1) / (resamples + 1), n, False, resamples)
+
+
+@dataclass(frozen=True)
+class McNemarResult:
+    """``b``: items the first system got right and the second wrong; ``c``: the reverse."""
+
+    b: int
+    c: int
+    p_value: float
+    method: str
+    statistic: float | None = None
+
+    @property
+    def discordant(self) -> int:
+        return self.b + self.c
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "b": self.b,
+            "c": self.c,
+            "discordant": self.discordant,
+            "statistic": self.statistic,
+            "pValue": self.p_value,
+            "method": self.method,
+        }
+
+
+MCNEMAR_NONE = "no discordant items"
+MCNEMAR_EXACT = "exact binomial"
+MCNEMAR_CHI2 = "chi-square with continuity correction"
+
+
+def mcnemar(b: int, c: int, *, exact_below: int = MCNEMAR_EXACT_BELOW) -> McNemarResult:
+    """McNemar's test on the discordant counts of a paired 2x2 table."""
+    if b < 0 or c < 0:
+        raise ValueError("discordant counts cannot be negative")
+    n = b + c
+    if n == 0:
+        return McNemarResult(b, c, 1.0, MCNEMAR_NONE)
+    if n < exact_below:
+        p = float(scipy_stats.binomtest(b, n, 0.5, alternative="two-sided").pvalue)
+        return McNemarResult(b, c, min(1.0, p), MCNEMAR_EXACT)
+    statistic = (abs(b - c) - 1) ** 2 / n
+    return McNemarResult(b, c, float(scipy_stats.chi2.sf(statistic, 1)), MCNEMAR_CHI2, float(statistic))
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm-adjusted p-values in the input order: sorted ascending, p_(i) times (m - i + 1), made
+    monotone with a running maximum, capped at 1."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: (p_values[i], i))
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, index in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[index]))
+        adjusted[index] = running
+    return adjusted
+
+
+__all__ = [
+    "DEFAULT_PERMUTATIONS",
+    "EXACT_SIGN_FLIP_MAX",
+    "MCNEMAR_CHI2",
+    "MCNEMAR_EXACT",
+    "MCNEMAR_EXACT_BELOW",
+    "MCNEMAR_NONE",
+    "McNemarResult",
+    "PermutationResult",
+    "holm",
+    "mcnemar",
+    "sign_flip_test",
+]

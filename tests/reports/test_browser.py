@@ -1,0 +1,64 @@
+"""index.html renders in headless Chromium: no console errors, every image loaded, no network, not blank.
+
+Skips when no Chromium is installed, unless ATLBENCH_REQUIRE_BROWSER=1 (CI sets it): then it fails.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from benchmark.reports.browser import check_page, find_chromium
+
+CHROMIUM = find_chromium()
+
+
+@pytest.fixture(scope="module")
+def chromium() -> str:
+    if CHROMIUM is None:
+        message = "Chromium not found (apt-get install chromium, or set ATLBENCH_CHROMIUM)"
+        if os.environ.get("ATLBENCH_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"ATLBENCH_REQUIRE_BROWSER=1 but {message}")
+        pytest.skip(message)
+    return CHROMIUM
+
+
+def test_report_page_renders(chromium, written_reports):
+    _, out = written_reports
+    check = check_page(out / "index.html", chromium=chromium)
+    assert check.problems == []
+    assert check.title == "atl-binding-bench report"
+    assert len(check.images) == 4 and all(i["naturalWidth"] > 300 for i in check.images)
+    assert check.counts["figures"] == 4 and check.counts["tables"] >= 10
+    assert check.counts["details"] == 1 + 3  # McNemar details + one drill-down per transformation
+    assert check.requests and all(u.startswith(("file:", "data:")) for u in check.requests)
+    assert check.screenshot.startswith(b"\x89PNG") and not check.blank
+
+
+def test_the_check_sees_broken_pages(chromium, tmp_path):
+    """The negative control: the same check must flag what the report page must never do."""
+    page = tmp_path / "broken.html"
+    page.write_text(
+        "<!DOCTYPE html><html><head><title>broken</title></head><body><h1>x</h1>"
+        '<img src="missing.png" alt="missing"><img src="http://203.0.113.1/x.png" alt="remote">'
+        '<script>console.error("boom"); undefinedFunction();</script></body></html>',
+        encoding="utf-8",
+    )
+    check = check_page(page, chromium=chromium)
+    problems = "\n".join(check.problems)
+    assert "console error: boom" in problems
+    assert "undefinedFunction" in problems
+    assert "image not loaded: missing" in problems
+    assert "network request: http://203.0.113.1/x.png" in problems
+    assert "blank screenshot" in problems  # a heading on white is not a rendered report
+    assert not check.ok
+
+
+def test_find_chromium_honours_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("ATLBENCH_CHROMIUM", str(tmp_path / "no-such-browser"))
+    assert find_chromium() is None
+    fake = tmp_path / "chromium"
+    fake.write_text("#!/bin/sh\n", encoding="utf-8")
+    monkeypatch.setenv("ATLBENCH_CHROMIUM", str(fake))
+    assert find_chromium() == str(fake)

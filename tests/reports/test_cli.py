@@ -1,0 +1,89 @@
+"""``atlbench report``: regenerates every artefact from results.json alone, byte for byte."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from benchmark.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+REPORT_DRAWS = 200  # as in conftest.written_reports
+
+
+def test_report_regenerates_the_same_bytes_in_and_out_of_process(
+    written_reports, results_file, tmp_path, capsys
+):
+    """``atlbench report`` on the saved file gives exactly what ``write_reports`` gave on the session
+    (same options): once in this process, once in a fresh one (other hash seed, other import order)."""
+    paths, reference = written_reports
+    names = sorted(p.name for p in paths)
+    assert main(["report", str(results_file), "-o", str(tmp_path / "one"), "--draws", str(REPORT_DRAWS)]) == 0
+    printed = capsys.readouterr().out
+    assert "F1 [95% CI]" in printed and "excluded: Alpha" in printed and "wrote 14 files" in printed
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "123"}
+    command = [
+        sys.executable,
+        "-m",
+        "benchmark",
+        "report",
+        str(results_file),
+        "-o",
+        str(tmp_path / "two"),
+        "--draws",
+        str(REPORT_DRAWS),
+    ]
+    completed = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stderr
+    for folder in ("one", "two"):
+        assert sorted(p.name for p in (tmp_path / folder).iterdir()) == names
+        for name in names:
+            assert (tmp_path / folder / name).read_bytes() == (reference / name).read_bytes(), (folder, name)
+
+
+def test_options_reach_the_statistics(results_file, tmp_path):
+    out = tmp_path / "binding"
+    assert (
+        main(
+            [
+                "report",
+                str(results_file),
+                "-o",
+                str(out),
+                "--draws",
+                "40",
+                "--seed",
+                "9",
+                "--level",
+                "binding",
+                "--partial-match-weight",
+                "1",
+            ]
+        )
+        == 0
+    )
+    statistics = (out / "statistics.json").read_text(encoding="utf-8")
+    for expected in ('"level": "binding"', '"draws": 40', '"seed": 9', '"partialWeight": 1.0'):
+        assert expected in statistics
+
+
+def test_input_errors_exit_2_with_a_location(tmp_path, capsys):
+    assert main(["report", str(tmp_path / "missing.json"), "-o", str(tmp_path)]) == 2
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "atlbench-results",\n  "version": 1,,}', encoding="utf-8")
+    assert main(["report", str(broken), "-o", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{broken}:2:" in err and "error: not valid JSON" in err
+    other = tmp_path / "other.json"
+    other.write_text('{"format": "something-else"}', encoding="utf-8")
+    assert main(["report", str(other), "-o", str(tmp_path)]) == 2
+    assert "not an atlbench-results file" in capsys.readouterr().err
+
+
+def test_bad_options_exit_2(results_file, tmp_path, capsys):
+    assert main(["report", str(results_file), "-o", str(tmp_path), "--draws", "0"]) == 2
+    assert "draws must be at least 1" in capsys.readouterr().err
+    assert main(["report", str(results_file), "-o", str(tmp_path), "--partial-match-weight", "2"]) == 2
+    assert "partial weight" in capsys.readouterr().err

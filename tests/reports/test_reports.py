@@ -1,0 +1,193 @@
+"""write_reports: every artefact, non-empty, well-formed, escaped, deterministic to the byte."""
+
+from __future__ import annotations
+
+import csv
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+from dataclasses import replace
+
+import pytest
+
+from benchmark.aggregate import CSV_COLUMNS
+from benchmark.fileio import dumps_json
+from benchmark.reports import write_reports
+from benchmark.reports.html import render_html
+from benchmark.reports.latex import latex_escape, render_latex
+from benchmark.reports.tables import summary_markdown
+from benchmark.results import Results, ResultsHeader, TransformationFacts
+from benchmark.stats import compute_statistics
+
+FIGURES = ("pr_scatter", "f1_heatmap", "confidence", "categories")
+EXPECTED = (
+    "rq1_per_run.csv",
+    "rq1_aggregate.csv",
+    "summary.md",
+    "statistics.json",
+    *(f"{name}.{ext}" for name in FIGURES for ext in ("png", "svg")),
+    "index.html",
+    "tables.tex",
+)
+
+
+@pytest.fixture
+def written(written_reports):
+    return written_reports
+
+
+def test_every_artefact_is_written_and_not_empty(written):
+    paths, out = written
+    assert [p.name for p in paths] == list(EXPECTED)
+    for path in paths:
+        assert path.parent == out and path.stat().st_size > 0, path
+
+
+def test_figures_are_real_png_and_svg(written):
+    _, out = written
+    for name in FIGURES:
+        png = (out / f"{name}.png").read_bytes()
+        assert png.startswith(b"\x89PNG\r\n\x1a\n") and len(png) > 10_000
+        root = ET.fromstring((out / f"{name}.svg").read_bytes())
+        assert root.tag == "{http://www.w3.org/2000/svg}svg"
+        assert len(list(root.iter())) > 100  # drawn content, not an empty canvas
+        assert b"<dc:date>" not in (out / f"{name}.svg").read_bytes()  # no date: reproducible
+
+
+def test_csv_files_have_one_line_per_row_and_group(written, small_results):
+    _, out = written
+    with open(out / "rq1_per_run.csv", newline="", encoding="utf-8") as handle:
+        per_run = list(csv.DictReader(handle))
+    assert len(per_run) == len(small_results.rows)
+    assert sum(r["status"] == "error" for r in per_run) == 1
+    with open(out / "rq1_aggregate.csv", newline="", encoding="utf-8") as handle:
+        reader = csv.DictReader(handle)
+        aggregate_rows = list(reader)
+    assert tuple(reader.fieldnames or ()) == CSV_COLUMNS
+    assert len(aggregate_rows) == 3 * (3 + 1)  # three providers x (three transformations + ALL)
+
+
+def test_html_page_holds_tables_figures_pairs_and_drilldown(written, small_results):
+    _, out = written
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert page.count('<img src="data:image/svg+xml;base64,') == 4
+    assert "http://" not in page.replace("http://www.w3.org", "") and "https://" not in page
+    assert "<script" not in page and "Content-Security-Policy" in page
+    for anchor in (
+        "results",
+        "figures",
+        "pairs",
+        "confidence",
+        "categories",
+        "validation",
+        "excluded",
+        "drilldown",
+    ):
+        assert f'id="{anchor}"' in page
+    assert "ΔF1 (A − B)" in page
+    for transformation in {r.transformation for r in small_results.rows}:
+        assert f'id="drill-{transformation}"' in page
+    assert "right in every run" in page and "not valid JSON" in page  # legend and the excluded run
+
+
+def test_latex_tables(written, small_results):
+    _, out = written
+    tex = (out / "tables.tex").read_text(encoding="utf-8")
+    assert (
+        tex.count(r"\begin{tabular}") == 3 and tex.count(r"\toprule") == 3 and tex.count(r"\bottomrule") == 3
+    )
+    assert r"$\Delta$F1" in tex and r"$\pm$" in tex
+    for fact in small_results.transformations:
+        assert latex_escape(fact.name) in tex
+    assert "Total" in tex and "nan" not in tex.lower()
+    for line in tex.splitlines():
+        if line.endswith(r"\\") and "&" in line:
+            assert line.count("&") + 1 in (9, 7, 7, 10, 8)  # columns of the three tables
+
+
+def test_markdown_summary(written):
+    _, out = written
+    summary = (out / "summary.md").read_text(encoding="utf-8")
+    assert summary.startswith("# atl-binding-bench summary")
+    assert "## Results per provider" in summary and "## Paired comparisons" in summary
+    assert "## Excluded runs" in summary
+
+
+def test_latex_escape():
+    assert latex_escape(r"a_b & c% $d #e {f} ~g ^h \i") == (
+        r"a\_b \& c\% \$d \#e \{f\} \textasciitilde{}g \textasciicircum{}h \textbackslash{}i"
+    )
+    assert latex_escape("0.5 ± 0.1 – Δ α → −") == r"0.5 $\pm$ 0.1 -- $\Delta$ $\alpha$ $\rightarrow$ $-$"
+    assert latex_escape("-0.004 [-0.1, 0.2] T-1 x-2") == "$-$0.004 [$-$0.1, 0.2] T-1 x-2"
+
+
+def _texts(results: Results, draws: int = 50) -> dict[str, str]:
+    """The text artefacts without the figures (faster; the figures are tested on their own)."""
+    stats = compute_statistics(results.rows, draws=draws)
+    return {
+        "html": render_html(results, stats, []),
+        "tex": render_latex(results, stats),
+        "md": summary_markdown(results, stats),
+        "json": dumps_json(stats.to_json()),
+    }
+
+
+def test_hostile_names_are_escaped_everywhere(small_results):
+    rows = tuple(
+        replace(r, provider="<script>alert(1)</script> & 50%_$|") if r.provider == "Alpha" else r
+        for r in small_results.rows
+    )
+    texts = _texts(replace(small_results, rows=rows))
+    assert "<script>alert" not in texts["html"]
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; 50%_$|" in texts["html"]
+    assert (
+        r"\textless{}script\textgreater{}alert(1)\textless{}/script\textgreater{} \& 50\%\_\$\textbar{}"
+        in (texts["tex"])
+    )
+    assert r"50%_$\|" in texts["md"]  # a pipe would split the Markdown cell
+
+
+def test_edge_cases_never_print_nan(make_row):
+    rows = (
+        make_row("Solo", "T1", "r1", classes=[("S", "X", "tp")], bindings=[("S", "X", "f", "onlyAtl")]),
+        make_row("Mute", "T1", "r1", classes=[("S", "X", "fn")]),
+    )
+    facts = (TransformationFacts("T1", matched_rules=1, class_pairs=1, bindings=1),)
+    texts = _texts(Results(ResultsHeader(created="2024-01-01"), facts, rows))
+    for name, text in texts.items():
+        assert "nan" not in text.lower(), name
+    assert "± –" in texts["html"]  # SD over one run
+    assert "one transformation" in texts["html"]
+    assert "Mute: made no suggestions." in texts["html"]
+
+
+def test_an_empty_session_still_writes_every_artefact(tmp_path):
+    results = Results(ResultsHeader())
+    paths = write_reports(results, tmp_path, draws=10)
+    assert [p.name for p in paths] == list(EXPECTED)
+    assert "no scored runs" in (tmp_path / "index.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(
+    shutil.which("pdflatex") is None or shutil.which("kpsewhich") is None, reason="pdflatex not installed"
+)
+def test_tables_tex_compiles_with_pdflatex(written, tmp_path):
+    """Optional (skipped without a TeX installation): the file compiles with pdfLaTeX and booktabs."""
+    if not subprocess.run(["kpsewhich", "booktabs.sty"], capture_output=True, text=True).stdout.strip():
+        pytest.skip("booktabs.sty not installed")
+    _, out = written
+    (tmp_path / "tables.tex").write_bytes((out / "tables.tex").read_bytes())
+    (tmp_path / "doc.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{booktabs}\n\\usepackage[margin=1cm,landscape]{geometry}\n"
+        "\\begin{document}\n\\input{tables}\n\\end{document}\n",
+        encoding="utf-8",
+    )
+    completed = subprocess.run(
+        ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert completed.returncode == 0, completed.stdout[-3000:]
+    assert (tmp_path / "doc.pdf").stat().st_size > 10_000
