@@ -159,6 +159,8 @@ class Results:
         path = Path(path)
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as error:
+            raise InputFormatError(f"cannot read results: {error.strerror}", file=path) from error
         except json.JSONDecodeError as error:
             raise InputFormatError(
                 f"not valid JSON: {error.msg}", file=path, line=error.lineno, column=error.colno

@@ -40,3 +40,9 @@ def test_malformed_row_names_its_index(tmp_path):
     with pytest.raises(InputFormatError) as info:
         Results.load(path)
     assert info.value.field == "$.rows[0]"
+
+
+def test_missing_file_is_an_input_error(tmp_path):
+    with pytest.raises(InputFormatError, match="cannot read results") as info:
+        Results.load(tmp_path / "absent.json")
+    assert info.value.file == str(tmp_path / "absent.json")
