@@ -52,7 +52,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from tabulate import tabulate
 
-    from benchmark.errors import ConfigurationError, InputFormatError
+    from benchmark.errors import ConfigurationError
     from benchmark.metrics import check_partial_weight
     from benchmark.reports import format as fmt
     from benchmark.reports import write_reports
@@ -65,12 +65,7 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as error:
             raise ConfigurationError(str(error), field="--partial-match-weight") from error
     start = time.perf_counter()
-    try:
-        results = Results.load(args.results)
-    except OSError as error:
-        raise InputFormatError(
-            f"cannot read the results file: {error.strerror}", file=args.results
-        ) from error
+    results = Results.load(args.results)
     stats = compute_statistics(
         results.rows,
         level=args.level,
