@@ -10,9 +10,9 @@ touching this file.
 from __future__ import annotations
 
 import argparse
-import importlib
-import pkgutil
 from collections.abc import Sequence
+
+from benchmark.cli import register_modules
 
 __all__ = ["build_parser", "main"]
 
@@ -21,14 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m benchmark.bench", description="Speed benchmarks of the atl-binding-bench library."
     )
-    subparsers = parser.add_subparsers(dest="benchmark", metavar="BENCHMARK")
-    for module_info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if module_info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{module_info.name}")
-        register = getattr(module, "register", None)
-        if register is not None:
-            register(subparsers)
+    register_modules(parser.add_subparsers(dest="benchmark", metavar="BENCHMARK"), __path__, __name__)
     return parser
 
 

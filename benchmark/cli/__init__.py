@@ -16,7 +16,8 @@ import argparse
 import importlib
 import pkgutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from benchmark import __version__
 from benchmark.errors import BenchmarkError
@@ -26,20 +27,27 @@ EXIT_FAILED = 1
 EXIT_INPUT_ERROR = 2
 
 
+def register_modules(subparsers: Any, path: Iterable[str], package: str) -> None:
+    """Import every public module of a package and let it add its sub-command (``register``).
+
+    Shared by ``atlbench`` and ``python -m benchmark.bench``: commands are discovered, never listed.
+    """
+    for module_info in sorted(pkgutil.iter_modules(path), key=lambda m: m.name):
+        if module_info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{package}.{module_info.name}")
+        register = getattr(module, "register", None)
+        if register is not None:
+            register(subparsers)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="atlbench",
         description="Score LLM-proposed model-transformation mappings against ATL ground truth.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module_info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if module_info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{module_info.name}")
-        register = getattr(module, "register", None)
-        if register is not None:
-            register(subparsers)
+    register_modules(parser.add_subparsers(dest="command", metavar="COMMAND"), __path__, __name__)
     return parser
 
 
