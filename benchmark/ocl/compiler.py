@@ -14,7 +14,7 @@ without a declared variable). Errors name the line and column of the offending t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cmp_to_key
 from itertools import product
@@ -226,7 +226,7 @@ class Runtime:
         self.invariants = [self.compile_invariant(inv) for inv in model.invariants]
 
     # -- building blocks ---------------------------------------------------------------------------
-    def compiler(self, *, objects: dict[str, Obj] | None = None, file: str | None = None) -> Compiler:
+    def compiler(self, *, objects: Mapping[str, Obj] | None = None, file: str | None = None) -> Compiler:
         return Compiler(self, objects=objects, file=file or self.file)
 
     def _compile_operation(self, cls: Class, op: Operation) -> None:
@@ -306,7 +306,7 @@ class Runtime:
 
 # ================================================================================== the compiler
 class Compiler:
-    def __init__(self, runtime: Runtime, *, objects: dict[str, Obj] | None = None, file: str | None = None):
+    def __init__(self, runtime: Runtime, *, objects: Mapping[str, Obj] | None = None, file: str | None = None):
         self.runtime = runtime
         self.model = runtime.model
         self.objects = objects or {}

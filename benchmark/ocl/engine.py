@@ -103,7 +103,7 @@ class OclEngine:
     ) -> CompiledExpression:
         """Check an expression; the objects of ``state`` are in scope by name (as in USE's shell)."""
         tree = parse_expression(expr, file=file) if isinstance(expr, str) else expr
-        objects: dict[str, Obj] = dict(state.objects) if state is not None else {}
+        objects: dict[str, Obj] = state.objects if state is not None else {}
         return self.runtime.compiler(objects=objects, file=file).compile_query(tree, variables)
 
     def evaluate(

@@ -23,6 +23,29 @@ from benchmark.ocl.values import INT_MAX
 START_RULES = ["expression_only", "type_only", "model_file", "soil_line", "constraints_file", "ocl_note"]
 
 
+# Words USE's grammars reserve (literal tokens of its OCL, model and SOIL rules). lark's contextual lexer
+# would accept them as identifiers where no keyword can follow; USE does not, and neither do we.
+RESERVED_WORDS = frozenset(
+    """and or xor not implies div if then else endif let in true false null Undefined oclUndefined oclEmpty
+    iterate oclAsType oclIsKindOf oclIsTypeOf selectByKind selectByType Set Bag Sequence OrderedSet Collection
+    Tuple model constraints context inv pre post end attributes operations between enum abstract ordered
+    associationclass associationClass new destroy insert delete into from begin declare for do while""".split()
+)
+
+
+class _ReservedWordUsed(Exception):
+    def __init__(self, token: Token) -> None:
+        super().__init__(str(token))
+        self.token = token
+
+
+def _check_identifier(token: Token) -> Token:
+    """The lexer produced an identifier; a reserved word here means it is misplaced (``a and or b``)."""
+    if token in RESERVED_WORDS:
+        raise _ReservedWordUsed(token)
+    return token
+
+
 @functools.cache
 def lark_parser() -> Lark:
     grammar = resources.files("benchmark.ocl").joinpath("use.lark").read_text(encoding="utf-8")
@@ -33,6 +56,7 @@ def lark_parser() -> Lark:
         propagate_positions=True,
         maybe_placeholders=True,
         cache=True,
+        lexer_callbacks={"IDENT": _check_identifier},
     )
 
 
@@ -57,12 +81,22 @@ def _describe_terminal(name: str) -> str:
     return name.lower()
 
 
-def syntax_error(error: UnexpectedInput, file: str | None) -> OclSyntaxError:
+def _end_position(text: str) -> tuple[int, int]:
+    """Line and column just after the last non-blank character (where the input ran out)."""
+    stripped = text.rstrip()
+    line = stripped.count("\n") + 1
+    column = len(stripped) - (stripped.rfind("\n") + 1) + 1
+    return line, column
+
+
+def syntax_error(error: UnexpectedInput, file: str | None, text: str = "") -> OclSyntaxError:
     """A positioned, readable error from lark's exception."""
+    end: tuple[int, int] | None = None
     if isinstance(error, UnexpectedToken):
         token = error.token
         if token.type == "$END":
             what = "unexpected end of input"
+            end = _end_position(text)
         else:
             what = f"unexpected `{token.value}'"
         expected = sorted({_describe_terminal(t) for t in error.accepts or error.expected})
@@ -72,6 +106,7 @@ def syntax_error(error: UnexpectedInput, file: str | None) -> OclSyntaxError:
     elif isinstance(error, UnexpectedEOF):
         what = "unexpected end of input"
         expected = sorted({_describe_terminal(t) for t in error.expected})
+        end = _end_position(text)
     else:  # pragma: no cover - lark has no other subclasses
         what, expected = str(error), []
     if expected:
@@ -79,16 +114,46 @@ def syntax_error(error: UnexpectedInput, file: str | None) -> OclSyntaxError:
         what += f"; expected {shown}"
     line = getattr(error, "line", None)
     column = getattr(error, "column", None)
+    if end is not None:
+        line, column = end
     if line is None or line < 0:
         line, column = None, None
     return OclSyntaxError(what, file=file, line=line, column=column)
 
 
-def parse_tree(text: str, start: str, *, file: str | None = None) -> Tree:
+def parse_tree(text: str, start: str, *, file: str | None = None, line_offset: int = 0) -> Tree:
+    """Parse ``text``; positions are shifted by ``line_offset`` lines (text cut out of a larger file)."""
     try:
-        return lark_parser().parse(text, start=start)
+        tree = lark_parser().parse(text, start=start)
     except UnexpectedInput as error:
-        raise syntax_error(error, file) from None
+        err = syntax_error(error, file, text)
+        if err.line is not None:
+            err.line += line_offset
+        raise err from None
+    except _ReservedWordUsed as used:
+        token = used.token
+        raise OclSyntaxError(
+            f"unexpected `{token}' (a reserved word cannot be used as a name)",
+            file=file,
+            line=token.line + line_offset,
+            column=token.column,
+        ) from None
+    if line_offset:
+        _shift_lines(tree, line_offset)
+    return tree
+
+
+def _shift_lines(tree: Tree, offset: int) -> None:
+    for subtree in tree.iter_subtrees():
+        meta = subtree.meta
+        if not meta.empty:
+            meta.line += offset
+            meta.end_line += offset
+        for child in subtree.children:
+            if isinstance(child, Token) and child.line is not None:
+                child.line += offset
+                if child.end_line is not None:
+                    child.end_line += offset
 
 
 def transform(builder: Transformer, tree: Tree) -> Any:

@@ -11,6 +11,8 @@ state built so far, so ``!set ada.boss := bob`` and ``!set s.tags := Set{'a'}`` 
 
 from __future__ import annotations
 
+from collections import ChainMap
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -118,8 +120,7 @@ def parse_soil(
         if line.startswith("?") or line.split()[0] == "check":
             runner.result.skipped.append((number, line))
             continue
-        padding = "\n" * (number - 1)  # positions of the parsed line are those of the file
-        tree = parse_tree(padding + raw, "soil_line", file=file)
+        tree = parse_tree(raw, "soil_line", file=file, line_offset=number - 1)
         for statement in transform(_SoilBuilder(file), tree):
             runner.run(statement)
     return runner.result
@@ -140,12 +141,10 @@ class _Runner:
             message, file=self.file, line=getattr(where, "line", None), column=getattr(where, "column", None)
         )
 
-    def namespace(self) -> dict[str, Obj]:
-        names: dict[str, Obj] = dict(self.state.objects)
-        for var, value in self.result.variables.items():
-            if isinstance(value, Obj):
-                names[var] = value
-        return names
+    def namespace(self) -> Mapping[str, Obj]:
+        """Objects by name, SOIL variables bound to objects first (as in USE's shell)."""
+        bound = {var: value for var, value in self.result.variables.items() if isinstance(value, Obj)}
+        return ChainMap(bound, self.state.objects) if bound else self.state.objects
 
     def evaluate(self, expr: ast.Expr) -> tuple[Any, Type]:
         compiler = self.runtime.compiler(objects=self.namespace(), file=self.file)
