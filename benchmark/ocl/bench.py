@@ -71,7 +71,9 @@ def build_state(engine: OclEngine, objects: int, seed: int = 7) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmark.ocl.bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmark.ocl.bench", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--objects", type=int, default=200, help="employees in the state (default 200)")
     parser.add_argument("--seconds", type=float, default=2.0, help="time budget for the evaluation loop")
     args = parser.parse_args(argv)
@@ -112,10 +114,16 @@ def main(argv: list[str] | None = None) -> int:
     sweep_elapsed = time.perf_counter() - start
 
     verdicts = {ci.invariant.qualified_name: evaluate_invariant(ci, ctx) for ci in invariants}
-    print(f"model: {len(engine.model.classes)} classes, {len(invariants)} invariants; parse+check {t1 - t0:.3f} s")
+    print(
+        f"model: {len(engine.model.classes)} classes, {len(invariants)} invariants; parse+check {t1 - t0:.3f} s"
+    )
     print(f"state: {len(state.objects)} objects, {len(state.links)} links; SOIL load {t2 - t1:.3f} s")
-    print(f"invariant checks/s (USE's forAll, stops at the first failing object): {rounds * len(invariants) / elapsed:,.0f}")
-    print(f"body evaluations/s (every invariant on every context object): {sweeps * bodies_per_round / sweep_elapsed:,.0f}")
+    print(
+        f"invariant checks/s (USE's forAll, stops at the first failing object): {rounds * len(invariants) / elapsed:,.0f}"
+    )
+    print(
+        f"body evaluations/s (every invariant on every context object): {sweeps * bodies_per_round / sweep_elapsed:,.0f}"
+    )
     print("verdicts: " + ", ".join(f"{name}={'OK' if v.value else 'FAILED'}" for name, v in verdicts.items()))
     return 0
 

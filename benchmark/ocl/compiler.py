@@ -306,7 +306,9 @@ class Runtime:
 
 # ================================================================================== the compiler
 class Compiler:
-    def __init__(self, runtime: Runtime, *, objects: Mapping[str, Obj] | None = None, file: str | None = None):
+    def __init__(
+        self, runtime: Runtime, *, objects: Mapping[str, Obj] | None = None, file: str | None = None
+    ):
         self.runtime = runtime
         self.model = runtime.model
         self.objects = objects or {}

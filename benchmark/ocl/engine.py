@@ -72,12 +72,12 @@ class OclEngine:
 
     def add_constraints(self, text: str, *, file: str | None = None) -> list[str]:
         """Add the invariants of a constraints file (USE's ``constraints -load``); returns their names."""
-        added = parse_constraints(text, self.model, file=file)
+        before = (list(self.model.invariants), self.model.invariant_counter)
         try:
+            added = parse_constraints(text, self.model, file=file)
             compiled = [self.runtime.compile_invariant(inv) for inv in added]
         except Exception:
-            for inv in added:
-                self.model.invariants.remove(inv)
+            self.model.invariants[:], self.model.invariant_counter = before  # all or nothing
             raise
         self.runtime.invariants.extend(compiled)
         return [inv.qualified_name for inv in added]

@@ -305,7 +305,7 @@ class Model:
     associations: dict[str, Association] = field(default_factory=dict)
     invariants: list[Invariant] = field(default_factory=list)
     file: str | None = None
-    _auto_names: int = 0
+    invariant_counter: int = 0
 
     # -- building -----------------------------------------------------------------------------------
     def add_enumeration(self, enum: Enumeration) -> None:
@@ -331,8 +331,8 @@ class Model:
 
     def next_invariant_name(self) -> str:
         """USE names unnamed invariants ``inv1``, ``inv2``... with one counter per model."""
-        self._auto_names += 1
-        return f"inv{self._auto_names}"
+        self.invariant_counter += 1
+        return f"inv{self.invariant_counter}"
 
     def add_invariant(self, inv: Invariant) -> None:
         for other in self.invariants:

@@ -86,7 +86,7 @@ _CLASS = re.compile(
 _ASSOC_CLASS = re.compile(rf"^\(\s*(?P<a>{_IDENT})\s*,\s*(?P<b>{_IDENT})\s*\)\s*\.\.+\s*(?P<c>{_IDENT})\s*$")
 _DIAMOND = re.compile(rf"^<>\s*(?P<name>{_IDENT})\s*$")
 _RELATION = re.compile(
-    rf'^(?P<left>{_IDENT})\s*(?:"(?P<llabel>[^"]*)")?\s*(?P<arrow>[^\s"]+)\s*(?:"(?P<rlabel>[^"]*)")?\s*'
+    rf'^(?P<left>{_IDENT})\s*(?:"(?P<llabel>[^"]*)")?\s*(?P<arrow>[^\s"]*[-.][^\s"]*)\s*(?:"(?P<rlabel>[^"]*)")?\s*'
     rf"(?P<right>{_IDENT})\s*(?::\s*(?P<name>.*?))?\s*$"
 )
 _ATTRIBUTE = re.compile(rf"^(?:\{{field\}}\s*)?[-+#~]?\s*(?P<name>{_IDENT})\s*:\s*(?P<type>.+?)\s*$")
@@ -505,15 +505,21 @@ def _assemble_associations(reader: _Reader, model: Model) -> None:
                 f"{found} association between `{a}' and `{b}' for association class `{c}'", line, column
             )
         rel, assoc = matches[0]
-        plain.remove((rel, assoc))
         used_names.discard(assoc.name)
         ac = Association(
             c, assoc.kind, assoc.ends, is_class=True, position=Position(reader.file, line, column)
         )
-        model.associations[c] = ac
+        plain[plain.index((rel, assoc))] = (rel, ac)  # the association class keeps the line's place
         model.classes[c].association = ac
-    for _rel, assoc in plain:
-        model.add_association(assoc)
+    for rel, assoc in plain:
+        if not assoc.is_class:
+            model.add_association(assoc)
+        elif assoc.name in model.associations:
+            raise reader.error(
+                f"model already contains an association named `{assoc.name}'", rel.line, rel.column
+            )
+        else:
+            model.associations[assoc.name] = assoc
     for diamond, lines in nary.items():
         ends = []
         for rel, end in lines:
@@ -658,7 +664,10 @@ def write_puml(model: Model) -> str:
     for cls in model.classes.values():
         for sup in cls.supers:
             out.append(f"{sup} <|-- {cls.name}")
-    for assoc in model.associations.values():
+    # binary associations in model order, then n-ary ones: the order reading gives back
+    ordered = [a for a in model.associations.values() if not a.is_nary]
+    ordered += [a for a in model.associations.values() if a.is_nary]
+    for assoc in ordered:
         if assoc.is_nary:
             if assoc.is_class:
                 raise ModelError(

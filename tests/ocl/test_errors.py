@@ -47,8 +47,9 @@ EXPRESSION_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize(("expr", "error", "column", "message"), EXPRESSION_ERRORS,
-                         ids=[e for e, *_ in EXPRESSION_ERRORS])
+@pytest.mark.parametrize(
+    ("expr", "error", "column", "message"), EXPRESSION_ERRORS, ids=[e for e, *_ in EXPRESSION_ERRORS]
+)
 def test_expression_errors_are_positioned(
     engine: OclEngine, state: ObjectState, expr: str, error: type[Exception], column: int, message: str | None
 ) -> None:
@@ -75,7 +76,9 @@ SYNTAX_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize(("text", "line", "column", "message"), SYNTAX_ERRORS, ids=[t for t, *_ in SYNTAX_ERRORS])
+@pytest.mark.parametrize(
+    ("text", "line", "column", "message"), SYNTAX_ERRORS, ids=[t for t, *_ in SYNTAX_ERRORS]
+)
 def test_syntax_errors_are_positioned(text: str, line: int, column: int, message: str) -> None:
     with pytest.raises(OclSyntaxError) as caught:
         parse_expression(text, file="e.ocl")
@@ -99,13 +102,20 @@ MODEL_ERRORS = [
     ("constraints\ncontext A inv: self.x\n", OclTypeError, 7, "an invariant must be a Boolean expression"),
     ("constraints\ncontext A inv n: true\ncontext A inv n: false\n", ModelError, 8, "duplicate definition"),
     ("constraints\ncontext Nope inv: true\n", ModelError, 7, "undefined class `Nope'"),
-    ("class B\noperations\n  f() : Integer = 'a'\nend\n", OclTypeError, 8, "does not conform to the declared"),
+    (
+        "class B\noperations\n  f() : Integer = 'a'\nend\n",
+        OclTypeError,
+        8,
+        "does not conform to the declared",
+    ),
     ("class B\noperations\n  f() begin end\nend\n", OclSyntaxError, 8, "unexpected `begin'"),
     ("class B\nend\nend\n", OclSyntaxError, 8, "unexpected `end'"),
 ]
 
 
-@pytest.mark.parametrize(("tail", "error", "line", "message"), MODEL_ERRORS, ids=[m for *_, m in MODEL_ERRORS])
+@pytest.mark.parametrize(
+    ("tail", "error", "line", "message"), MODEL_ERRORS, ids=[m for *_, m in MODEL_ERRORS]
+)
 def test_model_errors_are_positioned(tail: str, error: type[Exception], line: int, message: str) -> None:
     with pytest.raises(error) as caught:
         OclEngine(parse_use(MODEL_HEAD + tail, file="m.use"))
@@ -125,9 +135,16 @@ STATE_ERRORS = [
     ("!new Student('s')\n!new Room('r')\n!insert (s, r) into Teaches", 3, "cannot be at end `lecturer'"),
     ("!new Student('s')\n!insert (s) into Teaches", 2, "unexpected `)'"),
     ("!new Student('s')\n!insert (s, s) into Nope", 2, "undefined association `Nope'"),
-    ("!new Student('s')\n!new Course('c')\n!insert (s, c) into Enrollment", 3, "are created with `new Enrollment"),
-    ("!new Course('c')\n!new Professor('p')\n!insert (p, c) into Teaches\n!insert (p, c) into Teaches", 4,
-     "already exists"),
+    (
+        "!new Student('s')\n!new Course('c')\n!insert (s, c) into Enrollment",
+        3,
+        "are created with `new Enrollment",
+    ),
+    (
+        "!new Course('c')\n!new Professor('p')\n!insert (p, c) into Teaches\n!insert (p, c) into Teaches",
+        4,
+        "already exists",
+    ),
     ("!new Course('c')\n!new Professor('p')\n!delete (p, c) from Teaches", 3, "there is no link"),
     ("!new Enrollment('e')", 1, "need `between (...)'"),
     ("!new Student('s')\n!destroy s\n!s.age := 1", 3, "undefined object `s'"),
