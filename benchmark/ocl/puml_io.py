@@ -90,9 +90,40 @@ _RELATION = re.compile(
     rf"(?P<right>{_IDENT})\s*(?::\s*(?P<name>.*?))?\s*$"
 )
 _ATTRIBUTE = re.compile(rf"^(?:\{{field\}}\s*)?[-+#~]?\s*(?P<name>{_IDENT})\s*:\s*(?P<type>.+?)\s*$")
-_OPERATION = re.compile(
-    rf"^(?:\{{method\}}\s*)?[-+#~]?\s*(?P<name>{_IDENT})\s*\((?P<params>[^)]*)\)\s*(?::\s*(?P<type>.+?))?\s*$"
-)
+_OPERATION_HEAD = re.compile(rf"^(?:\{{method\}}\s*)?[-+#~]?\s*(?P<name>{_IDENT})\s*\(")
+
+
+def _split_operation(text: str) -> tuple[str, str, str | None] | None:
+    """``name(p : Set(T), q : U) : R`` -> name, parameter text, result type text (nested parentheses ok)."""
+    m = _OPERATION_HEAD.match(text)
+    if m is None:
+        return None
+    depth, i = 1, m.end()
+    while i < len(text) and depth:
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        i += 1
+    if depth:
+        return None
+    rest = text[i:].strip()
+    if rest and not rest.startswith(":"):
+        return None
+    return m["name"], text[m.end() : i - 1], rest[1:].strip() or None if rest else None
+
+
+def _split_top_level(text: str) -> list[str]:
+    """Split at commas outside parentheses."""
+    parts, depth, current = [], 0, []
+    for ch in text:
+        if ch == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        current.append(ch)
+    parts.append("".join(current))
+    return [p.strip() for p in parts if p.strip()]
+
+
 _IGNORED = re.compile(
     r"^(skinparam|hide|show|title|left to right direction|top to bottom direction|scale|header|footer|caption"
     r"|center header|right header|left header|!theme|allow_mixing|set namespaceSeparator)\b"
@@ -300,9 +331,9 @@ def _read_classifier(
     reader.classes[name] = cls
     for line_no, col, text in body_lines:
         text = re.sub(r"^\{(static|abstract|classifier)\}\s*", "", text)
-        op = _OPERATION.match(text)
-        if op:
-            reader.operation_specs.append((cls, op["name"], op["params"], op["type"], line_no, col))
+        op = _split_operation(text)
+        if op is not None:
+            reader.operation_specs.append((cls, op[0], op[1], op[2], line_no, col))
             continue
         attr = _ATTRIBUTE.match(text)
         if attr:
@@ -431,9 +462,7 @@ def _assemble(reader: _Reader) -> Model:
         )
     for cls, name, params_text, result_text, line, column in reader.operation_specs:
         params = []
-        for part in (p.strip() for p in params_text.split(",")):
-            if not part:
-                continue
+        for part in _split_top_level(params_text):
             pm = re.fullmatch(rf"(?P<name>{_IDENT})\s*:\s*(?P<type>.+)", part)
             if pm is None:
                 raise reader.error(f"parameter `{part}' is not `name : Type'", line, column)

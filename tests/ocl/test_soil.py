@@ -5,7 +5,7 @@ from __future__ import annotations
 from benchmark.ocl.engine import OclEngine
 from benchmark.ocl.soil import parse_soil
 from benchmark.ocl.state import ObjectState
-from benchmark.ocl.values import OclSet, Obj
+from benchmark.ocl.values import Obj, OclSet
 
 
 def test_campus_state(state: ObjectState) -> None:
