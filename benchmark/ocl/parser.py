@@ -26,10 +26,11 @@ START_RULES = ["expression_only", "type_only", "model_file", "soil_line", "const
 # Words USE's grammars reserve (literal tokens of its OCL, model and SOIL rules). lark's contextual lexer
 # would accept them as identifiers where no keyword can follow; USE does not, and neither do we.
 RESERVED_WORDS = frozenset(
-    """and or xor not implies div if then else endif let in true false null Undefined oclUndefined oclEmpty
-    iterate oclAsType oclIsKindOf oclIsTypeOf selectByKind selectByType Set Bag Sequence OrderedSet
-    Collection Tuple model constraints context inv pre post end attributes operations between enum abstract ordered
-    associationclass associationClass new destroy insert delete into from begin declare for do while""".split()
+    """and or xor not implies div if then else endif let in true false null Undefined oclUndefined
+    oclEmpty iterate oclAsType oclIsKindOf oclIsTypeOf selectByKind selectByType Set Bag Sequence
+    OrderedSet Collection Tuple model constraints context inv pre post end attributes operations
+    between enum abstract ordered associationclass associationClass new destroy insert delete into
+    from begin declare for do while""".split()
 )
 
 
