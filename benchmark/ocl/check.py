@@ -186,8 +186,13 @@ def _nary(assoc: Association, state: ObjectState) -> list[StructureViolation]:
             if link.association is assoc:
                 key = tuple(id(link.objects[e.index]) for e in others)
                 counts[key] = counts.get(key, 0) + 1
-        for combo in product(*pools):
-            n = counts.get(tuple(id(o) for o in combo), 0)
+        if selected.multiplicity.contains(0):
+            # only tuples that have links can violate it; USE walks the whole cross product, same verdicts
+            by_key = {tuple(id(o) for o in combo): combo for combo in _linked_tuples(assoc, others, state)}
+            candidates = [(by_key[key], n) for key, n in counts.items()]
+        else:
+            candidates = [(combo, counts.get(tuple(id(o) for o in combo), 0)) for combo in product(*pools)]
+        for combo, n in candidates:
             if selected.multiplicity.contains(n):
                 continue
             names = ", ".join(o.name for o in combo)
@@ -211,6 +216,12 @@ def _nary(assoc: Association, state: ObjectState) -> list[StructureViolation]:
                 )
             )
     return out
+
+
+def _linked_tuples(
+    assoc: Association, others: list[AssociationEnd], state: ObjectState
+) -> list[tuple[Obj, ...]]:
+    return [tuple(lk.objects[e.index] for e in others) for lk in state.links if lk.association is assoc]
 
 
 def _whole_part(model: Model, state: ObjectState) -> list[StructureViolation]:

@@ -53,10 +53,13 @@ def print_type(t: ast.TypeExpr) -> str:
 _STRING_ESCAPES = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
 
 
-def quote_string(value: str) -> str:
+def quote_string(value: str, *, escape_slash: bool = False) -> str:
+    """A STRING literal; ``escape_slash`` writes ``/`` as ``\\u002f`` (PlantUML reads ``/'`` as a comment)."""
     out = []
     for ch in value:
-        if ch in _STRING_ESCAPES:
+        if escape_slash and ch == "/":
+            out.append("\\u002f")
+        elif ch in _STRING_ESCAPES:
             out.append(_STRING_ESCAPES[ch])
         elif ord(ch) < 0x20 or 0xD800 <= ord(ch) <= 0xDFFF:
             out.append(f"\\u{ord(ch):04x}")
@@ -72,12 +75,15 @@ def _real(value: float) -> str:
     return text if any(c in text for c in ".e") else text + ".0"
 
 
-def print_expr(e: ast.Expr) -> str:
-    """The expression as OCL text."""
-    return _Printer().expr(e)
+def print_expr(e: ast.Expr, *, for_plantuml: bool = False) -> str:
+    """The expression as OCL text (``for_plantuml``: no ``/'`` or ``'/`` inside string literals)."""
+    return _Printer(for_plantuml).expr(e)
 
 
 class _Printer:
+    def __init__(self, for_plantuml: bool = False) -> None:
+        self.for_plantuml = for_plantuml
+
     def expr(self, e: ast.Expr) -> str:
         method = getattr(self, "_" + type(e).__name__)
         return method(e)
@@ -94,7 +100,7 @@ class _Printer:
         return _real(e.value)
 
     def _StringLit(self, e: ast.StringLit) -> str:
-        return quote_string(e.value)
+        return quote_string(e.value, escape_slash=self.for_plantuml)
 
     def _BooleanLit(self, e: ast.BooleanLit) -> str:
         return "true" if e.value else "false"

@@ -729,6 +729,10 @@ def _where(assoc: Association) -> dict[str, Any]:
     return {"file": p.file, "line": p.line, "column": p.column}
 
 
+def _ocl(expr: ast.Expr) -> str:
+    return print_expr(expr, for_plantuml=True)
+
+
 def _note_lines(model: Model) -> list[str]:
     lines: list[str] = []
     for cls in model.classes.values():
@@ -736,19 +740,17 @@ def _note_lines(model: Model) -> list[str]:
             for kind, expr in (("derive", attr.derive), ("init", attr.init)):
                 if expr is not None:
                     lines.append(
-                        f"context {cls.name}::{attr.name} : {type_text(attr.type)} {kind}: {print_expr(expr)}"
+                        f"context {cls.name}::{attr.name} : {type_text(attr.type)} {kind}: {_ocl(expr)}"
                     )
         for op in cls.operations:
             if op.body is not None:
-                lines.append(f"context {cls.name}::{_signature(op)} body: {print_expr(op.body)}")
+                lines.append(f"context {cls.name}::{_signature(op)} body: {_ocl(op.body)}")
             for cond in op.conditions:
                 name = f" {cond.name}" if cond.name else ""
-                lines.append(
-                    f"context {cls.name}::{_signature(op)} {cond.kind}{name}: {print_expr(cond.expr)}"
-                )
+                lines.append(f"context {cls.name}::{_signature(op)} {cond.kind}{name}: {_ocl(cond.expr)}")
     for inv in model.invariants:
         variables = f"{', '.join(inv.variables)} : " if inv.explicit_variables else ""
-        lines.append(f"context {variables}{inv.class_name} inv {inv.name}: {print_expr(inv.expr)}")
+        lines.append(f"context {variables}{inv.class_name} inv {inv.name}: {_ocl(inv.expr)}")
     return lines
 
 

@@ -40,6 +40,7 @@ class ObjectState:
         self.file = file
         self.objects: dict[str, Obj] = {}
         self.links: list[Link] = []
+        self._link_keys: dict[tuple[int, tuple[int, ...]], Link] = {}
         self.version = 0
         self._links_at: dict[int, dict[Obj, list[Link]]] = {}
         self._instances: dict[str, tuple[Obj, ...]] = {}
@@ -77,10 +78,7 @@ class ObjectState:
         self._changed()
 
     def find_link(self, assoc: Association, objects: tuple[Obj, ...]) -> Link | None:
-        for link in self.links:
-            if link.association is assoc and link.objects == objects:
-                return link
-        return None
+        return self._link_keys.get(_link_key(assoc, objects))
 
     def insert_link(self, assoc: Association, objects: Iterable[Obj], link_object: Obj | None = None) -> Link:
         objs = tuple(objects)
@@ -102,6 +100,7 @@ class ObjectState:
         if link_object is not None:
             link_object.link = link
         self.links.append(link)
+        self._link_keys[_link_key(assoc, objs)] = link
         self._changed()
         return link
 
@@ -115,6 +114,7 @@ class ObjectState:
 
     def _remove_link(self, link: Link) -> None:
         self.links.remove(link)
+        del self._link_keys[_link_key(link.association, link.objects)]
         if link.link_object is not None and link.link_object.name in self.objects:
             del self.objects[link.link_object.name]
         self._changed()
@@ -151,3 +151,7 @@ class ObjectState:
 
     def object(self, name: str) -> Obj | None:
         return self.objects.get(name)
+
+
+def _link_key(assoc: Association, objects: tuple[Obj, ...]) -> tuple[int, tuple[int, ...]]:
+    return id(assoc), tuple(id(o) for o in objects)

@@ -219,3 +219,12 @@ def test_use_writer_keeps_class_body_invariants_in_the_class() -> None:
     written = write_use(m)
     assert "  constraints\n    inv inv1: x > 0\nend" in written
     assert m.invariants[0].in_class_body
+
+
+def test_puml_writer_keeps_slashes_in_strings_away_from_block_comments() -> None:
+    m = parse_use(
+        "model M\nclass A\nattributes\n  s : String\nend\nconstraints\ncontext A inv: self.s <> 'a/' + '/b'\n"
+    )
+    text = write_puml(m)
+    assert "/'" not in text and "'/" not in text
+    assert models_equal(parse_puml(text), m)
