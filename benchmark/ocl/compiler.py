@@ -1160,9 +1160,8 @@ class Compiler:
             else:
                 keyed.sort(key=cmp_to_key(lambda p, q: java_compare(p[0], q[0])))
             items = tuple(x for _, x in keyed)
-            if type(r) in (OclSet, OclOrderedSet):
-                return OclOrderedSet.unchecked(items)
-            return OclSequence(items)
+            # the result kind follows the static source type (USE's ExpSortedBy.determineType)
+            return OclOrderedSet(items) if ordered_set else OclSequence(items)
 
         return Compiled(result, sorted_by)
 

@@ -388,6 +388,12 @@ class Model:
                     raise ModelError(
                         f"undefined superclass `{sup}' of class `{cls.name}'", **_pos(cls.position)
                     )
+                if cls.is_association_class and self.classes[sup].is_association_class:
+                    raise ModelError(
+                        f"association class `{cls.name}' specializes association class `{sup}': "
+                        "generalization of associations is not supported",
+                        **_pos(cls.position),
+                    )
         state: dict[str, int] = {}
         order: list[Class] = []
 

@@ -167,6 +167,11 @@ def transform(builder: Transformer, tree: Tree) -> Any:
         raise
 
 
+def split_lines(text: str) -> list[str]:
+    """Lines as the grammar counts them: only CR, LF and CRLF end a line (not U+0085, U+2028...)."""
+    return re.split(r"\r\n|\r|\n", text.removesuffix("\n").removesuffix("\r"))
+
+
 def _padding(line: int, column: int) -> str:
     """Leading whitespace that makes positions of embedded text match the enclosing file."""
     return "\n" * (line - 1) + " " * (column - 1)

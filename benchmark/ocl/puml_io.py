@@ -49,7 +49,7 @@ from benchmark.ocl.model import (
     Parameter,
     Position,
 )
-from benchmark.ocl.parser import parse_tree, parse_type, transform
+from benchmark.ocl.parser import parse_tree, parse_type, split_lines, transform
 from benchmark.ocl.printer import print_expr
 from benchmark.ocl.types import Type
 from benchmark.ocl.use_io import (
@@ -207,7 +207,7 @@ def _strip_block_comments(lines: list[str]) -> list[str]:
 def parse_puml(text: str, *, file: str | None = None, default_name: str = "Model") -> Model:
     """Parse PlantUML text into a finalized :class:`Model`."""
     reader = _Reader(file, default_name)
-    lines = _strip_block_comments(text.splitlines())
+    lines = _strip_block_comments(split_lines(text))
     i = 0
     depth = 0  # open package/namespace braces
     while i < len(lines):

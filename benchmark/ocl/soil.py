@@ -23,7 +23,7 @@ from benchmark.ocl import ast
 from benchmark.ocl.compiler import MultiplicityViolation, Runtime
 from benchmark.ocl.errors import OclError, StateError
 from benchmark.ocl.model import Class, Model
-from benchmark.ocl.parser import ExprBuilder, parse_tree, transform
+from benchmark.ocl.parser import ExprBuilder, parse_tree, split_lines, transform
 from benchmark.ocl.state import ObjectState
 from benchmark.ocl.types import OCL_VOID, Type
 from benchmark.ocl.values import Obj, runtime_type
@@ -76,13 +76,24 @@ class _SoilBuilder(ExprBuilder):
             "create", meta.line, meta.column, {"names": objects, "cls": cls, "between": between}
         )
 
-    def attribute_target(self, c: list[Any]) -> tuple[Token, Token]:
-        _at, obj, _dot, attr = c
-        return obj, attr
+    def attribute_target(self, c: list[Any]) -> tuple[ast.Expr, Token]:
+        """``o.attr``, ``@o.attr`` or ``o.role.attr``: the object expression and the attribute name."""
+        at, first, *rest = c
+        names = [t for t in rest if t.type == "IDENT"]
+        obj: ast.Expr = (ast.ObjectRef if at is not None else ast.Name)(
+            str(first), line=first.line, column=first.column
+        )
+        for role in names[:-1]:
+            obj = ast.PropertyCall(obj, False, str(role), None, line=role.line, column=role.column)
+        return obj, names[-1]
 
     def set_attribute(self, c: list[Any]) -> _Statement:
         (obj, attr), expr = c
         return _Statement("set", obj.line, obj.column, {"object": obj, "attribute": attr, "expr": expr})
+
+    def let_value(self, c: list[Any]) -> _Statement:
+        var, _type, _eq, expr = c
+        return _Statement("assign", var.line, var.column, {"variable": var, "expr": expr})
 
     @v_args(meta=True)
     def insert(self, meta: Any, c: list[Any]) -> _Statement:
@@ -113,7 +124,7 @@ def parse_soil(
 ) -> SoilResult:
     """Execute the SOIL commands of ``text`` on an empty state of ``model``."""
     runner = _Runner(model, runtime or Runtime(model), file)
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(split_lines(text), start=1):
         line = raw.strip()
         if not line or line.startswith(("--", "//")):
             continue
@@ -231,13 +242,10 @@ class _Runner:
         self.result.variables[str(s.args["variable"])] = value
 
     def _set(self, s: _Statement) -> None:
-        target: Token = s.args["object"]
-        name = str(target)
-        obj = self.result.variables.get(name)
-        if not isinstance(obj, Obj):
-            obj = self.state.objects.get(name)
-        if obj is None:
-            raise self.error(f"undefined object `{name}'", target)
+        target: ast.Expr = s.args["object"]
+        if isinstance(target, ast.Name) and target.name not in self.namespace():
+            raise self.error(f"undefined object `{target.name}'", target)
+        obj = self.object_of(target)
         attr_token: Token = s.args["attribute"]
         attr = obj.cls.attribute(str(attr_token))
         if attr is None:

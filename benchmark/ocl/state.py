@@ -126,6 +126,10 @@ class ObjectState:
         del self.objects[obj.name]
         for link in [lk for lk in self.links if obj in lk.objects or lk.link_object is obj]:
             self._remove_link(link)
+        for other in self.objects.values():  # USE: attributes holding the object become undefined
+            for name, value in other.values.items():
+                if value is obj:
+                    other.values[name] = None
         self._changed()
 
     # -- indexed lookups (used by the evaluator) ----------------------------------------------------
