@@ -124,9 +124,13 @@ class ObjectRef(Expr):
 
 @dataclass(frozen=True)
 class Name(Expr):
-    """A bare identifier: a variable, or an attribute/navigation of the implicit context (``self``)."""
+    """A bare identifier: a variable, or an attribute/navigation of the implicit context (``self``).
+
+    ``pre`` marks ``name@pre`` (postconditions only).
+    """
 
     name: str
+    pre: bool = False
 
 
 @dataclass(frozen=True)
@@ -134,7 +138,7 @@ class PropertyCall(Expr):
     """``source.name``, ``source->name(args)``, ``name(args)`` (source None).
 
     ``args`` is None when there are no parentheses (``x.name`` vs ``x.name()``); ``roles`` holds an
-    explicit source role (``p.job[employer]``) for ambiguous navigations.
+    explicit source role (``p.job[employer]``) for ambiguous navigations; ``pre`` marks ``x.name@pre``.
     """
 
     source: Expr | None
@@ -142,6 +146,7 @@ class PropertyCall(Expr):
     name: str
     args: tuple[Expr, ...] | None = None
     roles: tuple[str, ...] = ()
+    pre: bool = False
 
 
 @dataclass(frozen=True)

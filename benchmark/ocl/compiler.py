@@ -469,6 +469,8 @@ class Compiler:
 
     # -- names ---------------------------------------------------------------------------------------
     def _Name(self, e: ast.Name, scope: _Scope) -> Compiled:
+        if e.pre:
+            raise self.error(e, "modifier @pre is only allowed in postconditions")
         hit = scope.lookup(e.name)
         if hit is not None:
             slot, t = hit
@@ -484,6 +486,8 @@ class Compiler:
 
     # -- property calls ------------------------------------------------------------------------------
     def _PropertyCall(self, e: ast.PropertyCall, scope: _Scope) -> Compiled:
+        if e.pre:
+            raise self.error(e, "modifier @pre is only allowed in postconditions")
         if e.source is None:
             if not self.implicit:
                 raise self.error(e, f"undefined operation `{e.name}'")

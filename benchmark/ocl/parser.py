@@ -215,11 +215,18 @@ def _pos(item: Token | Any) -> dict[str, int]:
 class _Property:
     """What follows ``.``/``->`` before the source is known."""
 
-    __slots__ = ("kind", "token", "roles", "call", "extra")
+    __slots__ = ("kind", "token", "roles", "call", "extra", "pre")
 
     def __init__(
-        self, kind: str, token: Token, roles: tuple[str, ...] = (), call: Any = None, extra: Any = None
+        self,
+        kind: str,
+        token: Token,
+        roles: tuple[str, ...] = (),
+        call: Any = None,
+        extra: Any = None,
+        pre: bool = False,
     ):
+        self.pre = pre
         self.kind = kind
         self.token = token
         self.roles = roles
@@ -279,8 +286,11 @@ class ExprBuilder(Transformer):
         return self._call(source, op.type == "ARROW", prop)
 
     def named_property(self, c: list[Any]) -> _Property:
-        name, roles, call = c
-        return _Property("named", name, tuple(roles or ()), call)
+        name, roles, pre, call = c
+        return _Property("named", name, tuple(roles or ()), call, pre=pre is not None)
+
+    def at_pre(self, c: list[Any]) -> Token:
+        return c[0]
 
     def iterate_property(self, c: list[Any]) -> _Property:
         return self._iterate_parts(c)
@@ -333,7 +343,9 @@ class ExprBuilder(Transformer):
         name = str(tok)
         call: _CallArgs | None = prop.call
         if call is None:
-            return ast.PropertyCall(source, arrow, name, None, prop.roles, **_pos(tok))
+            return ast.PropertyCall(source, arrow, name, None, prop.roles, prop.pre, **_pos(tok))
+        if name in ast.ITERATORS and prop.pre:
+            raise self.error(f"`@pre' cannot modify the iterator `{name}'", tok)
         if name in ast.ITERATORS:
             if prop.roles:
                 raise self.error(f"`{name}' takes no role qualification", tok)
@@ -353,14 +365,15 @@ class ExprBuilder(Transformer):
         for expr, typ in call.args:
             if typ is not None:
                 raise self.error("a type annotation is only allowed for iterator variables", expr)
-        return ast.PropertyCall(source, arrow, name, tuple(e for e, _ in call.args), prop.roles, **_pos(tok))
+        args = tuple(e for e, _ in call.args)
+        return ast.PropertyCall(source, arrow, name, args, prop.roles, prop.pre, **_pos(tok))
 
     # -- primaries ------------------------------------------------------------------------------
     def name_primary(self, c: list[Any]) -> ast.Expr:
-        name, call = c
+        name, pre, call = c
         if call is None:
-            return ast.Name(str(name), **_pos(name))
-        return self._call(None, False, _Property("named", name, (), call))
+            return ast.Name(str(name), pre is not None, **_pos(name))
+        return self._call(None, False, _Property("named", name, (), call, pre=pre is not None))
 
     def type_primary(self, c: list[Any]) -> ast.Expr:
         name, typ = c

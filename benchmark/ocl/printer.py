@@ -142,7 +142,7 @@ class _Printer:
         return f"@{e.name}"
 
     def _Name(self, e: ast.Name) -> str:
-        return e.name
+        return e.name + ("@pre" if e.pre else "")
 
     # calls
     def _source(self, source: ast.Expr | None, arrow: bool) -> str:
@@ -154,6 +154,8 @@ class _Printer:
         text = self._source(e.source, e.arrow) + e.name
         if e.roles:
             text += "[" + ", ".join(e.roles) + "]"
+        if e.pre:
+            text += "@pre"
         if e.args is not None:
             text += "(" + ", ".join(self.expr(a) for a in e.args) + ")"
         return text

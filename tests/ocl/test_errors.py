@@ -44,6 +44,7 @@ EXPRESSION_ERRORS = [
     ("Tuple{a = 1}->size()", OclTypeError, 15, "collection operation not applicable to tuple type"),
     ("pia.courses[lecturer]", OclTypeError, 5, None),  # binary association: qualification is accepted
     ("@nobody", OclTypeError, 1, "undefined object `@nobody'"),
+    ("ann.age@pre", OclTypeError, 5, "modifier @pre is only allowed in postconditions"),
 ]
 
 

@@ -75,7 +75,7 @@ leaves = st.one_of(
     st.just(ast.NullLit(None, "Undefined")),
     st.builds(ast.NullLit, type_exprs, st.sampled_from(["null", "oclUndefined"])),
     st.builds(ast.EnumLit, st.sampled_from([None, "Color"]), st.sampled_from(["red", "green"])),
-    st.builds(ast.Name, NAMES),
+    st.builds(ast.Name, NAMES, st.booleans()),
     st.builds(ast.ObjectRef, NAMES),
     st.builds(ast.EmptyCollectionLit, concrete_collection_types, st.just("braces")),
     st.builds(
@@ -108,10 +108,11 @@ def _extend(inner: st.SearchStrategy[ast.Expr]) -> st.SearchStrategy[ast.Expr]:
             inner,
         ),
         st.builds(
-            lambda s, n, args: ast.PropertyCall(s[0], s[1], n, args),
+            lambda s, n, args, pre: ast.PropertyCall(s[0], s[1], n, args, (), pre),
             sourced,
             PROPERTY_NAMES,
             st.none() | st.lists(inner, max_size=2).map(tuple),
+            st.booleans(),
         ),
         st.builds(
             lambda n, args: ast.PropertyCall(None, False, n, args),
