@@ -96,6 +96,8 @@ CASES: list[tuple[str, str, str]] = [
     ("not null", "null : OclVoid", "Op_boolean_not"),
     ("false xor null", "null : OclVoid", "Op_boolean_xor is strict"),
     ("true xor false", "true : Boolean", "Op_boolean_xor"),
+    ("null->isEmpty()", "true : Boolean", "ASTOperationExpression: null->op() applies op to an empty Bag"),
+    ("null->size()", "0 : Integer", "ASTOperationExpression: null->op() applies op to an empty Bag"),
     ("if ben.gpa > 3 then 1 else 2 endif", "null : OclVoid", "ExpIf: undefined condition gives undefined"),
     ("if ann.gpa > 3 then 1 else 2.5 endif", "1 : Integer", "ExpIf: branch value keeps its runtime type"),
     # ---- iterators (ExpQuery)

@@ -78,3 +78,17 @@ def test_attribute_values_may_be_objects_and_variables_shadow_objects() -> None:
     x = state.objects["x"]
     assert isinstance(x.values["friend"], Obj) and x.values["friend"].name == "z"
     assert engine.evaluate("x.friend.friend", state).text == "null : OclVoid"
+
+
+def test_destroy_sets_references_to_undefined_and_set_goes_through_navigation() -> None:
+    engine = OclEngine.from_text(
+        "model M\nclass A\nattributes\n  friend : A\n  n : Integer\nend\n"
+        "association R between\n  A[0..1] role left\n  A[0..1] role right\nend\n"
+    )
+    state = engine.state_from_text(
+        "!new A('x')\n!new A('y')\n!x.friend := y\n!insert (x, y) into R\n"
+        "!set x.right.n := 5\n!let k : Integer = x.right.n + 1\n!x.n := k\n!destroy y\n"
+    )
+    x = state.objects["x"]
+    assert x.values == {"friend": None, "n": 6}  # y's n was 5 before it was destroyed
+    assert state.links == []
