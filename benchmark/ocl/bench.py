@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from typing import Any
 
 from benchmark.ocl.check import evaluate_invariant
 from benchmark.ocl.engine import OclEngine
@@ -105,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     while time.perf_counter() < deadline:
         ctx = engine.runtime.context(state)
         for ci in invariants:
-            env = [None] * ci.frame_size
+            env: list[Any] = [None] * ci.frame_size
             env[0] = ctx
             slot = ci.slots[0]
             for obj in state.instances(ci.cls):

@@ -1162,7 +1162,7 @@ class Compiler:
             if all(type(k) in (int, float) for k, _ in keyed) or all(type(k) is str for k, _ in keyed):
                 keyed.sort(key=itemgetter(0))
             else:
-                keyed.sort(key=cmp_to_key(lambda p, q: java_compare(p[0], q[0])))
+                keyed.sort(key=cmp_to_key(_compare_keys))
             items = tuple(x for _, x in keyed)
             # the result kind follows the static source type (USE's ExpSortedBy.determineType)
             return OclOrderedSet(items) if ordered_set else OclSequence(items)
@@ -1182,8 +1182,9 @@ class Compiler:
     def _collect(self, source: Compiled, slots: tuple[int, ...], body: Compiled, *, nested: bool) -> Compiled:
         st = source.type
         sequence = isinstance(st, CollectionType) and st.kind in ("Sequence", "OrderedSet")
-        flatten = not nested and isinstance(body.type, CollectionType)
-        elem = body.type.elem if flatten else body.type  # type: ignore[union-attr]
+        body_type = body.type
+        flatten = not nested and isinstance(body_type, CollectionType)
+        elem = body_type.elem if isinstance(body_type, CollectionType) and flatten else body_type
         result = CollectionType("Sequence" if sequence else "Bag", elem)
         src, f, slot = source.fn, body.fn, slots[0]
 
@@ -1294,6 +1295,10 @@ class Compiler:
             return acc_value
 
         return Compiled(acc_type, iterate)
+
+
+def _compare_keys(p: tuple[Any, Any], q: tuple[Any, Any]) -> int:
+    return java_compare(p[0], q[0])
 
 
 def _call(impl: Callable[..., Any], fns: list[Fn], strict: bool) -> Fn:

@@ -17,7 +17,7 @@ from typing import Any
 from benchmark.ocl import ast
 from benchmark.ocl.check import CheckReport, check_state
 from benchmark.ocl.compiler import CompiledExpression, MultiplicityViolation, Runtime
-from benchmark.ocl.errors import EvaluationError, ModelError
+from benchmark.ocl.errors import EvaluationError
 from benchmark.ocl.model import Model
 from benchmark.ocl.parser import parse_expression
 from benchmark.ocl.soil import SoilResult, parse_soil, read_soil
@@ -127,10 +127,3 @@ class OclEngine:
 
     def invariant_names(self) -> list[str]:
         return [ci.invariant.qualified_name for ci in self.runtime.invariants]
-
-
-def require_model_file(path: str | Path) -> Path:
-    path = Path(path)
-    if not path.exists():
-        raise ModelError("no such file", file=str(path))
-    return path

@@ -13,7 +13,7 @@ Expressions (invariants, operation bodies, derived attributes) are kept as parse
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from benchmark.ocl.errors import ModelError
 from benchmark.ocl.types import ClassType, CollectionType, EnumType, Type
@@ -537,7 +537,7 @@ def _link_type(ac: Class, assoc: Association, src: AssociationEnd) -> Type:
     return ac.type
 
 
-def _pos(position: Position) -> dict[str, object]:
+def _pos(position: Position) -> dict[str, Any]:
     return {"file": position.file, "line": position.line, "column": position.column}
 
 

@@ -136,7 +136,7 @@ def parse_tree(text: str, start: str, *, file: str | None = None, line_offset: i
         raise OclSyntaxError(
             f"unexpected `{token}' (a reserved word cannot be used as a name)",
             file=file,
-            line=token.line + line_offset,
+            line=(token.line or 0) + line_offset,
             column=token.column,
         ) from None
     if line_offset:
@@ -208,7 +208,7 @@ def unescape_string(body: str) -> str:
     return _ESCAPE.sub(replace, body)
 
 
-def _pos(item: Token | Any) -> dict[str, int]:
+def _pos(item: Token | Any) -> dict[str, Any]:
     return {"line": item.line, "column": item.column}
 
 

@@ -112,7 +112,9 @@ def _split_operation(text: str) -> tuple[str, str, str | None] | None:
 
 def _split_top_level(text: str) -> list[str]:
     """Split at commas outside parentheses."""
-    parts, depth, current = [], 0, []
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
     for ch in text:
         if ch == "," and depth == 0:
             parts.append("".join(current))
@@ -550,20 +552,19 @@ def _assemble_associations(reader: _Reader, model: Model) -> None:
         else:
             model.associations[assoc.name] = assoc
     for diamond, lines in nary.items():
-        ends = []
+        nary_ends: list[AssociationEnd] = []
         for rel, end in lines:
-            label_end = end
-            role, mult, ordered = _label(reader, label_end, rel.line)
-            ends.append(
+            role, mult, ordered = _label(reader, end, rel.line)
+            nary_ends.append(
                 AssociationEnd(
                     end.cls, mult, role, ordered, position=Position(reader.file, rel.line, end.column)
                 )
             )
         line, column = reader.diamonds[diamond]
-        if len(ends) < 3:
+        if len(nary_ends) < 3:
             raise reader.error(f"diamond `{diamond}' needs at least three connected classes", line, column)
         model.add_association(
-            Association(diamond, "association", ends, position=Position(reader.file, line, column))
+            Association(diamond, "association", nary_ends, position=Position(reader.file, line, column))
         )
     for diamond, (line, column) in reader.diamonds.items():
         if diamond not in nary:

@@ -327,12 +327,11 @@ class _ModelAssembler:
                 if any(o.name == str(ro.name) for o in cls.operations):
                     raise self.error(f"class `{cls.name}' already defines an operation `{ro.name}'", ro.name)
                 cls.operations.append(self.operation(model, ro))
-        plain = [e for e in elements if isinstance(e, _RawAssociation)]
-        for ra in plain:
-            model.add_association(self.association(ra, is_class=False))
+        for raw_assoc in (e for e in elements if isinstance(e, _RawAssociation)):
+            model.add_association(self.association(raw_assoc, is_class=False))
         for rc in raw_classes:
             if rc.association is not None:
-                assoc = self.association(rc.association, is_class=True)
+                assoc: Association = self.association(rc.association, is_class=True)
                 if assoc.name in model.associations:
                     raise self.error(f"model already contains an association named `{assoc.name}'", rc.name)
                 model.associations[assoc.name] = assoc
@@ -491,7 +490,7 @@ def write_use(model: Model) -> str:
         out.append(f"enum {enum.name} {{ {', '.join(enum.literals)} }}")
     if model.enumerations:
         out.append("")
-    in_body = {}
+    in_body: dict[str, list[Invariant]] = {}
     for inv in model.invariants:
         if inv.in_class_body and not inv.explicit_variables:
             in_body.setdefault(inv.class_name, []).append(inv)
