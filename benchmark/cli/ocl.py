@@ -66,6 +66,10 @@ def _engine(model: Path, constraints: list[Path] | None = None):  # type: ignore
 
 
 def _state(engine, path: Path):  # type: ignore[no-untyped-def]
+    return _soil(engine, path).state
+
+
+def _soil(engine, path: Path):  # type: ignore[no-untyped-def]
     from benchmark.errors import InputFormatError
 
     if not path.is_file():
@@ -78,7 +82,7 @@ def _state(engine, path: Path):  # type: ignore[no-untyped-def]
             f"(line {lines})",
             file=sys.stderr,
         )
-    return result.state
+    return result
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -95,8 +99,9 @@ def run_eval(args: argparse.Namespace) -> int:
     from benchmark.fileio import dumps_json
 
     engine = _engine(args.model)
-    state = _state(engine, args.state)
-    result = engine.evaluate(engine.compile(args.expression, state, file="<expression>"), state)
+    soil = _soil(engine, args.state)
+    compiled = engine.compile(args.expression, soil.state, soil_variables=soil.variables, file="<expression>")
+    result = engine.evaluate(compiled, soil.state, soil.variables)
     sys.stdout.write(dumps_json(result.to_json()) if args.json else result.text + "\n")
     return EXIT_OK
 

@@ -10,6 +10,8 @@ The CLI (``atlbench ocl``), the benchmark script and the tests all go through th
 
 from __future__ import annotations
 
+from collections import ChainMap
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -99,12 +101,21 @@ class OclEngine:
         state: ObjectState | None = None,
         *,
         variables: dict[str, Type] | None = None,
+        soil_variables: dict[str, Any] | None = None,
         file: str | None = None,
     ) -> CompiledExpression:
-        """Check an expression; the objects of ``state`` are in scope by name (as in USE's shell)."""
+        """Check an expression. As in USE's shell, the objects of ``state`` are in scope by name, and so
+        are the variables a SOIL file assigned (``soil_variables``); ``variables`` declares further ones
+        whose values are passed to :meth:`evaluate` as ``bindings``.
+        """
         tree = parse_expression(expr, file=file) if isinstance(expr, str) else expr
-        objects: dict[str, Obj] = state.objects if state is not None else {}
-        return self.runtime.compiler(objects=objects, file=file).compile_query(tree, variables)
+        objects: Mapping[str, Obj] = state.objects if state is not None else {}
+        declared = dict(variables or {})
+        if soil_variables:
+            bound = {k: v for k, v in soil_variables.items() if isinstance(v, Obj)}
+            objects = ChainMap(bound, dict(objects))
+            declared.update({k: runtime_type(v) for k, v in soil_variables.items() if not isinstance(v, Obj)})
+        return self.runtime.compiler(objects=objects, file=file).compile_query(tree, declared)
 
     def evaluate(
         self,
@@ -112,10 +123,12 @@ class OclEngine:
         state: ObjectState,
         bindings: dict[str, Any] | None = None,
     ) -> EvalResult:
+        """Evaluate in ``state``; ``bindings`` gives the values of declared variables (and SOIL values)."""
         compiled = expr if isinstance(expr, CompiledExpression) else self.compile(expr, state)
         env = compiled.frame(self.runtime.context(state))
         for name, value in (bindings or {}).items():
-            env[compiled.slots[name]] = value
+            if name in compiled.slots:
+                env[compiled.slots[name]] = value
         try:
             value = compiled.fn(env)
         except MultiplicityViolation as violation:

@@ -98,3 +98,12 @@ def test_convert_both_ways(
     assert main(["ocl", "convert", str(puml), "--to", "use"]) == 0
     back = capsys.readouterr().out
     assert back.startswith("model Campus\n") and "associationclass Enrollment between" in back
+
+
+def test_eval_sees_soil_variables_like_uses_shell(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = tmp_path / "m.use"
+    model.write_text("model M\nclass A\nattributes\n  x : Integer\nend\n")
+    state = tmp_path / "s.soil"
+    state.write_text("!obj := new A('a1')\n!obj.x := 4\n!n := obj.x * 10\n")
+    assert main(["ocl", "eval", str(model), str(state), "obj.x + n"]) == 0
+    assert capsys.readouterr().out == "44 : Integer\n"
