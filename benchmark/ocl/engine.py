@@ -133,6 +133,10 @@ class OclEngine:
             value = compiled.fn(env)
         except MultiplicityViolation as violation:
             raise EvaluationError(f"could not evaluate: {violation}") from None
+        except RecursionError:
+            raise EvaluationError(
+                "could not evaluate: recursion too deep (an operation that does not end?)"
+            ) from None
         return EvalResult(value, compiled.type)
 
     def check(self, state: ObjectState) -> CheckReport:

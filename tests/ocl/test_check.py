@@ -137,3 +137,15 @@ def test_extra_constraints_errors_are_positioned_and_leave_the_model_unchanged()
     with pytest.raises(ModelError, match="undefined class `Q'"):
         engine.add_constraints("context P inv fine: true\ncontext Q inv: true", file="y.ocl")
     assert engine.model.invariants == [] and engine.model.next_invariant_name() == "inv1"
+
+
+def test_endless_recursion_is_an_evaluation_error_not_a_crash() -> None:
+    engine = OclEngine.from_text(
+        "model M\nclass A\noperations\n  loop() : Integer = self.loop() + 1\nend\n"
+        "constraints\ncontext A inv ends: self.loop() > 0\n"
+    )
+    state = engine.state_from_text("!new A('a')\n")
+    with pytest.raises(EvaluationError, match="recursion too deep"):
+        engine.evaluate("a.loop()", state)
+    (result,) = engine.check(state).invariants
+    assert result.status == FAILED and result.reason is not None
