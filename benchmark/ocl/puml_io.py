@@ -85,8 +85,14 @@ _CLASS = re.compile(
 )
 _ASSOC_CLASS = re.compile(rf"^\(\s*(?P<a>{_IDENT})\s*,\s*(?P<b>{_IDENT})\s*\)\s*\.\.+\s*(?P<c>{_IDENT})\s*$")
 _DIAMOND = re.compile(rf"^<>\s*(?P<name>{_IDENT})\s*$")
+# an arrow: optional head, a line of `-` or `.` (with an optional direction hint or [style]), optional head
+_ARROW_TEXT = (
+    r"(?P<lhead><\||\*|o|<|x|\+|#|\})?(?P<line>[-.]+(?:(?:up|down|left|right|u|d|l|r|\[[^\]]*\])[-.]*)?)"
+    r"(?P<rhead>\|>|\*|o|>|x|\+|#|\{)?"
+)
+_ARROW = re.compile(rf"^{_ARROW_TEXT}$")
 _RELATION = re.compile(
-    rf'^(?P<left>{_IDENT})\s*(?:"(?P<llabel>[^"]*)")?\s*(?P<arrow>[^\s"]*[-.][^\s"]*)\s*(?:"(?P<rlabel>[^"]*)")?\s*'
+    rf'^(?P<left>{_IDENT})\s*(?:"(?P<llabel>[^"]*)")?\s*(?P<arrow>[^\s"]*[-.][^\s"]*?)\s*(?:"(?P<rlabel>[^"]*)")?\s*'
     rf"(?P<right>{_IDENT})\s*(?::\s*(?P<name>.*?))?\s*$"
 )
 _ATTRIBUTE = re.compile(rf"^(?:\{{field\}}\s*)?[-+#~]?\s*(?P<name>{_IDENT})\s*:\s*(?P<type>.+?)\s*$")
@@ -345,12 +351,6 @@ def _read_classifier(
             continue
         raise reader.error(f"expected `name : Type' or `name(params) : Type', found `{text}'", line_no, col)
     return i
-
-
-_ARROW = re.compile(
-    r"^(?P<lhead><\||\*|o|<|x|\+|#|\})?(?P<line>[-.]+(?:(?:up|down|left|right|u|d|l|r|\[[^\]]*\])[-.]*)?)"
-    r"(?P<rhead>\|>|\*|o|>|x|\+|#|\{)?$"
-)
 
 
 def _read_relation(reader: _Reader, m: re.Match[str], number: int, column: int, raw: str) -> None:
