@@ -23,7 +23,7 @@ from typing import Any
 
 from benchmark.ocl import ast
 from benchmark.ocl import operations as ops
-from benchmark.ocl.errors import EvaluationError, OclTypeError
+from benchmark.ocl.errors import OclTypeError
 from benchmark.ocl.model import Attribute, Class, Invariant, Model, Navigation, Operation
 from benchmark.ocl.state import ObjectState
 from benchmark.ocl.types import (
@@ -1339,10 +1339,6 @@ def _call(impl: Callable[..., Any], fns: list[Fn], strict: bool) -> Fn:
         return impl(*values)
 
     return call_n
-
-
-def evaluation_error(error: MultiplicityViolation, file: str | None = None) -> EvaluationError:
-    return EvaluationError(str(error), file=file)
 
 
 __all__ = [

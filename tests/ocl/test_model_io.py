@@ -228,3 +228,12 @@ def test_puml_writer_keeps_slashes_in_strings_away_from_block_comments() -> None
     text = write_puml(m)
     assert "/'" not in text and "'/" not in text
     assert models_equal(parse_puml(text), m)
+
+
+def test_puml_relations_need_no_spaces_around_the_arrow() -> None:
+    m = parse_puml('@startuml\nclass A\nclass B\nA"1"--"b *"B:R\nB--|>A\n@enduml\n')
+    assert [(e.class_name, e.name, str(e.multiplicity)) for e in m.associations["R"].ends] == [
+        ("A", "a", "1"),
+        ("B", "b", "*"),
+    ]
+    assert m.classes["B"].supers == ("A",)
