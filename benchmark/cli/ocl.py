@@ -1,0 +1,124 @@
+"""``atlbench ocl``: check object states, evaluate OCL, convert models (the OCL track, part 1).
+
+* ``atlbench ocl check MODEL STATE [--constraints FILE] [--json]`` -- structure and every invariant,
+  OK or FAILED, as USE's ``check``; exit 1 when anything failed.
+* ``atlbench ocl eval MODEL STATE 'EXPR' [--json]`` -- the value and its type, printed like USE
+  (``Set{1,2} : Set(Integer)``).
+* ``atlbench ocl convert FILE --to use|puml [-o OUT]`` -- between the two model notations.
+
+MODEL is a ``.use`` or PlantUML (``.puml``) file, STATE a SOIL file. Input errors print as
+``FILE:LINE:COL: error: ...`` and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser("ocl", help="OCL track: check states, evaluate OCL, convert models")
+    commands = parser.add_subparsers(dest="ocl_command", metavar="SUBCOMMAND", required=True)
+
+    check = commands.add_parser("check", help="check a SOIL state against the model's invariants")
+    check.add_argument("model", type=Path, help="model file (.use or .puml)")
+    check.add_argument("state", type=Path, help="object state (.soil)")
+    check.add_argument(
+        "--constraints",
+        type=Path,
+        action="append",
+        default=[],
+        help="extra invariants (context C inv n: expr ...); may be repeated",
+    )
+    check.add_argument("--json", action="store_true", help="print {invariants, structure} as JSON")
+    check.set_defaults(handler=run_check)
+
+    evaluate = commands.add_parser("eval", help="evaluate an OCL expression in a SOIL state")
+    evaluate.add_argument("model", type=Path, help="model file (.use or .puml)")
+    evaluate.add_argument("state", type=Path, help="object state (.soil)")
+    evaluate.add_argument("expression", help="OCL expression; objects are in scope by name")
+    evaluate.add_argument("--json", action="store_true", help='print {"type": ..., "value": ...}')
+    evaluate.set_defaults(handler=run_eval)
+
+    convert = commands.add_parser("convert", help="convert a model between .use and PlantUML")
+    convert.add_argument("file", type=Path, help="model file (.use or .puml)")
+    convert.add_argument("--to", required=True, choices=["use", "puml"], help="output notation")
+    convert.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
+    convert.set_defaults(handler=run_convert)
+
+
+def _engine(model: Path, constraints: list[Path] | None = None):  # type: ignore[no-untyped-def]
+    from benchmark.errors import InputFormatError
+    from benchmark.ocl.engine import OclEngine
+
+    if not model.is_file():
+        raise InputFormatError("no such model file", file=str(model))
+    engine = OclEngine.from_file(model)
+    for path in constraints or []:
+        if not path.is_file():
+            raise InputFormatError("no such constraints file", file=str(path))
+        engine.add_constraints(path.read_text(encoding="utf-8"), file=str(path))
+    return engine
+
+
+def _state(engine, path: Path):  # type: ignore[no-untyped-def]
+    return _soil(engine, path).state
+
+
+def _soil(engine, path: Path):  # type: ignore[no-untyped-def]
+    from benchmark.errors import InputFormatError
+
+    if not path.is_file():
+        raise InputFormatError("no such state file", file=str(path))
+    result = engine.load_soil(path)
+    if result.skipped:
+        lines = ", ".join(str(n) for n, _ in result.skipped)
+        print(
+            f"{path}: note: ignored {len(result.skipped)} command(s) that do not change the state "
+            f"(line {lines})",
+            file=sys.stderr,
+        )
+    return result
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from benchmark.fileio import dumps_json
+
+    engine = _engine(args.model, args.constraints)
+    state = _state(engine, args.state)
+    report = engine.check(state)
+    sys.stdout.write(dumps_json(report.to_json()) if args.json else report.to_text())
+    return EXIT_OK if report.ok else EXIT_FAILED
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    from benchmark.fileio import dumps_json
+
+    engine = _engine(args.model)
+    soil = _soil(engine, args.state)
+    compiled = engine.compile(args.expression, soil.state, soil_variables=soil.variables, file="<expression>")
+    result = engine.evaluate(compiled, soil.state, soil.variables)
+    sys.stdout.write(dumps_json(result.to_json()) if args.json else result.text + "\n")
+    return EXIT_OK
+
+
+def run_convert(args: argparse.Namespace) -> int:
+    from benchmark.errors import InputFormatError
+    from benchmark.fileio import write_text_atomic
+    from benchmark.ocl.engine import OclEngine
+    from benchmark.ocl.puml_io import write_puml
+    from benchmark.ocl.use_io import write_use
+
+    if not args.file.is_file():
+        raise InputFormatError("no such model file", file=str(args.file))
+    model = OclEngine.from_file(args.file).model  # compiling checks the OCL parts too
+    text = write_use(model) if args.to == "use" else write_puml(model)
+    if args.output is not None:
+        write_text_atomic(args.output, text)
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK

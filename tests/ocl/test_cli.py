@@ -1,0 +1,109 @@
+"""``atlbench ocl check|eval|convert`` end to end through ``benchmark.cli.main``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmark.cli import main
+
+from .conftest import CAMPUS_SOIL, CAMPUS_USE
+
+
+@pytest.fixture()
+def files(tmp_path: Path) -> tuple[Path, Path]:
+    model = tmp_path / "campus.use"
+    state = tmp_path / "campus.soil"
+    model.write_text(CAMPUS_USE, encoding="utf-8")
+    state.write_text(CAMPUS_SOIL, encoding="utf-8")
+    return model, state
+
+
+def test_check_json(files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    model, state = files
+    assert main(["ocl", "check", str(model), str(state), "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"invariants", "structure"}
+    assert (
+        out["invariants"]["Student::adult"] == "FAILED" and out["invariants"]["Person::nameDefined"] == "OK"
+    )
+    assert [v["association"] for v in out["structure"]] == ["HeldIn"]
+
+
+def test_check_text_and_extra_constraints(
+    files: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model, state = files
+    extra = tmp_path / "extra.ocl"
+    extra.write_text("context Course inv titled: self.title.size() > 2\n", encoding="utf-8")
+    assert main(["ocl", "check", str(model), str(state), "--constraints", str(extra)]) == 1
+    captured = capsys.readouterr()
+    assert "checking invariant (8) `Course::titled': OK." in captured.out
+    assert "ignored 1 command(s) that do not change the state" in captured.err
+
+
+def test_check_passes_with_exit_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = tmp_path / "m.use"
+    model.write_text(
+        "model M\nclass A\nattributes\n  x : Integer\nend\nconstraints\ncontext A inv: self.x > 0\n"
+    )
+    state = tmp_path / "s.soil"
+    state.write_text("!new A('a')\n!a.x := 1\n")
+    assert main(["ocl", "check", str(model), str(state)]) == 0
+    assert capsys.readouterr().out.endswith("checked 1 invariant, 0 failures.\n")
+
+
+def test_eval_prints_like_use(files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    model, state = files
+    assert main(["ocl", "eval", str(model), str(state), "Set{1, 2}"]) == 0
+    assert capsys.readouterr().out == "Set{1,2} : Set(Integer)\n"
+    assert main(["ocl", "eval", str(model), str(state), "pia.mentees", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"type": "Set(Student)", "value": {"Set": ["@ann"]}}
+
+
+def test_eval_errors_are_positioned_and_exit_2(
+    files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    model, state = files
+    assert main(["ocl", "eval", str(model), str(state), "ann.nope"]) == 2
+    assert (
+        "<expression>:1:5: error: `nope' is neither an attribute nor a role name" in capsys.readouterr().err
+    )
+
+
+def test_bad_state_exits_2(
+    files: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model, _ = files
+    bad = tmp_path / "bad.soil"
+    bad.write_text("!new Student('s')\n!s.agee := 1\n")
+    assert main(["ocl", "check", str(model), str(bad)]) == 2
+    assert f"{bad}:2:4: error: class `Student' has no attribute `agee'" in capsys.readouterr().err
+
+
+def test_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["ocl", "check", str(tmp_path / "no.use"), str(tmp_path / "no.soil")]) == 2
+    assert "no.use: error: no such model file" in capsys.readouterr().err
+
+
+def test_convert_both_ways(
+    files: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model, _ = files
+    puml = tmp_path / "campus.puml"
+    assert main(["ocl", "convert", str(model), "--to", "puml", "-o", str(puml)]) == 0
+    assert puml.read_text().startswith("@startuml Campus\n")
+    assert main(["ocl", "convert", str(puml), "--to", "use"]) == 0
+    back = capsys.readouterr().out
+    assert back.startswith("model Campus\n") and "associationclass Enrollment between" in back
+
+
+def test_eval_sees_soil_variables_like_uses_shell(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = tmp_path / "m.use"
+    model.write_text("model M\nclass A\nattributes\n  x : Integer\nend\n")
+    state = tmp_path / "s.soil"
+    state.write_text("!obj := new A('a1')\n!obj.x := 4\n!n := obj.x * 10\n")
+    assert main(["ocl", "eval", str(model), str(state), "obj.x + n"]) == 0
+    assert capsys.readouterr().out == "44 : Integer\n"

@@ -1,0 +1,168 @@
+"""Bad expressions, models and states are rejected with the file, line and column of the culprit."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmark.errors import BenchmarkError
+from benchmark.ocl.engine import OclEngine
+from benchmark.ocl.errors import ModelError, OclSyntaxError, OclTypeError, StateError
+from benchmark.ocl.parser import parse_expression
+from benchmark.ocl.state import ObjectState
+from benchmark.ocl.use_io import parse_use
+
+# (expression, error class, column, a fragment of the message); all on line 1
+EXPRESSION_ERRORS = [
+    ("ann.foo", OclTypeError, 5, "`foo' is neither an attribute nor a role name of class `Student'"),
+    ("zzz + 1", OclTypeError, 1, "undefined variable `zzz'"),
+    ("'abc'.substring(1)", OclTypeError, 7, "wrong number of arguments for `substring': expected 2, found 1"),
+    ("1 + 'a'", OclTypeError, 3, "undefined operation `Integer.+(String)'"),
+    ("'abc'.startsWith('a')", OclTypeError, 7, "undefined operation named `startsWith'"),
+    ("ann.greeting(1)", OclTypeError, 5, "type of argument 1 `Integer' does not conform"),
+    ("ann.greeting()", OclTypeError, 5, "expected 1 argument(s), found 0"),
+    ("Set{1}->select(x | x)", OclTypeError, 20, "argument expression of `select' must have boolean type"),
+    ("ann->size()", OclTypeError, 6, "may only be applied if the object results from a navigation"),
+    ("ann.mentor->select(m | true)", OclTypeError, 13, "source of `select' expression must be a collection"),
+    ("#red", OclTypeError, 1, "ambiguous enumeration literal `#red'"),
+    ("#violet", OclTypeError, 1, "undefined enumeration literal `violet'"),
+    ("Term::winter", OclTypeError, 1, "undefined enumeration literal `winter' for enumeration `Term'"),
+    ("if 1 then 2 else 3 endif", OclTypeError, 4, "Boolean expression expected"),
+    ("if true then 1 else 'a' endif", OclTypeError, 1, None),  # lcs(Integer, String) = OclAny: accepted
+    ("let x : Integer = 'a' in x", OclTypeError, 5, "does not match declared type `Integer'"),
+    ("not ben.age > 18", OclTypeError, 1, "undefined operation `Integer.not()'"),  # not binds tighter than >
+    ("Sequence{1..'a'}", OclTypeError, 13, "range bounds must be Integer"),
+    ("Nobody.allInstances", OclTypeError, 1, "undefined class `Nobody'"),
+    ("Integer.allInstances", OclTypeError, 1, "expected an object type"),
+    ("Set{1}->sortedBy(x | Set{x})", OclTypeError, 22, "argument of sortedBy must have basic type"),
+    ("Set{1}->iterate(x; acc : String = 0 | acc)", OclTypeError, 35, "initialization expression has type"),
+    ("Set{1}->forAll(x, x | true)", OclTypeError, 19, "double declared variable `x'"),
+    ("Set{1}->select(x, y | true)", OclTypeError, 9, "only one element variable"),
+    ("ann.oclAsType(Nope)", OclTypeError, 15, "undefined type `Nope'"),
+    ("Set{1}.foo", OclTypeError, 8, "undefined operation `Integer.foo' in shorthand notation for collect"),
+    ("Set{Set{1}}.size()", OclTypeError, 13, None),  # Set(Integer).size() exists: accepted shorthand
+    ("Set{1}.size()", OclTypeError, 8, "maybe you meant `->'"),
+    ("Tuple{a = 1}->size()", OclTypeError, 15, "collection operation not applicable to tuple type"),
+    ("pia.courses[lecturer]", OclTypeError, 5, None),  # binary association: qualification is accepted
+    ("@nobody", OclTypeError, 1, "undefined object `@nobody'"),
+    ("ann.age@pre", OclTypeError, 5, "modifier @pre is only allowed in postconditions"),
+]
+
+
+@pytest.mark.parametrize(
+    ("expr", "error", "column", "message"), EXPRESSION_ERRORS, ids=[e for e, *_ in EXPRESSION_ERRORS]
+)
+def test_expression_errors_are_positioned(
+    engine: OclEngine, state: ObjectState, expr: str, error: type[Exception], column: int, message: str | None
+) -> None:
+    if message is None:  # USE accepts these; make sure we do too
+        engine.compile(expr, state, file="<expr>")
+        return
+    with pytest.raises(error) as caught:
+        engine.compile(expr, state, file="<expr>")
+    assert message in caught.value.message
+    assert (caught.value.file, caught.value.line, caught.value.column) == ("<expr>", 1, column)
+
+
+SYNTAX_ERRORS = [
+    ("1 +", 1, 4, "unexpected end of input"),
+    ("Set{1,", 1, 7, "unexpected end of input"),
+    ("self.", 1, 6, "unexpected end of input"),
+    ("a and\n  or b", 2, 3, "unexpected `or' (a reserved word"),
+    ("let in = 1 in in", 1, 5, "unexpected `in' (a reserved word"),
+    ("'unterminated", 1, 1, "unexpected character"),
+    ("x->select(1 | true)", 1, 11, "iterator variable of `select' must be a name"),
+    ("x->size(a | b)", 1, 11, "`size' is not an iterator"),
+    ("99999999999", 1, 1, "out of range"),
+    ("7 mod 2", 1, 3, "unexpected `mod'"),  # USE has no infix mod: write 7.mod(2)
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "message"), SYNTAX_ERRORS, ids=[t for t, *_ in SYNTAX_ERRORS]
+)
+def test_syntax_errors_are_positioned(text: str, line: int, column: int, message: str) -> None:
+    with pytest.raises(OclSyntaxError) as caught:
+        parse_expression(text, file="e.ocl")
+    assert message in caught.value.message
+    assert (caught.value.line, caught.value.column) == (line, column)
+    assert str(caught.value).startswith(f"e.ocl:{line}:{column}: ")
+
+
+MODEL_HEAD = "model M\nclass A\nattributes\n  x : Integer\nend\n"
+
+MODEL_ERRORS = [
+    ("class B < Nope\nend\n", ModelError, 6, "undefined superclass `Nope'"),
+    ("class B < C\nend\nclass C < B\nend\n", ModelError, 6, "inheritance cycle"),
+    ("class A\nend\n", ModelError, 6, "already contains a type `A'"),
+    ("class B < A\nattributes\n  x : Integer\nend\n", ModelError, 8, "already defined in superclass `A'"),
+    ("class B\nattributes\n  y : Nope\nend\n", ModelError, 8, "undefined type `Nope'"),
+    ("association R between\n  A[*] role a\n  Nope[1]\nend\n", ModelError, 8, "undefined class `Nope'"),
+    ("association R between\n  A[*] role r\n  A[1] role r\nend\n", ModelError, 8, "ambiguous role name `r'"),
+    ("association R between\n  A[2..1]\n  A[1]\nend\n", OclSyntaxError, 7, "invalid multiplicity range"),
+    ("constraints\ncontext A inv: self.y > 0\n", OclTypeError, 7, "`y' is neither an attribute"),
+    ("constraints\ncontext A inv: self.x\n", OclTypeError, 7, "an invariant must be a Boolean expression"),
+    ("constraints\ncontext A inv n: true\ncontext A inv n: false\n", ModelError, 8, "duplicate definition"),
+    ("constraints\ncontext Nope inv: true\n", ModelError, 7, "undefined class `Nope'"),
+    (
+        "class B\noperations\n  f() : Integer = 'a'\nend\n",
+        OclTypeError,
+        8,
+        "does not conform to the declared",
+    ),
+    ("class B\noperations\n  f() begin end\nend\n", OclSyntaxError, 8, "unexpected `begin'"),
+    ("class B\nend\nend\n", OclSyntaxError, 8, "unexpected `end'"),
+]
+
+
+@pytest.mark.parametrize(
+    ("tail", "error", "line", "message"), MODEL_ERRORS, ids=[m for *_, m in MODEL_ERRORS]
+)
+def test_model_errors_are_positioned(tail: str, error: type[Exception], line: int, message: str) -> None:
+    with pytest.raises(error) as caught:
+        OclEngine(parse_use(MODEL_HEAD + tail, file="m.use"))
+    assert message in caught.value.message
+    assert caught.value.file == "m.use"
+    assert caught.value.line == line
+    assert caught.value.column is not None
+
+
+STATE_ERRORS = [
+    ("!new Nope('x')", 1, "undefined class `Nope'"),
+    ("!new Person('x')", 1, "abstract class `Person'"),
+    ("!new Student('ann')\n!new Student('ann')", 2, "an object named `ann' already exists"),
+    ("!set zed.age := 1", 1, "undefined object `zed'"),
+    ("!new Student('s')\n!s.agee := 1", 2, "has no attribute `agee'"),
+    ("!new Student('s')\n!s.age := 'old'", 2, "type mismatch in assignment"),
+    ("!new Student('s')\n!new Room('r')\n!insert (s, r) into Teaches", 3, "cannot be at end `lecturer'"),
+    ("!new Student('s')\n!insert (s) into Teaches", 2, "unexpected `)'"),
+    ("!new Student('s')\n!insert (s, s) into Nope", 2, "undefined association `Nope'"),
+    (
+        "!new Student('s')\n!new Course('c')\n!insert (s, c) into Enrollment",
+        3,
+        "are created with `new Enrollment",
+    ),
+    (
+        "!new Course('c')\n!new Professor('p')\n!insert (p, c) into Teaches\n!insert (p, c) into Teaches",
+        4,
+        "already exists",
+    ),
+    ("!new Course('c')\n!new Professor('p')\n!delete (p, c) from Teaches", 3, "there is no link"),
+    ("!new Enrollment('e')", 1, "need `between (...)'"),
+    ("!new Student('s')\n!destroy s\n!s.age := 1", 3, "undefined object `s'"),
+    ("!new Student(42)", 1, "the object name must be a String"),
+    ("reset", 1, "unexpected"),
+]
+
+
+@pytest.mark.parametrize(("text", "line", "message"), STATE_ERRORS, ids=[m for *_, m in STATE_ERRORS])
+def test_state_errors_are_positioned(engine: OclEngine, text: str, line: int, message: str) -> None:
+    with pytest.raises((StateError, OclSyntaxError, OclTypeError)) as caught:
+        engine.state_from_text(text, file="s.soil")
+    assert message in caught.value.message
+    assert (caught.value.file, caught.value.line) == ("s.soil", line)
+    assert caught.value.column is not None
+
+
+def test_all_errors_are_benchmark_errors_for_the_cli() -> None:
+    for cls in (OclSyntaxError, OclTypeError, ModelError, StateError):
+        assert issubclass(cls, BenchmarkError)

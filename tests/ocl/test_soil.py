@@ -1,0 +1,94 @@
+"""SOIL object states: every supported statement form, and the resulting objects, values and links."""
+
+from __future__ import annotations
+
+from benchmark.ocl.engine import OclEngine
+from benchmark.ocl.soil import parse_soil
+from benchmark.ocl.state import ObjectState
+from benchmark.ocl.values import Obj, OclSet
+
+
+def test_campus_state(state: ObjectState) -> None:
+    assert list(state.objects) == ["ann", "ben", "pia", "pit", "c1", "c2", "c3", "r1", "d1", "e1", "e2", "e3"]
+    assert state.objects["ann"].values["tags"] == OclSet(["a", "b"])
+    assert state.objects["ben"].values == {"name": "Ben", "age": 17}
+    assert [(lk.association.name, [o.name for o in lk.objects]) for lk in state.links][:2] == [
+        ("Teaches", ["pia", "c1"]),
+        ("Teaches", ["pia", "c2"]),
+    ]
+    e3 = state.objects["e3"]
+    assert e3.link is not None and [o.name for o in e3.link.objects] == ["ben", "c1"]
+
+
+def test_statement_forms(engine: OclEngine) -> None:
+    result = parse_soil(
+        "-- comment\n"
+        "// another comment\n"
+        "new Student('plain')\n"  # the leading `!' is optional
+        "!s := new Student\n"  # generated name, bound to a SOIL variable
+        "!s.name := 'S'; set s.age := 20\n"  # two statements on one line
+        "!n := 3 + 4\n"  # a SOIL variable holding a value
+        "!plain.age := n * 2\n"
+        "!create p, q : Professor\n"
+        "!insert (p, plain) into Mentoring\n"
+        "!delete (p, plain) from Mentoring\n"
+        "!insert (q, plain) into Mentoring\n"
+        "!new Course('c')\n"
+        "!new Enrollment('en') between (plain, c)\n"
+        "!destroy p\n"
+        "?Student.allInstances\n"
+        "check\n",
+        engine.model,
+        runtime=engine.runtime,
+    )
+    state = result.state
+    assert list(state.objects) == ["plain", "Student1", "q", "c", "en"]
+    assert result.variables["s"] is state.objects["Student1"] and result.variables["n"] == 7
+    assert state.objects["Student1"].values == {"name": "S", "age": 20}
+    assert state.objects["plain"].values == {"age": 14}
+    assert [(lk.association.name, [o.name for o in lk.objects]) for lk in state.links] == [
+        ("Mentoring", ["q", "plain"]),
+        ("Enrollment", ["plain", "c"]),
+    ]
+    assert result.skipped == [(15, "?Student.allInstances"), (16, "check")]
+    assert state.objects["c"].values == {} and state.objects["en"].link is state.links[1]
+
+
+def test_destroy_removes_links_and_link_objects(engine: OclEngine) -> None:
+    state = engine.state_from_text(
+        "!new Student('s')\n!new Course('c')\n!new Enrollment('e') between (s, c)\n!destroy c\n"
+    )
+    assert list(state.objects) == ["s"] and state.links == []
+
+
+def test_values_are_ocl_expressions_evaluated_in_the_state_so_far(engine: OclEngine) -> None:
+    state = engine.state_from_text(
+        "!new Student('a')\n!a.age := 20\n!new Student('b')\n!b.age := a.age + 1\n"
+        "!b.tags := Set{'x'}->including('y')\n!b.nick := a.nick\n"
+    )
+    b = state.objects["b"]
+    assert b.values["age"] == 21 and b.values["tags"] == OclSet(["x", "y"]) and b.values["nick"] is None
+
+
+def test_attribute_values_may_be_objects_and_variables_shadow_objects() -> None:
+    engine = OclEngine.from_text("model M\nclass A\nattributes\n  friend : A\nend\n")
+    state = engine.state_from_text(
+        "!new A('x')\n!new A('y')\n!x.friend := y\n!y := new A('z')\n!x.friend := y\n"
+    )
+    x = state.objects["x"]
+    assert isinstance(x.values["friend"], Obj) and x.values["friend"].name == "z"
+    assert engine.evaluate("x.friend.friend", state).text == "null : OclVoid"
+
+
+def test_destroy_sets_references_to_undefined_and_set_goes_through_navigation() -> None:
+    engine = OclEngine.from_text(
+        "model M\nclass A\nattributes\n  friend : A\n  n : Integer\nend\n"
+        "association R between\n  A[0..1] role left\n  A[0..1] role right\nend\n"
+    )
+    state = engine.state_from_text(
+        "!new A('x')\n!new A('y')\n!x.friend := y\n!insert (x, y) into R\n"
+        "!set x.right.n := 5\n!let k : Integer = x.right.n + 1\n!x.n := k\n!destroy y\n"
+    )
+    x = state.objects["x"]
+    assert x.values == {"friend": None, "n": 6}  # y's n was 5 before it was destroyed
+    assert state.links == []
