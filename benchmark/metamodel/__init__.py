@@ -1,5 +1,17 @@
-"""Metamodels (``.ecore`` through pyecore, ``.km3`` through a small grammar) and their read-only view."""
+"""Metamodels (``.ecore`` through pyecore, ``.km3`` through a small grammar) and their read-only view.
 
+``load_resource`` gives the pyecore objects (for EMF Compare's match engine), ``load_metamodel`` /
+``build_view`` the notation-independent :class:`MetamodelView`. The loaders import pyecore and lark, so
+they are imported on first use: ``import benchmark.metamodel`` stays cheap for code that only needs the
+view types.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from benchmark.metamodel.errors import MetamodelError
 from benchmark.metamodel.view import (
     AmbiguousNameError,
     ClassView,
@@ -11,13 +23,39 @@ from benchmark.metamodel.view import (
     UnknownNameError,
 )
 
+if TYPE_CHECKING:
+    from benchmark.metamodel.build import build_view, load_metamodel
+    from benchmark.metamodel.loader import LoadedMetamodel, load_resource
+
+_LAZY = {
+    "LoadedMetamodel": "benchmark.metamodel.loader",
+    "load_resource": "benchmark.metamodel.loader",
+    "build_view": "benchmark.metamodel.build",
+    "load_metamodel": "benchmark.metamodel.build",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
 __all__ = [
     "AmbiguousNameError",
     "ClassView",
     "DataTypeView",
     "EnumView",
     "FeatureView",
+    "LoadedMetamodel",
+    "MetamodelError",
     "MetamodelView",
     "PackageView",
     "UnknownNameError",
+    "build_view",
+    "load_metamodel",
+    "load_resource",
 ]
