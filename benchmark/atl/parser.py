@@ -1,0 +1,175 @@
+"""``parse`` and ``parse_file``: ATL text to a typed AST (:mod:`benchmark.atl.ast`).
+
+The grammar (``atl.lark``) is compiled once per process into lark's LALR(1) tables; tokens come from
+:mod:`benchmark.atl.lexer` and the AST is built during the parse by :class:`~benchmark.atl.builder.AstBuilder`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark
+from lark.exceptions import UnexpectedToken
+
+from benchmark.atl import ast
+from benchmark.atl.builder import AstBuilder
+from benchmark.atl.errors import AtlSyntaxError
+from benchmark.atl.lexer import KEYWORDS, AtlLexer, Tok, describe_terminal
+
+__all__ = ["parse", "parse_file", "read_atl_text", "scan_header_annotations", "GRAMMAR_PATH", "build_lark"]
+
+GRAMMAR_PATH = Path(__file__).with_name("atl.lark")
+
+#: Encodings tried in order: real ATL files carry cp1252 or latin-1 bytes in comments.
+_ENCODINGS = ("utf-8", "cp1252", "latin-1")
+
+
+def build_lark(*, strict: bool = False, transformer: object | None = None) -> Lark:
+    """A lark LALR parser for the ATL grammar fed by :class:`AtlLexer` (``strict=True`` makes lark refuse
+    any shift/reduce conflict instead of resolving it silently; the tests build it so)."""
+    return Lark(
+        GRAMMAR_PATH.read_text(encoding="utf-8"),
+        parser="lalr",
+        lexer=AtlLexer,
+        transformer=transformer,
+        keep_all_tokens=True,
+        maybe_placeholders=False,
+        strict=strict,
+    )
+
+
+class _Parser:
+    """The compiled grammar with its builder; a lock keeps concurrent threads from sharing the builder."""
+
+    def __init__(self) -> None:
+        self.builder = AstBuilder()
+        self.lark = build_lark(transformer=self.builder)
+        self.lexer: AtlLexer = self.lark.parser.lexer  # type: ignore[attr-defined]
+        self.lock = threading.Lock()
+
+    def parse(self, text: str, file: str | None) -> ast.Unit:
+        with self.lock:
+            self.builder.reset(file)
+            self.lexer.file = file
+            try:
+                unit: ast.Unit = self.lark.parse(text)
+            except UnexpectedToken as error:
+                raise _syntax_error(error, text, file) from None
+            leniencies = tuple(self.builder.leniencies)
+            super_declared = self.builder.super_declared
+        if super_declared:
+            # Lenient files that declare a variable named `super` mean that variable wherever they write it.
+            unit = ast.transform(unit, _super_to_variable)  # type: ignore[assignment]
+        return dataclasses.replace(unit, annotations=scan_header_annotations(text), leniencies=leniencies)
+
+
+def _super_to_variable(node: ast.Node) -> ast.Node:
+    if type(node) is ast.SuperExp:
+        return ast.VariableExp("super", line=node.line, column=node.column)
+    return node
+
+
+@lru_cache(maxsize=1)
+def _parser() -> _Parser:
+    return _Parser()
+
+
+def _end_position(text: str) -> tuple[int, int]:
+    lines = re.split(r"\r\n|\r|\n", text)
+    return len(lines), len(lines[-1]) + 1
+
+
+def _expected_names(expected: set[str]) -> tuple[str, ...]:
+    keywords = set(KEYWORDS.values())
+    terminals = set(expected)
+    if "NAME" in terminals and len(terminals & keywords) > 20:
+        # Where any keyword is a name (after '.', a binding's property, a tuple part), say so once.
+        terminals -= keywords
+        names = {describe_terminal(t) for t in terminals} - {"a name"}
+        return ("a name or keyword", *sorted(names))
+    return tuple(sorted({describe_terminal(t) for t in terminals}))
+
+
+def _syntax_error(error: UnexpectedToken, text: str, file: str | None) -> AtlSyntaxError:
+    token = error.token
+    expected = _expected_names(set(error.expected))
+    if token.type == "$END":
+        line, column = _end_position(text)
+        found = "end of file"
+        token_text = ""
+    else:
+        line, column = token.line, token.column
+        token_text = token.value if isinstance(token, Tok) else str(token)
+        found = describe_terminal(token.type)
+        if token.type in ("NAME", "STR", "INT", "REALNUM"):
+            found = f"{found} {token_text!r}"
+    if len(expected) == 1:
+        wanted = expected[0]
+    elif len(expected) <= 12:
+        wanted = "one of " + ", ".join(expected)
+    else:
+        wanted = "one of " + ", ".join(expected[:12]) + f", ... ({len(expected)} in all)"
+    return AtlSyntaxError(
+        f"unexpected {found}; expected {wanted}",
+        file=file,
+        line=line,
+        column=column,
+        token=token_text,
+        expected=expected,
+    )
+
+
+_UNIT_START = ("library", "module", "query")
+_ANNOTATION_RE = re.compile(r"--\s*@(\S*)")
+_VALUE_RE = re.compile(r"^\s*--\s*@\S*\s+(\S*)")
+
+
+def scan_header_annotations(text: str) -> tuple[ast.HeaderAnnotation, ...]:
+    """The ``-- @tag value`` lines before the unit keyword, scanned as ATL's ``AtlSourceManager`` does: line
+    by line, stopping at the first line that starts (in column 1) with ``module``, ``query`` or
+    ``library``; a line counts when, trimmed, it starts with ``-- @`` (``--@tag`` does not count)."""
+    annotations: list[ast.HeaderAnnotation] = []
+    for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
+        if line.startswith(_UNIT_START):
+            break
+        stripped = ast._java_trim(line)
+        if not stripped.startswith("-- @"):
+            continue
+        tag_match = _ANNOTATION_RE.match(stripped)
+        tag = tag_match.group(1) if tag_match else ""
+        value_match = _VALUE_RE.match(line)
+        value = value_match.group(1) if value_match else ""
+        annotations.append(
+            ast.HeaderAnnotation(tag, value, line, line=number, column=line.index("--") + 1)
+        )
+    return tuple(annotations)
+
+
+def parse(text: str, *, file: str | None = None) -> ast.Unit:
+    """Parse ATL source text into a :data:`~benchmark.atl.ast.Unit` (a Module, Query or Library).
+
+    ``file`` only names the source in errors. Raises :class:`AtlSyntaxError` (with file, line, column,
+    the offending token and the expected tokens) when the text is not ATL."""
+    return _parser().parse(text, file)
+
+
+def read_atl_text(path: str | Path) -> str:
+    """A file's text: UTF-8, else cp1252, else latin-1 (which decodes anything). A UTF-8 byte order mark
+    is dropped. Line ends are kept as they are (the lexer knows CRLF, CR and LF)."""
+    data = Path(path).read_bytes()
+    for encoding in _ENCODINGS:
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        return text[1:] if text.startswith("\ufeff") else text
+    raise AssertionError("latin-1 decodes every byte string")  # pragma: no cover
+
+
+def parse_file(path: str | Path) -> ast.Unit:
+    """Read (see :func:`read_atl_text`) and parse an ATL file; errors name the file."""
+    return parse(read_atl_text(path), file=str(path))
