@@ -88,6 +88,7 @@ __all__ = [
     "children",
     "walk",
     "transform",
+    "to_data",
     "UNARY_OPERATORS",
     "BINARY_OPERATOR_LEVELS",
 ]
@@ -762,3 +763,24 @@ def transform(node: Node, function: Callable[[Node], Node]) -> Node:
     if changes:
         node = dataclasses.replace(node, **changes)  # type: ignore[arg-type]
     return function(node)
+
+
+def to_data(node: Node, *, positions: bool = True) -> dict[str, object]:
+    """Plain JSON data for a tree: ``{"node": "ClassName", "line": .., "column": .., field: value...}``
+    (tuples become lists, nested nodes dicts). ``positions=False`` leaves out line and column."""
+
+    def convert(value: object) -> object:
+        if isinstance(value, Node):
+            return to_data(value, positions=positions)
+        if isinstance(value, tuple):
+            return [convert(item) for item in value]
+        return value
+
+    data: dict[str, object] = {"node": type(node).__name__}
+    if positions:
+        data["line"] = node.line
+        data["column"] = node.column
+    for item in dataclasses.fields(node):
+        if item.name not in ("line", "column"):
+            data[item.name] = convert(getattr(node, item.name))
+    return data

@@ -210,9 +210,12 @@ def tokenize(text: str, file: str | None = None) -> list[Tok]:
 def _is_if_statement(tokens: list[Tok], index: int) -> bool:
     """Whether the ``if`` at ``index`` (in statement position) starts an if statement.
 
-    It does when ``(`` follows and the token after the matching ``)`` cannot continue an expression, as
-    the official parser decides (``if (c) x <- 1;`` and ``if (a) - 1;`` are statements, ``if (c) then a
-    else b endif;`` and ``if c then ...`` are expression statements)."""
+    The official parser tries an if statement first and falls back to an expression statement (ANTLR
+    backtracking). It is an if statement when ``(`` follows and the token after the matching ``)`` cannot
+    continue an expression: ``if (c) x <- 1;`` is a statement, ``if (c) then a else b endif;``,
+    ``if (c).f() then ...`` and ``if c then ...`` are expression statements. After ``)``, ``-`` is either
+    (``if (a) - 1;`` is a statement, ``if (a) - 1 then ... endif;`` an expression): the first ``then`` or
+    ``;`` at the same nesting level decides."""
     count = len(tokens)
     if index + 1 >= count or tokens[index + 1].type != "LPAR":
         return False
@@ -224,8 +227,31 @@ def _is_if_statement(tokens: list[Tok], index: int) -> bool:
         elif type_ == "RPAR":
             depth -= 1
             if depth == 0:
-                return position + 1 < count and tokens[position + 1].type not in _EXPRESSION_CONTINUATIONS
+                following = tokens[position + 1].type if position + 1 < count else "$END"
+                if following == "MINUS":
+                    return not _then_comes_first(tokens, position + 1)
+                return following not in _EXPRESSION_CONTINUATIONS
     return True
+
+
+def _then_comes_first(tokens: list[Tok], start: int) -> bool:
+    """Whether a ``then`` comes before the end of the statement starting at ``start`` (skipping nested
+    brackets and nested ``if ... endif`` expressions)."""
+    depth = 0
+    for position in range(start, len(tokens)):
+        type_ = tokens[position].type
+        if type_ in ("LPAR", "LBRACE", "IF"):
+            depth += 1
+        elif type_ in ("RPAR", "RBRACE", "ENDIF"):
+            depth -= 1
+            if depth < 0:
+                return False
+        elif depth == 0:
+            if type_ == "THEN":
+                return True
+            if type_ in ("SEMI", "LARROW", "ASSIGN"):
+                return False
+    return False
 
 
 class AtlLexer(Lexer):
@@ -235,11 +261,13 @@ class AtlLexer(Lexer):
 
     def __init__(self, lexer_conf: Any) -> None:
         self.file: str | None = None
+        self.tokens: list[Tok] = []
 
     def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Tok]:
         text = lexer_state.text
         text = getattr(text, "text", text)
         tokens = tokenize(text, self.file)
+        self.tokens = tokens
         states = parser_state.parse_conf.states
         state_stack = parser_state.state_stack
         for index, token in enumerate(tokens):

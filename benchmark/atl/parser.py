@@ -58,7 +58,7 @@ class _Parser:
             try:
                 unit: ast.Unit = self.lark.parse(text)
             except UnexpectedToken as error:
-                raise _syntax_error(error, text, file) from None
+                raise _syntax_error(error, text, file, self.lexer.tokens) from None
             leniencies = tuple(self.builder.leniencies)
             super_declared = self.builder.super_declared
         if super_declared:
@@ -83,20 +83,57 @@ def _end_position(text: str) -> tuple[int, int]:
     return len(lines), len(lines[-1]) + 1
 
 
+_KEYWORD_TERMINALS = frozenset(KEYWORDS.values())
+#: Terminals that start a primary expression; a state expecting all of them expects "an expression".
+_PRIMARY_START = frozenset(
+    "NAME SUPER LPAR OCLUNDEFINED TRUE FALSE INT REALNUM STR HASH IF SEQUENCE SET BAG ORDEREDSET MAP TUPLE "
+    "OCLANY OCLTYPE INTEGER REAL BOOLEAN STRING COLLECTION TUPLETYPE".split()
+)
+_EXPRESSION_START = _PRIMARY_START | {"NOT", "MINUS", "LET"}
+_BINARY_OPERATORS = frozenset("STAR SLASH DIV MOD PLUS MINUS EQ GT LT GE LE NE AND OR XOR IMPLIES".split())
+
+
 def _expected_names(expected: set[str]) -> tuple[str, ...]:
-    keywords = set(KEYWORDS.values())
+    """What the parser would have accepted, in words, with the big families summarised."""
     terminals = set(expected)
-    if "NAME" in terminals and len(terminals & keywords) > 20:
+    summary: list[str] = []
+    if _PRIMARY_START <= terminals:
+        if {"NOT", "MINUS", "LET"} <= terminals:
+            summary.append("an expression")
+        elif {"NOT", "MINUS"} <= terminals:
+            summary.append("an operand")
+        else:
+            summary.append("a primary expression")
+        terminals -= _EXPRESSION_START
+    if "NAME" in terminals and _KEYWORD_TERMINALS <= terminals:
         # Where any keyword is a name (after '.', a binding's property, a tuple part), say so once.
-        terminals -= keywords
-        names = {describe_terminal(t) for t in terminals} - {"a name"}
-        return ("a name or keyword", *sorted(names))
-    return tuple(sorted({describe_terminal(t) for t in terminals}))
+        terminals -= _KEYWORD_TERMINALS | {"NAME"}
+        summary.append("a name or keyword")
+    if _BINARY_OPERATORS <= terminals:
+        terminals -= _BINARY_OPERATORS
+        summary.append("an operator")
+    return (*summary, *sorted({describe_terminal(t) for t in terminals}))
 
 
-def _syntax_error(error: UnexpectedToken, text: str, file: str | None) -> AtlSyntaxError:
+_TOKEN_KINDS = {"NAME": "name", "STR": "string", "INT": "integer", "REALNUM": "real number"}
+
+
+def _describe_token(token: Tok) -> str:
+    kind = _TOKEN_KINDS.get(token.type)
+    return f"{kind} {token.value!r}" if kind else describe_terminal(token.type)
+
+
+def _syntax_error(error: UnexpectedToken, text: str, file: str | None, tokens: list[Tok]) -> AtlSyntaxError:
     token = error.token
     expected = _expected_names(set(error.expected))
+    after = ""
+    if token.type == "COMMA" and "COMMA_DECL" in error.expected and isinstance(token, Tok):
+        # A ',' where a declaration list continues: the problem is what follows the comma, which is not
+        # `name :` (a trailing comma, or a model list where only one model is allowed).
+        index = next((i for i, t in enumerate(tokens) if t is token), -1)
+        token = tokens[index + 1] if 0 <= index < len(tokens) - 1 else Tok("$END", "", 0, 0, 0)
+        expected = ("a declaration 'name : type'",)
+        after = " after ','"
     if token.type == "$END":
         line, column = _end_position(text)
         found = "end of file"
@@ -104,17 +141,15 @@ def _syntax_error(error: UnexpectedToken, text: str, file: str | None) -> AtlSyn
     else:
         line, column = token.line, token.column
         token_text = token.value if isinstance(token, Tok) else str(token)
-        found = describe_terminal(token.type)
-        if token.type in ("NAME", "STR", "INT", "REALNUM"):
-            found = f"{found} {token_text!r}"
+        found = _describe_token(token) if isinstance(token, Tok) else repr(token_text)
     if len(expected) == 1:
         wanted = expected[0]
     elif len(expected) <= 12:
-        wanted = "one of " + ", ".join(expected)
+        wanted = "one of: " + ", ".join(expected)
     else:
-        wanted = "one of " + ", ".join(expected[:12]) + f", ... ({len(expected)} in all)"
+        wanted = "one of: " + ", ".join(expected[:12]) + f", ... ({len(expected)} in all)"
     return AtlSyntaxError(
-        f"unexpected {found}; expected {wanted}",
+        f"unexpected {found}{after}; expected {wanted}",
         file=file,
         line=line,
         column=column,
