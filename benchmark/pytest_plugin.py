@@ -307,6 +307,9 @@ class BenchmarkSession:
             )
             for line in format_tables(aggregate(rows, partial_weight=options.partial_weight)).splitlines():
                 terminalreporter.write_line(line)
+            if self.config.get_verbosity() > 0:
+                for skipped in self.track(track_name).collect().skipped:
+                    terminalreporter.write_line(f"skipped {skipped.path}: {skipped.reason}")
         if self.written:
             names = ", ".join(p.name for p in self.written)
             terminalreporter.write_line(f"\nreports written to {options.reports_dir}: {names}")
