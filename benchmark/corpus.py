@@ -29,6 +29,7 @@ from benchmark.suggestions import (
     confidence_filter_name,
     load_suggestions,
     parse_confidence_filter,
+    peek_provider,
 )
 
 METAMODEL_SUFFIXES = (".ecore", ".km3")  # in order of preference for twins of one metamodel
@@ -302,8 +303,11 @@ def score_file(
     try:
         suggestions = load_suggestions(path)
     except BenchmarkError as error:
+        provider, model = peek_provider(path)  # a failed run still belongs to its provider's exclusions
         return error_row(
             error,
+            provider=provider,
+            model=model,
             transformation=transformation,
             run=run,
             file=path,
