@@ -21,7 +21,7 @@ import dataclasses
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Literal, TypeAlias
+from typing import Literal, TypeAlias, TypeVar, dataclass_transform
 
 __all__ = [
     "Node",
@@ -93,20 +93,22 @@ __all__ = [
     "BINARY_OPERATOR_LEVELS",
 ]
 
-_node = dataclass(frozen=True, slots=True)
+_T = TypeVar("_T")
 
 
-def _position() -> int:
-    # kw_only keeps the positions after every subclass's own fields; compare=False keeps them out of ==.
-    return field(default=0, compare=False, kw_only=True, repr=False)
+@dataclass_transform(frozen_default=True, field_specifiers=(field,))
+def _node(cls: type[_T]) -> type[_T]:
+    """Every node class is a frozen, slotted dataclass."""
+    return dataclass(frozen=True, slots=True)(cls)
 
 
 @_node
 class Node:
     """Base of every AST node."""
 
-    line: int = _position()
-    column: int = _position()
+    # kw_only keeps the positions after every subclass's own fields; compare=False keeps them out of ==.
+    line: int = field(default=0, compare=False, kw_only=True, repr=False)
+    column: int = field(default=0, compare=False, kw_only=True, repr=False)
 
 
 # ====================================================================== types
@@ -447,13 +449,12 @@ class Binding(Node):
 
 
 @_node
-class OutPatternElement(Node):
-    """Base of the two kinds of output elements; both have ``name``, ``type``, ``maps_to`` and
-    ``bindings``."""
+class _OutPatternElementBase(Node):
+    """Base class of the two kinds of output elements (see :data:`OutPatternElement`)."""
 
 
 @_node
-class SimpleOutPatternElement(OutPatternElement):
+class SimpleOutPatternElement(_OutPatternElementBase):
     """``name : T in M mapsTo v ->(reverse, ...) (bindings)``; the ``in`` model, ``mapsTo`` and reverse
     bindings (ATL 2010) are optional."""
 
@@ -466,7 +467,7 @@ class SimpleOutPatternElement(OutPatternElement):
 
 
 @_node
-class ForEachOutPatternElement(OutPatternElement):
+class ForEachOutPatternElement(_OutPatternElementBase):
     """``name : distinct T foreach (iterator in collection) mapsTo v (bindings)`` (deprecated, still
     common)."""
 
@@ -478,6 +479,10 @@ class ForEachOutPatternElement(OutPatternElement):
     bindings: tuple[Binding, ...]
 
 
+#: An output element; both kinds have ``name``, ``type``, ``maps_to`` and ``bindings``.
+OutPatternElement: TypeAlias = SimpleOutPatternElement | ForEachOutPatternElement
+
+
 @_node
 class OutPattern(Node):
     """``to e1, e2``; ``drop`` (ATL 2010) deletes the matched element. The list may be empty."""
@@ -487,9 +492,8 @@ class OutPattern(Node):
 
 
 @_node
-class Rule(Node):
-    """Base of :class:`MatchedRule` and :class:`CalledRule`; both have ``name``, ``variables`` (``using``),
-    ``out_pattern`` and ``action_block``."""
+class _RuleBase(Node):
+    """Base class of :class:`MatchedRule` and :class:`CalledRule` (see :data:`Rule`)."""
 
     @property
     def out_elements(self) -> tuple[OutPatternElement, ...]:
@@ -499,7 +503,7 @@ class Rule(Node):
 
 
 @_node
-class MatchedRule(Rule):
+class MatchedRule(_RuleBase):
     """A matched rule (``lazy`` False) or a lazy rule (``lazy`` True; ``unique`` for ``unique lazy``).
 
     ``super_rule`` is the ``extends`` target. ``nodefault`` only occurs on non-lazy rules, ``unique`` only
@@ -527,7 +531,7 @@ class Parameter(Node):
 
 
 @_node
-class CalledRule(Rule):
+class CalledRule(_RuleBase):
     """``entrypoint? endpoint? rule R(params) { using? to? do? }`` (no ``from``)."""
 
     name: str
@@ -553,6 +557,9 @@ class Helper(Node):
     body: Expr
 
 
+#: A rule; both kinds have ``name``, ``variables`` (``using``), ``out_pattern``, ``action_block`` and the
+#: ``out_elements`` property.
+Rule: TypeAlias = MatchedRule | CalledRule
 ModuleElement: TypeAlias = Helper | MatchedRule | CalledRule
 
 

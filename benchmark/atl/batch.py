@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmark.atl.ast import Leniency
 from benchmark.atl.errors import AtlSyntaxError
 from benchmark.atl.parser import _parser, parse, read_atl_text
 from benchmark.atl.summary import Summary, summarize
@@ -35,6 +36,8 @@ class FileResult:
     error: str | None = None
     line: int | None = None
     column: int | None = None
+    #: Leniencies used (see docs/ATL_PARSER.md), first one of each kind: (line, column, message, count).
+    warnings: tuple[tuple[int, int, str, int], ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -68,7 +71,18 @@ def _parse_one(path: str) -> FileResult:
         return FileResult(
             path, size, time.perf_counter() - start, error=error.message, line=error.line, column=error.column
         )
-    return FileResult(path, size, time.perf_counter() - start, summary=summarize(unit))
+    return FileResult(
+        path, size, time.perf_counter() - start, summary=summarize(unit), warnings=_warnings(unit.leniencies)
+    )
+
+
+def _warnings(leniencies: tuple[Leniency, ...]) -> tuple[tuple[int, int, str, int], ...]:
+    first: dict[str, Leniency] = {}
+    counts: dict[str, int] = {}
+    for leniency in leniencies:
+        first.setdefault(leniency.kind, leniency)
+        counts[leniency.kind] = counts.get(leniency.kind, 0) + 1
+    return tuple((n.line, n.column, n.message, counts[kind]) for kind, n in first.items())
 
 
 def parse_files(paths: Sequence[str | Path], *, jobs: int | None = None) -> Iterator[FileResult]:

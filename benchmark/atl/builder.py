@@ -1,9 +1,9 @@
 """Builds the AST during the LALR parse (lark's inline ``transformer=``), one method per grammar alias.
 
-lark calls each method with the list of children of the reduced rule: tokens (:class:`~benchmark.atl.lexer.Tok`)
-and the values earlier methods returned. Grammar rules keep all their tokens (``keep_all_tokens``), so the
-methods index children directly and take positions from the tokens. List rules return plain Python lists
-that later reductions append to; nodes get tuples.
+lark calls each method with the list of children of the reduced rule: tokens
+(:class:`~benchmark.atl.lexer.Tok`) and the values earlier methods returned. Grammar rules keep all their
+tokens (``keep_all_tokens``), so the methods index children directly and take positions from the tokens.
+List rules return plain Python lists that later reductions append to; nodes get tuples.
 """
 
 from __future__ import annotations
@@ -57,14 +57,14 @@ def _fold_binary(items: list[Any]) -> ast.Expr:
             top = operators.pop()
             right = operands.pop()
             left = operands.pop()
-            operands.append(_BinaryExp(top.value, left, right, line=top.line, column=top.column))
+            operands.append(_BinaryExp(top.value, left, right, line=top.line, column=top.column))  # type: ignore[arg-type]
         operators.append(operator)
         operands.append(items[index + 1])
     while operators:
         top = operators.pop()
         right = operands.pop()
         left = operands.pop()
-        operands.append(_BinaryExp(top.value, left, right, line=top.line, column=top.column))
+        operands.append(_BinaryExp(top.value, left, right, line=top.line, column=top.column))  # type: ignore[arg-type]
     return operands[0]
 
 
@@ -164,7 +164,14 @@ class AstBuilder:
         context = c[1] if len(c) == 13 else None
         rest = c[-11:]
         return ast.Helper(
-            context, rest[2].value, True, tuple(rest[4]), rest[7], rest[9], line=keyword.line, column=keyword.column
+            context,
+            rest[2].value,
+            True,
+            tuple(rest[4]),
+            rest[7],
+            rest[9],
+            line=keyword.line,
+            column=keyword.column,
         )
 
     def helper_attribute(self, c: Children) -> ast.Helper:
@@ -172,7 +179,9 @@ class AstBuilder:
         keyword: Tok = c[0]
         context = c[1] if len(c) == 10 else None
         rest = c[-8:]
-        return ast.Helper(context, rest[2].value, False, (), rest[4], rest[6], line=keyword.line, column=keyword.column)
+        return ast.Helper(
+            context, rest[2].value, False, (), rest[4], rest[6], line=keyword.line, column=keyword.column
+        )
 
     def context(self, c: Children) -> ast.Type:
         return c[1]
@@ -187,7 +196,8 @@ class AstBuilder:
         self.leniencies.append(
             ast.Leniency(
                 "super-as-name",
-                "'super' is a keyword; the official ATL parser rejects it as a declared name (quote it: \"super\")",
+                "'super' is a keyword; the official ATL parser rejects it as a declared name"
+                ' (quote it: "super")',
                 line=token.line,
                 column=token.column,
             )
@@ -199,13 +209,31 @@ class AstBuilder:
         # NODEFAULT? ABSTRACT? REFINING? RULE NAME extends
         modifiers = {token.type for token in c[:-3]}
         first: Tok = c[0]
-        return (c[-2], c[-1], "ABSTRACT" in modifiers, "REFINING" in modifiers, "NODEFAULT" in modifiers, False, False, first)
+        return (
+            c[-2],
+            c[-1],
+            "ABSTRACT" in modifiers,
+            "REFINING" in modifiers,
+            "NODEFAULT" in modifiers,
+            False,
+            False,
+            first,
+        )
 
     def lazy_head(self, c: Children) -> tuple[Any, ...]:
         # UNIQUE? LAZY ABSTRACT? REFINING? RULE NAME extends
         modifiers = {token.type for token in c[:-3]}
         first: Tok = c[0]
-        return (c[-2], c[-1], "ABSTRACT" in modifiers, "REFINING" in modifiers, False, True, "UNIQUE" in modifiers, first)
+        return (
+            c[-2],
+            c[-1],
+            "ABSTRACT" in modifiers,
+            "REFINING" in modifiers,
+            False,
+            True,
+            "UNIQUE" in modifiers,
+            first,
+        )
 
     def extends(self, c: Children) -> str:
         return str(c[1].value)

@@ -263,7 +263,7 @@ class AtlLexer(Lexer):
         self.file: str | None = None
         self.tokens: list[Tok] = []
 
-    def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Tok]:
+    def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Tok]:  # type: ignore[override]
         text = lexer_state.text
         text = getattr(text, "text", text)
         tokens = tokenize(text, self.file)
@@ -271,7 +271,11 @@ class AtlLexer(Lexer):
         states = parser_state.parse_conf.states
         state_stack = parser_state.state_stack
         for index, token in enumerate(tokens):
-            if token.type == "IF" and "IF_STAT" in states[state_stack[-1]] and _is_if_statement(tokens, index):
+            if (
+                token.type == "IF"
+                and "IF_STAT" in states[state_stack[-1]]
+                and _is_if_statement(tokens, index)
+            ):
                 token.type = "IF_STAT"
             yield token
 

@@ -16,7 +16,9 @@ from benchmark.atl.lexer import KEYWORDS
 
 __all__ = ["to_atl", "quote_name", "string_literal"]
 
-_PLAIN_NAME = re.compile(r"[A-Za-z_\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u00FF][A-Za-z0-9_\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u00FF]*")
+_PLAIN_NAME = re.compile(
+    r"[A-Za-z_\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u00FF][A-Za-z0-9_\u00C0-\u00D6\u00D8-\u00F6\u00F8-\u00FF]*"
+)
 _NAME_ESCAPES = {'"': '\\"', "\\": "\\\\"}
 _STRING_ESCAPES = {
     "'": "\\'",
@@ -263,7 +265,9 @@ def _helper(helper: ast.Helper, indent: str = "") -> str:
     context = f"context {_type(helper.context)} " if helper.context is not None else ""
     parameters = ""
     if helper.operation:
-        parameters = "(" + ", ".join(f"{quote_name(p.name)} : {_type(p.type)}" for p in helper.parameters) + ")"
+        parameters = (
+            "(" + ", ".join(f"{quote_name(p.name)} : {_type(p.type)}" for p in helper.parameters) + ")"
+        )
     elif helper.parameters:
         raise ValueError("an attribute helper has no parameters")
     return (

@@ -19,8 +19,9 @@ def register(subparsers: Any) -> None:
             "per file and line: the file and its counts (unit, name, matchedRules, lazyRules, "
             "uniqueLazyRules, calledRules, helpers, contextHelpers, inElements, outElements, bindings), or "
             "{file, error, line, column} for a file that does not parse. --ast prints each file's AST as "
-            "one JSON object per line. Errors also go to stderr as FILE:LINE:COL: error: MESSAGE; the "
-            "exit status is 2 when any file failed."
+            "one JSON object per line. Errors also go to stderr as FILE:LINE:COL: error: MESSAGE, and "
+            "constructs the official ATL parser rejects but that are accepted leniently as "
+            "FILE:LINE:COL: warning: MESSAGE; the exit status is 2 when any file failed."
         ),
     )
     parser.add_argument("files", nargs="+", metavar="FILE.atl", help="ATL files to parse")
@@ -48,6 +49,9 @@ def run(args: argparse.Namespace) -> int:
         if result.error is not None:
             failed = True
             _print_error(result.file, result.line, result.column, result.error)
+        for line, column, message, count in result.warnings:
+            more = f" ({count - 1} more like it)" if count > 1 else ""
+            print(f"{result.file}:{line}:{column}: warning: {message}{more}", file=sys.stderr)
         if args.summary:
             print(json.dumps(result.to_json(), ensure_ascii=False), flush=False)
         elif result.ok:

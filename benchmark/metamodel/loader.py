@@ -32,12 +32,13 @@ class LoadedMetamodel:
 
     ``roots``: root EPackages in file order (a KM3 file: one per top-level package). ``xmi_ids``: the
     ``xmi:id`` of each object that carries one (EMF Compare pairs such objects by id before anything else);
-    empty for KM3 and for the usual id-less ``.ecore``.
+    empty for KM3 and for the usual id-less ``.ecore``. Equality and hashing use ``file`` and the identity
+    of the roots, so a loaded metamodel can key a cache.
     """
 
     file: str
     roots: tuple[EPackage, ...]
-    xmi_ids: Mapping[EObject, str] = field(default_factory=lambda: MappingProxyType({}))
+    xmi_ids: Mapping[EObject, str] = field(default_factory=lambda: MappingProxyType({}), compare=False)
 
 
 _cache: OrderedDict[tuple[str, str], LoadedMetamodel] = OrderedDict()

@@ -4,7 +4,7 @@ pyecore parses with lxml's default parser, which honours internal entity declara
 file would expand to gigabytes, and an external entity could read local files or reach the network. Entity
 declarations can only live in a document type declaration, and a DOCTYPE can only sit in the prolog, before
 the root element. So scanning the prolog (XML declaration, comments, processing instructions) and refusing
-any ``<!DOCTYPE``/``<!ENTITY`` there is both quick and complete: nothing is expanded because nothing is
+any ``<!DOCTYPE`` there is both quick and complete: nothing is expanded because nothing is
 parsed yet. Ecore and XMI files never need a DOCTYPE.
 
 :func:`parse_xml_safely` then parses with entity resolution, DTD loading and network access switched off,
@@ -51,9 +51,10 @@ def _position(text: str, offset: int) -> tuple[int, int]:
 def check_xml_prolog(data: bytes, file: str) -> None:
     """Raise :class:`MetamodelError` when the prolog declares a DOCTYPE (and so possibly entities).
 
-    Only the prolog is scanned; the cost is independent of the file size.
+    Only the prolog is scanned (the whole file is decoded, however long its leading comments are, but
+    the scan stops at the root element).
     """
-    text = _decode_for_scan(data[: 1 << 20])
+    text = _decode_for_scan(data)
     position = 0
     length = len(text)
     while position < length:

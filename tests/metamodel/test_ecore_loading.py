@@ -219,3 +219,23 @@ def test_every_root_is_an_epackage_with_typed_features(data: Path) -> None:
             o for o in iter_proper_contents(list(loaded.roots)) if isinstance(o, EAttribute | EReference)
         ]
         assert features and all(f.eType is not None for f in features)
+
+
+def test_referenced_files_go_through_the_xml_guard_too(tmp_path: Path) -> None:
+    (tmp_path / "evil.ecore").write_text(
+        '<?xml version="1.0"?>\n<!DOCTYPE x [<!ENTITY e "e">]>\n'
+        '<ecore:EPackage xmlns:ecore="http://www.eclipse.org/emf/2002/Ecore" name="evil"/>\n',
+        encoding="utf-8",
+    )
+    user = write_package(
+        tmp_path / "user.ecore",
+        "user",
+        '<eClassifiers xsi:type="ecore:EClass" name="A" eSuperTypes="evil.ecore#//Base"/>',
+    )
+    with pytest.raises(MetamodelError, match="entity declarations"):
+        load_resource(user)
+
+
+def test_loaded_metamodels_can_key_a_cache(data: Path) -> None:
+    loaded = load_resource(data / "library.ecore")
+    assert {loaded: 1}[load_resource(data / "library.ecore")] == 1

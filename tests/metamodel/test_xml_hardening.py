@@ -110,3 +110,10 @@ def test_the_no_parsing_guard_would_notice_a_parse(no_xml_parsing: None, data: P
     clear_cache()
     with pytest.raises(AssertionError, match="XML parser was called"):
         load_resource(data / "bookstore.ecore")
+
+
+def test_a_doctype_after_a_long_leading_comment_is_still_found() -> None:
+    text = "<?xml version='1.0'?>\n<!--" + "x" * (3 << 20) + "-->\n<!DOCTYPE a [<!ENTITY e 'x'>]>\n<a/>"
+    with pytest.raises(MetamodelError, match="entity declarations") as caught:
+        check_xml_prolog(text.encode("ascii"), "f")
+    assert caught.value.line == 3

@@ -1,0 +1,117 @@
+"""``atlbench diff``: score one suggestion file against one ground truth (optionally beside a baseline)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+HELP_WEIGHT = "credit for a partial binding, in [0, 1] (default 0.5)"
+HELP_CONFIDENCE = "keep only suggestions with these confidence labels: all (default), high, high,medium, ..."
+
+
+def add_scoring_options(parser: argparse.ArgumentParser) -> None:
+    """The options every scoring command shares (``diff`` and ``validate``)."""
+    parser.add_argument(
+        "--partial-match-weight",
+        "--partial-weight",
+        dest="partial_weight",
+        type=float,
+        default=0.5,
+        metavar="W",
+        help=HELP_WEIGHT,
+    )
+    parser.add_argument("--confidence", default="all", metavar="LABELS", help=HELP_CONFIDENCE)
+
+
+def read_scoring_options(args: argparse.Namespace) -> float:
+    """Check the shared options before any file is read; returns the partial weight."""
+    from benchmark.errors import ConfigurationError
+    from benchmark.metrics import check_partial_weight
+    from benchmark.suggestions import parse_confidence_filter
+
+    try:
+        weight = check_partial_weight(args.partial_weight)
+    except ValueError as error:
+        raise ConfigurationError(str(error), field="--partial-match-weight") from error
+    parse_confidence_filter(args.confidence)
+    return weight
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "diff",
+        help="score one suggestion file against a ground truth",
+        description="Compare LLM mapping suggestions with the ground truth of one ATL transformation and "
+        "print the report as JSON (definitions: docs/METRICS.md).",
+    )
+    parser.add_argument(
+        "--atl", required=True, metavar="GT", help="ground truth: interchange .json or .atl file"
+    )
+    parser.add_argument(
+        "--llm", required=True, metavar="S.json", help="suggestion file (jJodel export or answer)"
+    )
+    parser.add_argument(
+        "--baseline", metavar="B.json", help="baseline suggestion file: adds a three-way report"
+    )
+    parser.add_argument(
+        "--metamodels",
+        nargs=2,
+        metavar=("SRC", "TGT"),
+        help="source and target metamodels (.ecore/.km3): feature-kind split and hallucination count",
+    )
+    add_scoring_options(parser)
+    parser.add_argument("-o", "--output", metavar="OUT.json", help="write the report here (default: stdout)")
+    parser.set_defaults(handler=run)
+
+
+def _summary_lines(report: dict[str, Any]) -> str:
+    from tabulate import tabulate
+
+    rows = []
+    for level in ("class", "binding", "overall"):
+        block = report["summary"][level]
+        rows.append(
+            [level, *(f"{block[c]:g}" for c in ("tp", "fp", "fn"))]
+            + [block[m] for m in ("precision", "recall", "f1", "accuracy")]
+        )
+    return tabulate(rows, headers=["level", "TP", "FP", "FN", "P", "R", "F1", "Acc"], floatfmt=".3f")
+
+
+def run(args: argparse.Namespace) -> int:
+    from benchmark.compare import compare, three_way
+    from benchmark.corpus import default_metamodel_loader, load_ground_truth
+    from benchmark.fileio import dumps_json, write_json_atomic
+    from benchmark.suggestions import load_suggestions
+
+    weight = read_scoring_options(args)
+    ground_truth = load_ground_truth(args.atl)
+    source_view = target_view = None
+    if args.metamodels:
+        source_view = default_metamodel_loader(args.metamodels[0])
+        target_view = default_metamodel_loader(args.metamodels[1])
+    llm = compare(
+        ground_truth,
+        load_suggestions(args.llm),
+        partial_weight=weight,
+        confidence=args.confidence,
+        source_view=source_view,
+        target_view=target_view,
+    )
+    report = llm.to_json()
+    if args.baseline:
+        baseline = compare(
+            ground_truth,
+            load_suggestions(args.baseline),
+            partial_weight=weight,
+            source_view=source_view,
+            target_view=target_view,
+        )
+        report["threeWay"] = three_way(llm, baseline).to_json()
+    if args.output:
+        write_json_atomic(args.output, report)
+        print(_summary_lines(report))
+        print(f"wrote {args.output}")
+    else:
+        sys.stdout.write(dumps_json(report))
+    return 0

@@ -1,0 +1,201 @@
+"""Micro and macro aggregation against numbers computed by hand."""
+
+import csv
+import io
+import math
+from fractions import Fraction
+
+import pytest
+from tabulate import tabulate
+
+from benchmark.aggregate import (
+    ALL,
+    CSV_COLUMNS,
+    aggregate,
+    csv_records,
+    run_records,
+    split_rows,
+    spread,
+    table_rows,
+)
+from benchmark.compare import error_row
+from benchmark.counts import RunRow
+from benchmark.errors import ConfigurationError
+from benchmark.metrics import BindingCounts, ClassCounts
+
+
+def row(provider, transformation, run, classes, bindings, model="m", w=0.5, **kwargs):
+    return RunRow(
+        provider=provider,
+        model=model,
+        transformation=transformation,
+        run=run,
+        partial_weight=w,
+        classes=ClassCounts(*classes),
+        bindings=BindingCounts(**bindings),
+        **kwargs,
+    )
+
+
+EXAMPLE = {"exact": 3, "partial": 2, "divergent": 1, "target_only": 1, "only_generated": 1, "only_atl": 2}
+
+
+@pytest.fixture
+def rows():
+    return [
+        row("P1", "T1", "run1", (2, 1, 1), EXAMPLE, bindings_by_kind={"attribute": BindingCounts(exact=3)}),
+        row("P1", "T1", "run2", (1, 0, 2), {"exact": 1, "only_atl": 3}),
+        row("P1", "T2", "run1", (0, 0, 0), {}),
+        row("P2", "T1", "run1", (3, 0, 0), {"exact": 4}, hallucinated_classes=("X",)),
+        error_row("broken JSON", provider="P1", transformation="T2", run="run2", file="T2/run2.json"),
+    ]
+
+
+def approx(fraction):
+    return pytest.approx(float(fraction), abs=1e-12)
+
+
+def test_groups_are_ordered_with_all_rows_last(rows):
+    result = aggregate(rows)
+    assert [(g.provider, g.transformation, g.runs) for g in result.groups] == [
+        ("P1", "T1", 2),
+        ("P1", "T2", 1),
+        ("P1", ALL, 3),
+        ("P2", "T1", 1),
+        ("P2", ALL, 1),
+    ]
+    assert [g.provider for g in result.totals()] == ["P1", "P2"]
+    assert result.rows_used == 4
+
+
+def test_micro_pools_counts_then_applies_the_formulas(rows):
+    p1_t1 = aggregate(rows).groups[0]
+    assert p1_t1.classes == ClassCounts(3, 1, 3)
+    assert p1_t1.bindings == BindingCounts(
+        exact=4, partial=2, divergent=1, target_only=1, only_generated=1, only_atl=5
+    )
+    overall = p1_t1.micro.overall  # TP 3+5=8, FP 1+3=4, FN 3+7=10
+    assert overall.precision == approx(Fraction(8, 12))
+    assert overall.recall == approx(Fraction(8, 18))
+    assert overall.f1 == approx(Fraction(16, 30))
+    assert overall.accuracy == approx(Fraction(8, 22))
+
+
+def test_macro_is_the_mean_of_per_run_metrics_with_sample_sd(rows):
+    groups = aggregate(rows).groups
+    f1 = groups[0].macro["overall"]["f1"]  # runs: 4/7 and 4/9
+    assert f1.mean == approx(Fraction(32, 63))
+    assert f1.sd == pytest.approx(float(Fraction(8, 63)) / math.sqrt(2), abs=1e-12)
+    assert f1.n == 2
+    all_p1 = groups[2].macro["overall"]["f1"]  # the empty run scores 0 and is averaged in
+    assert all_p1.mean == approx(Fraction(64, 189))
+    single = groups[3].macro["overall"]["f1"]
+    assert (single.mean, single.sd, single.n) == (1.0, None, 1)
+
+
+def test_macro_f1_is_not_the_f1_of_macro_precision_and_recall(rows):
+    group = aggregate(rows).groups[0]
+    p, r = group.macro["overall"]["precision"].mean, group.macro["overall"]["recall"].mean
+    assert group.macro["overall"]["f1"].mean != pytest.approx(2 * p * r / (p + r))
+
+
+def test_all_row_pools_every_transformation(rows):
+    all_p1 = aggregate(rows).groups[2]
+    assert all_p1.classes == ClassCounts(3, 1, 3)  # T2's only ok run is empty
+    assert all_p1.micro == aggregate(rows).groups[0].micro
+
+
+def test_error_rows_are_excluded_and_listed(rows):
+    result = aggregate(rows)
+    assert [(e.provider, e.transformation, e.run, e.error) for e in result.excluded] == [
+        ("P1", "T2", "run2", "broken JSON")
+    ]
+    assert aggregate([r for r in rows if r.ok]).groups == result.groups
+
+
+def test_repeated_runs_pool_counts_not_sets():
+    same = row("P", "T", "a", (1, 0, 0), {"exact": 1})
+    twice = aggregate([same, row("P", "T", "b", (1, 0, 0), {"exact": 1})]).groups[0]
+    assert twice.classes == ClassCounts(2, 0, 0)
+    assert twice.bindings == BindingCounts(exact=2)
+
+
+def test_weight_is_reapplied_from_raw_counts(rows):
+    ok = [r for r in rows if r.ok]
+    at_one = aggregate(ok, partial_weight=1.0).groups[0]
+    assert at_one.partial_weight == 1.0
+    # TP = 3 + 4 + 2, FP = 1 + 1 + 1, FN = 3 + 5 + 1
+    assert at_one.micro.overall.precision == approx(Fraction(9, 12))
+
+
+def test_mixed_weights_need_an_explicit_choice():
+    mixed = [row("P", "T", "a", (1, 0, 0), {}, w=0.5), row("P", "T", "b", (1, 0, 0), {}, w=1.0)]
+    with pytest.raises(ConfigurationError, match="different partial weights"):
+        aggregate(mixed)
+    assert aggregate(mixed, partial_weight=0.0).partial_weight == 0.0
+
+
+def test_by_model_separates_models():
+    rows = [row("P", "T", "a", (1, 0, 0), {}, model="m1"), row("P", "T", "b", (0, 1, 0), {}, model="m2")]
+    assert [(g.model, g.transformation) for g in aggregate(rows, by_model=True).groups] == [
+        ("m1", "T"),
+        ("m1", ALL),
+        ("m2", "T"),
+        ("m2", ALL),
+    ]
+    pooled = aggregate(rows).groups[0]
+    assert (pooled.model, pooled.models) == (None, ("m1", "m2"))
+
+
+def test_kind_split_and_side_counts_are_pooled(rows):
+    group = aggregate(rows).groups[0]
+    assert group.bindings_by_kind == {"attribute": BindingCounts(exact=3)}
+    assert group.micro_by_kind()["attribute"].precision == 1.0
+    assert aggregate(rows).groups[3].hallucinated_classes == 1
+
+
+def test_csv_records_have_fixed_columns_and_blank_for_unmeasured(rows):
+    records = csv_records(aggregate(rows))
+    assert all(list(record) == list(CSV_COLUMNS) for record in records)
+    first = records[0]
+    assert (first["overall_tp"], first["overall_fp"], first["overall_fn"]) == (8, 4, 10)
+    assert first["micro_attribute_precision"] == 1.0 and first["micro_reference_precision"] == ""
+    assert records[3]["macro_overall_f1_sd"] == ""  # one run: no standard deviation
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS)
+    writer.writeheader()
+    writer.writerows(records)
+    assert len(buffer.getvalue().splitlines()) == 1 + len(records)
+
+
+def test_run_records_include_error_rows(rows):
+    records = run_records(rows)
+    assert [r["status"] for r in records].count("error") == 1
+    example = next(
+        r for r in records if r["provider"] == "P1" and r["run"] == "run1" and r["transformation"] == "T1"
+    )
+    assert (example["binding_tp"], example["binding_fp"], example["binding_fn"]) == (4.0, 3.0, 4.0)
+    assert example["overall_precision"] == approx(Fraction(6, 10))
+
+
+def test_table_rows_print_with_tabulate(rows):
+    result = aggregate(rows)
+    totals = table_rows(result, totals_only=True)
+    assert [(r["provider"], r["transformation"], r["runs"]) for r in totals] == [
+        ("P1", ALL, 3),
+        ("P2", ALL, 1),
+    ]
+    assert totals[0]["F1"] == round(16 / 30, 3)
+    assert totals[0]["macro F1"].startswith("0.339 ± ")
+    assert totals[1]["macro F1"] == "1.000"
+    text = tabulate(totals, headers="keys")
+    assert "macro F1" in text and "P1" in text
+    assert table_rows(result, level="class")[0]["P"] == 0.75
+    with pytest.raises(ValueError):
+        table_rows(result, level="feature")
+    split = split_rows(result)
+    assert split[0]["attribute F1"] == 1.0 and split[1]["attribute F1"] is None
+
+
+def test_spread_of_nothing():
+    assert spread([]).n == 0
