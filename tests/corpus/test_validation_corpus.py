@@ -17,6 +17,8 @@ import pytest
 
 from benchmark.atl import ast
 from benchmark.atl.parser import parse_file
+from benchmark.extractor import extract_file
+from benchmark.interchange import InterchangeDocument
 from benchmark.metamodel.build import load_metamodel
 from benchmark.metamodel.view import MetamodelView
 
@@ -209,3 +211,76 @@ def test_every_binding_targets_a_feature_of_its_output_class(folder: str) -> Non
                     unknown.append(f"{rule.name}.{out.name}: {out.type.simple_name}.{binding.property}")
     assert count > 0
     assert unknown == []
+
+
+@cache
+def _extracted(folder: str) -> InterchangeDocument:
+    return extract_file(_atl(folder))
+
+
+def _walk_path(view: MetamodelView, class_name: str, path: str) -> str | None:
+    """The problem with a dotted source path read from ``class_name``, or None when every step names a
+    feature of the type reached so far, own, inherited or of a subclass: ATL navigates the dynamic type,
+    and a path such as ``children.children`` (XML elements among an element's child nodes, selected with
+    ``oclIsKindOf``) is legitimate."""
+    current = class_name
+    for step in path.split("."):
+        candidates = [current] + [c.name for c in view.classes if current in c.all_supertypes]
+        feature = next(
+            (f for f in (view.find_feature(c, step) for c in candidates) if f is not None),
+            None,
+        )
+        if feature is None:
+            return f"neither {current} nor a subclass has a feature {step!r}"
+        current = feature.type_name
+    return None
+
+
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_extracted_ground_truth_names_exist_in_the_metamodels(folder: str) -> None:
+    document = _extracted(folder)
+    views = _metamodels(folder)
+    assert document.class_matches, f"{folder}: no class pair extracted"
+    assert document.diagnostics == ()
+    problems = []
+    for match in document.class_matches:
+        source, target = views[match.source_metamodel], views[match.target_metamodel]
+        pair = f"{match.source_class} -> {match.target_class}"
+        if not source.has_class(match.source_class):
+            problems.append(f"{pair}: unknown source class")
+            continue
+        if not target.has_class(match.target_class):
+            problems.append(f"{pair}: unknown target class")
+            continue
+        for feature in match.feature_matches:
+            if target.find_feature(match.target_class, feature.target_feature) is None:
+                problems.append(f"{pair}: unknown target feature {feature.target_feature}")
+            for path in feature.source_paths:
+                problem = _walk_path(source, match.source_class, path)
+                if problem is not None:
+                    problems.append(f"{pair}.{feature.target_feature}: path {path}: {problem}")
+    assert problems == []
+
+
+def _index_rows() -> dict[str, list[str]]:
+    """The size table of ``validation/README.md``: folder -> its cells."""
+    rows = {}
+    for line in (VALIDATION / "README.md").read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 8 and cells[0].strip("`") in FOLDERS:
+            rows[cells[0].strip("`")] = cells
+    return rows
+
+
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_index_sizes_match_the_extraction(folder: str) -> None:
+    cells = _index_rows()[folder]
+    document = _extracted(folder)
+    features = [f for m in document.class_matches for f in m.feature_matches]
+    target_only = sum(1 for f in features if f.target_only)
+    module = _module(folder)
+    bindings = sum(len(out.bindings) for rule in module.rules for out in rule.out_elements)
+    assert cells[1] == f"`{_atl(folder).name}`"
+    assert int(cells[5]) == len(document.class_matches)
+    assert int(cells[6]) == bindings
+    assert cells[7] == f"{len(features)} ({target_only})"
