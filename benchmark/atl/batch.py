@@ -18,6 +18,7 @@ from benchmark.atl.ast import Leniency
 from benchmark.atl.errors import AtlSyntaxError
 from benchmark.atl.parser import _parser, parse, read_atl_text
 from benchmark.atl.summary import Summary, summarize
+from benchmark.errors import BenchmarkError
 
 __all__ = ["FileResult", "parse_files", "default_jobs"]
 
@@ -62,8 +63,8 @@ def _parse_one(path: str) -> FileResult:
     start = time.perf_counter()
     try:
         text = read_atl_text(path)
-    except OSError as error:
-        return FileResult(path, 0, 0.0, error=f"cannot read file: {error.strerror or error}")
+    except BenchmarkError as error:  # the file cannot be read
+        return FileResult(path, 0, 0.0, error=error.message)
     size = len(text)
     try:
         unit = parse(text, file=path)

@@ -26,6 +26,7 @@ from benchmark.atl import ast
 from benchmark.atl.builder import AstBuilder
 from benchmark.atl.errors import AtlSyntaxError
 from benchmark.atl.lexer import KEYWORDS, AtlLexer, Tok, describe_terminal
+from benchmark.errors import InputFormatError
 
 __all__ = [
     "parse",
@@ -276,8 +277,15 @@ def parse(text: str, *, file: str | None = None) -> ast.Unit:
 
 def read_atl_text(path: str | Path) -> str:
     """A file's text: UTF-8, else cp1252, else latin-1 (which decodes anything). A UTF-8 byte order mark
-    is dropped. Line ends are kept as they are (the lexer knows CRLF, CR and LF)."""
-    data = Path(path).read_bytes()
+    is dropped. Line ends are kept as they are (the lexer knows CRLF, CR and LF).
+
+    A file that cannot be read raises :class:`~benchmark.errors.InputFormatError` naming it, so that
+    every caller (batch parsing, the extractor, the commands) reports it like a syntax error instead of
+    wrapping ``OSError`` itself."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise InputFormatError(f"cannot read file: {error.strerror or error}", file=path) from error
     for encoding in _ENCODINGS:
         try:
             text = data.decode(encoding)

@@ -48,22 +48,25 @@ class _Outcome:
 
 
 def _one(path: str) -> _Outcome:
-    from benchmark.atl import AtlSyntaxError, parse, read_atl_text
+    from benchmark.atl import parse, read_atl_text
+    from benchmark.errors import BenchmarkError
     from benchmark.extractor import extract
 
     try:
         text = read_atl_text(path)
-    except OSError as error:
-        return _Outcome(path, 0, error=f"{path}: error: cannot read file: {error.strerror or error}")
+    except BenchmarkError as error:
+        return _Outcome(path, 0, error=f"{error.location}: error: {error.message}")
     size = len(text.encode("utf-8"))
     start = time.perf_counter()
+    parsed: float | None = None
     try:
         unit = parse(text, file=path)
-    except AtlSyntaxError as error:
-        message = f"{error.location}: error: {error.message}"
-        return _Outcome(path, size, time.perf_counter() - start, error=message)
-    parsed = time.perf_counter()
-    document = extract(unit, file=path)
+        parsed = time.perf_counter()
+        document = extract(unit, file=path)
+    except BenchmarkError as error:  # not ATL, or nested too deeply to analyse
+        failed = time.perf_counter()
+        timing = (failed - start, 0.0) if parsed is None else (parsed - start, failed - parsed)
+        return _Outcome(path, size, *timing, error=f"{error.location}: error: {error.message}")
     extracted = time.perf_counter()
     return _Outcome(
         path,

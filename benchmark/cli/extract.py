@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-EXIT_INPUT_ERROR = 2
+from benchmark.cli import EXIT_INPUT_ERROR
 
 
 def register(subparsers: Any) -> None:

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-EXIT_INPUT_ERROR = 2
+from benchmark.cli import EXIT_INPUT_ERROR
 
 
 def register(subparsers: Any) -> None:
@@ -61,20 +61,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_ast(files: list[str]) -> int:
-    from benchmark.atl import AtlSyntaxError, parse_file
+    from benchmark.atl import parse_file
     from benchmark.atl.ast import to_data
+    from benchmark.cli import report_error
+    from benchmark.errors import BenchmarkError
 
     failed = False
     for file in files:
         try:
             unit = parse_file(file)
-        except AtlSyntaxError as error:
+        except BenchmarkError as error:
             failed = True
-            _print_error(file, error.line, error.column, error.message)
-            continue
-        except OSError as error:
-            failed = True
-            _print_error(file, None, None, f"cannot read file: {error.strerror or error}")
+            report_error(error)
             continue
         print(json.dumps({"file": file, "ast": to_data(unit)}, ensure_ascii=False))
     return EXIT_INPUT_ERROR if failed else 0

@@ -34,10 +34,4 @@ def extract_file(path: str | Path) -> InterchangeDocument:
 
     Raises :class:`~benchmark.atl.AtlSyntaxError` when the file does not parse and
     :class:`~benchmark.errors.InputFormatError` when it cannot be read."""
-    from benchmark.errors import InputFormatError
-
-    try:
-        unit = parse_file(path)
-    except OSError as error:
-        raise InputFormatError(f"cannot read file: {error.strerror or error}", file=path) from error
-    return extract(unit, file=str(path))
+    return extract(parse_file(path), file=str(path))

@@ -46,3 +46,17 @@ def test_bench_parse_prints_figures(tmp_path, capsys):
 def test_bench_without_atl_files_is_an_error(tmp_path, capsys):
     assert main(["parse", str(tmp_path), "--no-cold", "--no-scaling"]) == 2
     assert "no .atl file" in capsys.readouterr().err
+
+
+def test_bench_extract_reports_a_file_too_deep_to_extract_and_goes_on(tmp_path, capsys, monkeypatch):
+    from benchmark.extractor import document
+
+    monkeypatch.setattr(document, "_RECURSION_LIMIT", 400)  # the default limit (1000 frames) applies
+    header = "module M; create OUT : B from IN : A;\n"
+    deep = "Sequence{" * 1500 + "a.n" + "}" * 1500
+    (tmp_path / "deep.atl").write_text(f"{header}rule R {{ from a : A!X to b : B!Y (n <- {deep}) }}\n")
+    (tmp_path / "plain.atl").write_text(f"{header}rule R {{ from a : A!X to b : B!Y (n <- a.n) }}\n")
+    assert main(["extract", str(tmp_path), "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "documents: 1\n" in out and "failures: 1\n" in out
+    assert f"{tmp_path / 'deep.atl'}: error: an expression is nested too deeply" in out

@@ -118,3 +118,14 @@ def test_lexical_errors_name_the_file_too(tmp_path):
         parse_file(path)
     assert (caught.value.file, caught.value.line, caught.value.column) == (str(path), 2, 27)
     assert caught.value.message == "unknown escape sequence: '\\q'"
+
+
+def test_a_file_that_cannot_be_read_is_an_input_error_naming_it(tmp_path):
+    from benchmark.errors import InputFormatError
+
+    missing = tmp_path / "missing.atl"
+    for read in (read_atl_text, parse_file):
+        with pytest.raises(InputFormatError) as caught:
+            read(missing)
+        assert caught.value.file == str(missing)
+        assert caught.value.message == "cannot read file: No such file or directory"

@@ -91,13 +91,15 @@ def test_cli_ok_lines_and_success(tmp_path, capsys):
 
 def test_cli_ast_json(tmp_path, capsys):
     files = write_files(tmp_path)
-    assert main(["parse", "--ast", *files]) == 2
+    missing = tmp_path / "missing.atl"
+    assert main(["parse", "--ast", *files, str(missing)]) == 2
     captured = capsys.readouterr()
     (line,) = captured.out.splitlines()
     document = json.loads(line)
     assert document["file"] == files[0]
     assert document["ast"]["node"] == "Module" and document["ast"]["name"] == "Sample"
     assert "bad.atl:3:40: error:" in captured.err
+    assert f"{missing}: error: cannot read file: No such file or directory\n" in captured.err
 
 
 def test_many_files_on_several_processes_keep_input_order(tmp_path):
