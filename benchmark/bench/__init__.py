@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from benchmark.cli import register_modules
+from benchmark.cli import register_modules, run
 
 __all__ = ["build_parser", "main"]
 
@@ -26,10 +26,4 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    handler = getattr(args, "handler", None)
-    if handler is None:
-        parser.print_help()
-        return 2
-    return int(handler(args) or 0)
+    return run(build_parser(), argv)

@@ -1,7 +1,8 @@
 """``python -m benchmark.bench extract DIR``: parse + extract every ``.atl`` file below DIR, timed.
 
-Prints ``name: value`` lines: files, bytes, wall seconds for the whole corpus (grammar compilation
-included, both cores by default), MB/s, the summed per-file parse and extraction seconds (so that the
+Prints ``name: value`` lines: files, bytes, worker processes, wall seconds for the whole corpus (grammar
+compilation included; files are spread over the usable CPUs as ``atlbench parse`` spreads them, see
+:func:`benchmark.atl.batch.map_files`), MB/s, the summed per-file parse and extraction seconds (so that the
 extractor's share of the cost is visible), documents produced, class pairs and bindings, diagnostics by
 code, and every failure as ``FILE:LINE:COL: error: MESSAGE``.
 """
@@ -10,10 +11,7 @@ from __future__ import annotations
 
 import argparse
 import collections
-import multiprocessing
-import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,7 +36,6 @@ class _Outcome:
     """One file's figures (plain data: it travels back from a worker process)."""
 
     file: str
-    size: int
     parse_seconds: float = 0.0
     extract_seconds: float = 0.0
     class_matches: int = 0
@@ -52,25 +49,19 @@ def _one(path: str) -> _Outcome:
     from benchmark.errors import BenchmarkError
     from benchmark.extractor import extract
 
-    try:
-        text = read_atl_text(path)
-    except BenchmarkError as error:
-        return _Outcome(path, 0, error=f"{error.location}: error: {error.message}")
-    size = len(text.encode("utf-8"))
     start = time.perf_counter()
     parsed: float | None = None
     try:
-        unit = parse(text, file=path)
+        unit = parse(read_atl_text(path), file=path)
         parsed = time.perf_counter()
         document = extract(unit, file=path)
-    except BenchmarkError as error:  # not ATL, or nested too deeply to analyse
+    except BenchmarkError as error:  # unreadable, not ATL, or nested too deeply to analyse
         failed = time.perf_counter()
         timing = (failed - start, 0.0) if parsed is None else (parsed - start, failed - parsed)
-        return _Outcome(path, size, *timing, error=f"{error.location}: error: {error.message}")
+        return _Outcome(path, *timing, error=f"{error.location}: error: {error.message}")
     extracted = time.perf_counter()
     return _Outcome(
         path,
-        size,
         parsed - start,
         extracted - parsed,
         class_matches=len(document.class_matches),
@@ -79,46 +70,24 @@ def _one(path: str) -> _Outcome:
     )
 
 
-def _outcomes(files: list[str], jobs: int) -> Iterator[_Outcome]:
-    if jobs > 1 and len(files) > 1 and "fork" in multiprocessing.get_all_start_methods():
-        from benchmark.atl.parser import _parser
-
-        _parser()  # compile the grammar once, before forking
-        with multiprocessing.get_context("fork").Pool(min(jobs, len(files))) as pool:
-            yield from pool.imap(_one, files, chunksize=1)
-        return
-    for file in files:
-        yield _one(file)
-
-
 def run(args: argparse.Namespace) -> int:
-    from benchmark.atl.batch import default_jobs
+    from benchmark.atl.batch import map_files, workers
+    from benchmark.bench._corpus import AtlCorpus
 
-    directory: Path = args.directory
-    if not directory.is_dir():
-        print(f"error: {directory} is not a directory", file=sys.stderr)
-        return 2
-    files = sorted(str(path) for path in directory.rglob("*.atl") if path.is_file())
-    if not files:
-        print(f"error: no .atl file below {directory}", file=sys.stderr)
-        return 2
-    jobs = default_jobs() if args.jobs is None else max(1, args.jobs)
+    corpus = AtlCorpus.below(args.directory)
     start = time.perf_counter()
-    outcomes = list(_outcomes(files, jobs))
+    outcomes = list(map_files(_one, corpus.files, jobs=args.jobs))
     seconds = time.perf_counter() - start
-    size = sum(outcome.size for outcome in outcomes)
     failures = [outcome for outcome in outcomes if outcome.error is not None]
     parse_seconds = sum(outcome.parse_seconds for outcome in outcomes)
     extract_seconds = sum(outcome.extract_seconds for outcome in outcomes)
     codes: collections.Counter[str] = collections.Counter()
     for outcome in outcomes:
         codes.update(outcome.diagnostics)
-    print(f"corpus: {directory}")
-    print(f"files: {len(files)}")
-    print(f"bytes: {size}")
-    print(f"jobs: {jobs}")
+    print(corpus.describe())
+    print(f"jobs: {workers(corpus.files, args.jobs)}")
     print(f"wall seconds (parse + extract, grammar compile included): {seconds:.3f}")
-    print(f"MB/s: {size / 1e6 / seconds if seconds > 0 else float('inf'):.2f}")
+    print(f"MB/s: {corpus.size / 1e6 / seconds if seconds > 0 else float('inf'):.2f}")
     print(f"sum of per-file parse seconds: {parse_seconds:.3f}")
     print(f"sum of per-file extract seconds: {extract_seconds:.3f}")
     if parse_seconds > 0:

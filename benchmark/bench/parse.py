@@ -22,7 +22,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from benchmark.bench._corpus import AtlCorpus
 
 
 def register(subparsers: Any) -> None:
@@ -64,46 +67,38 @@ def _mb_per_second(size: int, seconds: float) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
-    directory: Path = args.directory
-    if not directory.is_dir():
-        print(f"error: {directory} is not a directory", file=sys.stderr)
-        return 2
-    files = sorted(str(path) for path in directory.rglob("*.atl") if path.is_file())
-    if not files:
-        print(f"error: no .atl file below {directory}", file=sys.stderr)
-        return 2
-    size = sum(Path(file).stat().st_size for file in files)
-    print(f"corpus: {directory}")
-    print(f"files: {len(files)}")
-    print(f"bytes: {size}")
-    _in_process(files, size, args.jobs)
+    from benchmark.bench._corpus import AtlCorpus
+
+    corpus = AtlCorpus.below(args.directory)
+    print(corpus.describe())
+    _in_process(corpus, args.jobs)
     if not args.no_cold:
-        _cold(files, size, args.jobs, args.official)
+        _cold(corpus, args.jobs, args.official)
     if not args.no_scaling:
         _scaling(args.base_blocks, args.repeat_seconds)
     return 0
 
 
-def _in_process(files: list[str], size: int, jobs: int | None) -> None:
+def _in_process(corpus: AtlCorpus, jobs: int | None) -> None:
     start = time.perf_counter()
     cpu_start = time.process_time()
-    from benchmark.atl.batch import default_jobs, parse_files
+    from benchmark.atl.batch import parse_files, workers
     from benchmark.atl.parser import _parser
 
     _parser()
     compiled = time.perf_counter()
-    results = list(parse_files(files, jobs=jobs))
+    results = list(parse_files(corpus.files, jobs=jobs))
     seconds = time.perf_counter() - start
     failures = [result for result in results if not result.ok]
-    print(f"jobs: {jobs or default_jobs()}")
+    print(f"jobs: {workers(corpus.files, jobs)}")
     print(f"grammar compile seconds: {compiled - start:.3f}")
     print(f"in-process seconds (wall, compile included): {seconds:.3f}")
     print(f"in-process main-process CPU seconds: {time.process_time() - cpu_start:.3f}")
-    print(f"in-process MB/s: {_mb_per_second(size, seconds):.2f}")
+    print(f"in-process MB/s: {_mb_per_second(corpus.size, seconds):.2f}")
     print(f"sum of per-file parse seconds: {sum(result.seconds for result in results):.3f}")
     print(f"failures: {len(failures)}")
     for result in failures:
-        print(f"  {result.file}:{result.line}:{result.column}: error: {result.error}")
+        print(f"  {result.location}: error: {result.error}")
 
 
 def _time_command(command: list[str], environment: dict[str, str] | None = None) -> tuple[float, int]:
@@ -115,16 +110,17 @@ def _time_command(command: list[str], environment: dict[str, str] | None = None)
     return time.perf_counter() - start, completed.returncode
 
 
-def _cold(files: list[str], size: int, jobs: int | None, official: str | None) -> None:
+def _cold(corpus: AtlCorpus, jobs: int | None, official: str | None) -> None:
     from benchmark.atl.parser import GRAMMAR_CACHE_VARIABLE
 
+    files = corpus.files
     command = [sys.executable, "-m", "benchmark", "parse", "--summary", *files]
     if jobs is not None:
         command[4:4] = ["--jobs", str(jobs)]
     # Truly cold: the grammar is compiled, not loaded from the compiled-tables cache.
     seconds, status = _time_command(command, {GRAMMAR_CACHE_VARIABLE: "off"})
     print(f"cold command seconds (wall, interpreter start included): {seconds:.3f} (exit status {status})")
-    print(f"cold command MB/s: {_mb_per_second(size, seconds):.2f}")
+    print(f"cold command MB/s: {_mb_per_second(corpus.size, seconds):.2f}")
     seconds, status = _time_command(command)
     print(f"command seconds with the compiled grammar cached: {seconds:.3f} (exit status {status})")
     if official:

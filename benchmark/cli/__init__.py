@@ -59,7 +59,12 @@ def report_error(error: BenchmarkError) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    return run(build_parser(), argv)
+
+
+def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> int:
+    """Parse ``argv`` and call the chosen sub-command's handler, with the exit statuses above; shared by
+    ``atlbench`` and ``python -m benchmark.bench``."""
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:

@@ -34,11 +34,6 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def _print_error(file: str, line: int | None, column: int | None, message: str) -> None:
-    location = ":".join(str(part) for part in (file, line, column) if part is not None)
-    print(f"{location}: error: {message}", file=sys.stderr)
-
-
 def run(args: argparse.Namespace) -> int:
     if args.ast:
         return _run_ast(args.files)
@@ -48,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     for result in parse_files(args.files, jobs=args.jobs):
         if result.error is not None:
             failed = True
-            _print_error(result.file, result.line, result.column, result.error)
+            print(f"{result.location}: error: {result.error}", file=sys.stderr)
         for line, column, message, count in result.warnings:
             more = f" ({count - 1} more like it)" if count > 1 else ""
             print(f"{result.file}:{line}:{column}: warning: {message}{more}", file=sys.stderr)

@@ -48,6 +48,23 @@ def test_bench_without_atl_files_is_an_error(tmp_path, capsys):
     assert "no .atl file" in capsys.readouterr().err
 
 
+def test_parse_and_extract_benches_count_the_same_bytes_as_stored(tmp_path, capsys):
+    # A cp1252 comment and a UTF-8 byte order mark: re-encoding the decoded text would count other bytes.
+    module = "module M; create OUT : B from IN : A;\nrule R { from a : A!X to b : B!Y (n <- a.n) }\n"
+    (tmp_path / "latin.atl").write_bytes(
+        "-- \u00e9t\u00e9 \u201cquoted\u201d\n".encode("cp1252") + module.encode()
+    )
+    (tmp_path / "bom.atl").write_bytes(b"\xef\xbb\xbf" + module.encode())
+    stored = sum(path.stat().st_size for path in tmp_path.iterdir())
+    figures = []
+    for command in (["parse", "--no-cold", "--no-scaling"], ["extract"]):
+        assert main([*command, str(tmp_path), "--jobs", "1"]) == 0
+        out = capsys.readouterr().out
+        assert "failures: 0\n" in out
+        figures.append([line for line in out.splitlines() if line.startswith(("files:", "bytes:"))])
+    assert figures[0] == figures[1] == ["files: 2", f"bytes: {stored}"]
+
+
 def test_bench_extract_reports_a_file_too_deep_to_extract_and_goes_on(tmp_path, capsys, monkeypatch):
     from benchmark.extractor import document
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from benchmark.atl import parse
-from benchmark.atl.batch import parse_files
+from benchmark.atl.batch import parse_files, workers
 from benchmark.atl.summary import SUMMARY_KEYS, summarize
 from benchmark.cli import main
 
@@ -102,6 +102,13 @@ def test_cli_ast_json(tmp_path, capsys):
     assert f"{missing}: error: cannot read file: No such file or directory\n" in captured.err
 
 
+def test_error_location_has_no_unknown_parts(tmp_path):
+    bad, missing = tmp_path / "bad.atl", tmp_path / "missing.atl"
+    bad.write_text("module M;\nrule\n")
+    results = list(parse_files([bad, missing], jobs=1))
+    assert [result.location for result in results] == [f"{bad}:2:1", str(missing)]
+
+
 def test_many_files_on_several_processes_keep_input_order(tmp_path):
     # Enough input to use the process pool; results come back in input order with the same counts.
     files = []
@@ -109,6 +116,8 @@ def test_many_files_on_several_processes_keep_input_order(tmp_path):
         path = tmp_path / f"f{index:02}.atl"
         path.write_text(TRANSFORMATION.replace("Sample", f"Sample{index}") * 1 + "\n" * 30000)
         files.append(str(path))
+    assert workers(files, 2) == 2 and workers(files, 1) == 1 and workers(files[:1], 2) == 1
+    assert workers(write_files(tmp_path), 2) == 1  # two small files: not worth a pool
     parallel = list(parse_files(files, jobs=2))
     serial = list(parse_files(files, jobs=1))
     assert [r.file for r in parallel] == files
