@@ -252,8 +252,9 @@ class CalledRule:
 class Diagnostic:
     """Something the extractor noticed and could not resolve, e.g. an operation from a missing library.
 
-    ``code`` is a stable identifier (``unknown-operation``, ``unknown-rule``, ...) that tests and
-    reports can rely on; ``message`` is for people.
+    ``code`` is a stable identifier (``unknown-operation``, ``unknown-variable``, ...; the list is
+    ``benchmark.extractor.DIAGNOSTIC_CODES``) that tests and reports can rely on; ``message`` is for
+    people.
     """
 
     line: int
@@ -347,8 +348,17 @@ def loads(text: str, *, source: str | Path | None = None) -> InterchangeDocument
 
 
 def load(path: str | Path) -> InterchangeDocument:
+    """Read and validate a document; raises ``OSError`` when the file cannot be read and
+    :class:`InputFormatError` (naming the file) for anything else wrong with it."""
     path = Path(path)
-    return loads(path.read_text(encoding="utf-8"), source=path)
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputFormatError(
+            f"not UTF-8 text (byte {error.start}: {data[error.start : error.start + 1]!r})", file=path
+        ) from error
+    return loads(text, source=path)
 
 
 @cache

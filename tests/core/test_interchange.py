@@ -75,3 +75,11 @@ def test_invalid_json_reports_line_and_column(tmp_path):
     with pytest.raises(InputFormatError) as info:
         interchange.load(path)
     assert (info.value.line, info.value.column) == (2, 13)
+
+
+def test_a_file_that_is_not_utf8_is_an_input_error_naming_it(tmp_path):
+    path = tmp_path / "latin.json"
+    path.write_bytes(interchange.dumps(_document()).replace("Book", "B\u00f6ok").encode("latin-1"))
+    with pytest.raises(InputFormatError) as info:
+        interchange.load(path)
+    assert info.value.file == str(path) and info.value.message.startswith("not UTF-8 text (byte ")
