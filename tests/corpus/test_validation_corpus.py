@@ -7,8 +7,6 @@ breaks a metamodel, a twin or an ATL name fails here first, with the offending f
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -128,17 +126,6 @@ def test_km3_twin_describes_the_same_metamodel(ecore: Path) -> None:
         assert from_ecore.to_json() == from_km3.to_json()
 
 
-def _walk(node: Any) -> Iterator[Any]:
-    """Every AST node below ``node`` (dataclass fields, tuples), ``node`` included."""
-    yield node
-    if dataclasses.is_dataclass(node):
-        for f in dataclasses.fields(node):
-            yield from _walk(getattr(node, f.name))
-    elif isinstance(node, tuple):
-        for item in node:
-            yield from _walk(item)
-
-
 def _metamodels(folder: str) -> dict[str, MetamodelView]:
     module = _module(folder)
     views = {}
@@ -166,7 +153,7 @@ def test_every_named_class_exists_in_its_metamodel(folder: str) -> None:
     views = _metamodels(folder)
     missing = [
         f"{node.metamodel}!{node.name} (line {node.line})"
-        for node in _walk(module.elements)
+        for node in ast.walk(module)
         if isinstance(node, ast.ModelElementType)
         and not (node.metamodel in views and _defines(views[node.metamodel], node.simple_name))
     ]
