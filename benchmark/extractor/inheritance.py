@@ -63,7 +63,6 @@ class EffectiveRule:
     outputs: tuple[EffectiveOutput, ...]
     variables: tuple[EffectiveVariable, ...]
     aliases: tuple[tuple[str, str], ...]
-    ancestors: tuple[str, ...]
 
     @property
     def name(self) -> str:
@@ -130,7 +129,7 @@ def _inherit(rule: ast.MatchedRule, parent: EffectiveRule | None) -> EffectiveRu
     own_outputs = _own(rule)
     own_variables = tuple(EffectiveVariable(v, rule.name) for v in rule.variables)
     if parent is None:
-        return EffectiveRule(rule, own_outputs, own_variables, (), ())
+        return EffectiveRule(rule, own_outputs, own_variables, ())
 
     own_by_name = {output.name: output for output in own_outputs}
     outputs: list[EffectiveOutput] = []
@@ -153,7 +152,6 @@ def _inherit(rule: ast.MatchedRule, parent: EffectiveRule | None) -> EffectiveRu
         outputs=tuple(outputs),
         variables=variables,
         aliases=_aliases(rule, parent),
-        ancestors=(parent.name, *parent.ancestors),
     )
 
 
