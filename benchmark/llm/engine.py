@@ -370,6 +370,19 @@ class Engine:
                     " run the same command again to collect it",
                 )
             return
+        except ProviderError as error:
+            if error.status != 404:
+                raise  # kept in the journal: the batch may well be there next time
+            # The provider does not know the batch (another account or project, or purged): polling it
+            # again would fail the same way in every later session, so forget it; the next one resubmits.
+            journal.remove(entry)
+            for key in entry.keys:
+                finish(
+                    key,
+                    f"batch {entry.batch_id} is unknown to the provider ({error.message});"
+                    " its journal is removed: run the same command again to submit these requests anew",
+                )
+            return
         outcomes: dict[str, Completion | ProviderError] = {}
         if state.error is None:
             outcomes = call_with_retries(

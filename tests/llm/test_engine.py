@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.llm.batch import PollPolicy
+from benchmark.llm.batch import BatchJournal, PollPolicy
 from benchmark.llm.cache import ResponseCache
 from benchmark.llm.config import KIND_ANTHROPIC, KIND_OPENAI, ProviderConfig
 from benchmark.llm.engine import Engine
@@ -200,6 +200,26 @@ def test_batch_answers_kept_for_a_later_session_are_redacted(
     assert second.completion.text == "answer to echo ***"
     for path in (tmp_path / "cache").rglob("*.json"):
         assert fake_keys["openai"] not in path.read_text(encoding="utf-8"), path
+
+
+def test_a_journaled_batch_the_provider_does_not_know_is_forgotten(
+    server: FakeLLMServer, tmp_path: Path, fake_keys: dict[str, str]
+) -> None:
+    # A journal left by a session under another account (or a purged batch): polling answers 404 in
+    # every session, so the journal is dropped and the next session submits the requests again.
+    config = provider(server)
+    runner = engine(config, tmp_path, [])
+    work = jobs(1, 2)
+    journal = BatchJournal(tmp_path / "cache", config.endpoint)
+    journal.record("batch_gone", [runner.key(job) for job in work])
+    results = runner.run(work, batch=True)
+    assert all(
+        not r.ok and "batch batch_gone is unknown to the provider (HTTP 404" in (r.error or "")
+        for r in results
+    )
+    assert journal.entries() == [] and server.openai_batches == {}
+    again = engine(config, tmp_path, [])
+    assert all(r.ok for r in again.run(work, batch=True)) and again.stats.batches == 1
 
 
 def test_endpoint_without_batch_api_says_so(
