@@ -58,7 +58,8 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=4)
     args = parser.parse_args()
     server = FakeLLMServer(lambda prompt: ANSWER, polls_until_done=1).start()
-    workdir = Path(tempfile.mkdtemp(prefix="atlbench-bench-"))
+    scratch = tempfile.TemporaryDirectory(prefix="atlbench-bench-")  # removed at the end, even on error
+    workdir = Path(scratch.name)
     config = ProviderConfig(
         name="Bench",
         kind=KIND_OPENAI,
@@ -109,6 +110,7 @@ def main() -> None:
     )
     print(f"requests seen by the server: {server.count()}")
     server.stop()
+    scratch.cleanup()
 
 
 if __name__ == "__main__":

@@ -57,7 +57,13 @@ def run(args: argparse.Namespace) -> int:
     from benchmark.reports import format as fmt
     from benchmark.reports import write_reports
     from benchmark.results import Results
-    from benchmark.stats import BASELINE_PROVIDER, DEFAULT_DRAWS, DEFAULT_SEED, compute_statistics
+    from benchmark.stats import (
+        BASELINE_PROVIDER,
+        DEFAULT_DRAWS,
+        DEFAULT_SEED,
+        check_single_track,
+        compute_statistics,
+    )
 
     if args.partial_weight is not None:
         try:
@@ -66,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
             raise ConfigurationError(str(error), field="--partial-match-weight") from error
     start = time.perf_counter()
     results = Results.load(args.results)
+    check_single_track(results.rows, source=args.results)
     stats = compute_statistics(
         results.rows,
         level=args.level,

@@ -27,12 +27,15 @@ CACHE_FORMAT = 1
 
 
 def cache_key_fields(endpoint: dict[str, str], request: LlmRequest) -> dict[str, Any]:
-    """Everything that can change an answer, and the run index that keeps repetitions apart."""
+    """Everything that can change an answer, and the run index that keeps repetitions apart.
+
+    ``endpoint`` is :attr:`ProviderConfig.endpoint <benchmark.llm.config.ProviderConfig.endpoint>`;
+    every field of it is part of the key.
+    """
     return {
         "format": CACHE_FORMAT,
-        "kind": endpoint["kind"],
+        **endpoint,
         "baseUrl": endpoint["baseUrl"].rstrip("/"),
-        "model": endpoint["model"],
         "promptSha256": request.prompt_sha256,
         "parameters": request.parameters.to_json(request.run_index),
         "run": request.run_index,

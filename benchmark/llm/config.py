@@ -50,7 +50,8 @@ DEFAULT_MAX_TOKENS = 8192
 DEFAULT_TIMEOUT_SECONDS = 300.0
 DEFAULT_MAX_ATTEMPTS = 5
 DEFAULT_CONCURRENCY = 4
-MAX_TOKENS_PARAMETERS = ("max_tokens", "max_completion_tokens")
+DEFAULT_MAX_TOKENS_PARAMETER = "max_tokens"
+MAX_TOKENS_PARAMETERS = (DEFAULT_MAX_TOKENS_PARAMETER, "max_completion_tokens")
 
 _PROVIDER_KEYS = {
     "kind",
@@ -82,7 +83,7 @@ class ProviderConfig:
     api_key_env: str | None
     parameters: GenerationParameters
     label: str | None = None
-    max_tokens_parameter: str = "max_tokens"
+    max_tokens_parameter: str = DEFAULT_MAX_TOKENS_PARAMETER
     timeout: float = DEFAULT_TIMEOUT_SECONDS
     max_attempts: int = DEFAULT_MAX_ATTEMPTS
     concurrency: int = DEFAULT_CONCURRENCY
@@ -95,8 +96,14 @@ class ProviderConfig:
 
     @property
     def endpoint(self) -> dict[str, str]:
-        """What identifies the serving endpoint in cache keys: kind, normalised base URL and model."""
-        return {"kind": self.kind, "baseUrl": self.base_url.rstrip("/"), "model": self.model}
+        """What identifies the serving endpoint in cache keys: kind, normalised base URL and model, plus
+        the name of the length parameter when it is not the default ``max_tokens``: a server that does
+        not know ``max_completion_tokens`` ignores it, so the two names can give different answers. Left
+        out for the default, so that the keys of existing caches and committed logs stay valid."""
+        endpoint = {"kind": self.kind, "baseUrl": self.base_url.rstrip("/"), "model": self.model}
+        if self.max_tokens_parameter != DEFAULT_MAX_TOKENS_PARAMETER:
+            endpoint["maxTokensParameter"] = self.max_tokens_parameter
+        return endpoint
 
     def api_key(self) -> str | None:
         """The key from the environment, or ``None`` when ``api_key_env`` is unset (local servers)."""
@@ -281,7 +288,9 @@ def _parse_provider(name: str, entry: Any, *, source: Path, field: str) -> Provi
     seed = entry.get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise ConfigurationError("must be an integer", file=source, field=f"{field}.seed")
-    max_tokens_parameter = _typed(entry, "max_tokens_parameter", str, source, field, default="max_tokens")
+    max_tokens_parameter = _typed(
+        entry, "max_tokens_parameter", str, source, field, default=DEFAULT_MAX_TOKENS_PARAMETER
+    )
     if max_tokens_parameter not in MAX_TOKENS_PARAMETERS:
         raise ConfigurationError(
             f"must be one of: {', '.join(MAX_TOKENS_PARAMETERS)}",

@@ -8,6 +8,10 @@ Generic over tracks: it knows prompts, parameters and answers, never what they m
 moment it arrives (an interrupted session keeps what it paid for); (5) hands each result to the caller's
 ``on_result`` in the main thread, so filing and progress bars need no locking.
 
+Jobs with the same cache key (two ground truths of one metamodel pair give the same prompt) are one
+request on either path: the cache holds one answer per key, so asking twice would file two answers of
+which ``--offline`` could replay only one.
+
 Errors that concern the whole session (no API key, SDK missing, HTTP 401/403) stop it: the first is a
 :class:`~benchmark.errors.ConfigurationError` before anything is sent, the others mark the remaining jobs
 as not sent.
@@ -35,6 +39,8 @@ from benchmark.llm.redact import Redactor
 from benchmark.llm.requests import SOURCE_CACHE, SOURCE_LOG, SOURCE_REQUEST, Completion, Job, JobResult
 from benchmark.llm.retry import RetryPolicy
 
+Group = list[tuple[int, Job]]  # the jobs (with their positions) that share one cache key
+
 
 @dataclass
 class EngineStats:
@@ -45,7 +51,7 @@ class EngineStats:
     log_hits: int = 0  # answers replayed from committed raw logs
     requests: int = 0  # HTTP requests sent for answers (every attempt; a batch item counts once)
     retries: int = 0
-    answered: int = 0  # fresh answers received
+    answered: int = 0  # fresh answers received (one per request, however many jobs share it)
     failures: int = 0  # jobs left without an answer
     batches: int = 0  # batches submitted (resumed ones not counted)
     input_tokens: int = 0  # spent in this session (fresh answers only)
@@ -126,7 +132,7 @@ class Engine:
         deliver = on_result or (lambda result: None)
         self.stats.add(jobs=len(jobs))
         results: dict[int, JobResult] = {}
-        misses: list[tuple[int, Job, str]] = []
+        misses: dict[str, Group] = {}  # per cache key, the jobs that one request answers
         for index, job in enumerate(jobs):
             key = self.key(job)
             stored = None if self.refresh else self.lookup(key)
@@ -149,7 +155,7 @@ class Engine:
                 )
                 deliver(results[index])
             else:
-                misses.append((index, job, key))
+                misses.setdefault(key, []).append((index, job))
         if misses:
             self._ensure_provider()
             if batch:
@@ -171,22 +177,21 @@ class Engine:
         return self._provider
 
     def _run_direct(
-        self,
-        misses: list[tuple[int, Job, str]],
-        results: dict[int, JobResult],
-        deliver: Callable[[JobResult], None],
+        self, misses: dict[str, Group], results: dict[int, JobResult], deliver: Callable[[JobResult], None]
     ) -> None:
         with ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="atlbench-llm") as pool:
-            pending: dict[Future[JobResult], int] = {
-                pool.submit(self._answer_directly, job, key): index for index, job, key in misses
+            pending: dict[Future[list[JobResult]], Group] = {
+                pool.submit(self._answer_directly, [job for _, job in group], key): group
+                for key, group in misses.items()
             }
             try:
                 while pending:
                     done, _ = wait(pending, return_when=FIRST_COMPLETED)
                     for future in done:
-                        index = pending.pop(future)
-                        results[index] = future.result()
-                        deliver(results[index])
+                        group = pending.pop(future)
+                        for (index, _), result in zip(group, future.result(), strict=True):
+                            results[index] = result
+                            deliver(result)
             except BaseException:
                 # Ctrl-C: stop starting new requests; answers already received are cached and logged.
                 self._abort_all("interrupted")
@@ -194,12 +199,14 @@ class Engine:
                     future.cancel()
                 raise
 
-    def _answer_directly(self, job: Job, key: str) -> JobResult:
+    def _answer_directly(self, jobs: Sequence[Job], key: str) -> list[JobResult]:
+        """One request (retried) for jobs that share ``key``; one result per job, in order."""
         provider = self._ensure_provider()
+        job = jobs[0]  # the request and the retry events; every job gets the answer or the error
         attempt = 0
         while True:
             if self._abort.is_set():
-                return self._fail(job, key, f"not sent: {self._abort_reason}", attempts=attempt)
+                return self._fail_all(jobs, key, f"not sent: {self._abort_reason}", attempts=attempt)
             attempt += 1
             self.stats.add(requests=1)
             try:
@@ -207,7 +214,7 @@ class Engine:
             except ProviderError as error:
                 if error.fatal:
                     self._abort_all(f"an earlier request failed with {self.redactor.text(error.message)}")
-                    return self._fail(job, key, error.message, attempts=attempt, status=error.status)
+                    return self._fail_all(jobs, key, error.message, attempts=attempt, status=error.status)
                 if error.retryable and attempt < self.retry.max_attempts:
                     delay = self.retry.delay(attempt, error.retry_after)
                     self.stats.add(retries=1)
@@ -226,23 +233,45 @@ class Engine:
                     self._sleep(delay)
                     continue
                 suffix = f" (after {attempt} attempts)" if attempt > 1 else ""
-                return self._fail(job, key, error.message + suffix, attempts=attempt, status=error.status)
+                return self._fail_all(
+                    jobs, key, error.message + suffix, attempts=attempt, status=error.status
+                )
             except Exception as error:  # an SDK or adapter bug must not take the other jobs down
-                return self._fail(job, key, f"unexpected {type(error).__name__}: {error}", attempts=attempt)
-            return self._received(job, key, completion, attempts=attempt)
+                return self._fail_all(
+                    jobs, key, f"unexpected {type(error).__name__}: {error}", attempts=attempt
+                )
+            return self._received(jobs, key, completion, attempts=attempt)
 
-    def _received(self, job: Job, key: str, completion: Completion, *, attempts: int) -> JobResult:
-        # Redacted once, here, so the cache, the log and the run file all hold the same text.
+    def _store(self, key: str, fields: dict[str, Any] | None, completion: Completion) -> Completion:
+        """Cache a fresh answer, redacted here, so the cache, the log and the run file hold the same text."""
         completion = dataclasses.replace(completion, text=self.redactor.text(completion.text))
-        self.cache.put(key, cache_key_fields(self.config.endpoint, job.request), completion)
+        self.cache.put(key, fields, completion)
+        return completion
+
+    def _received(
+        self, jobs: Sequence[Job], key: str, completion: Completion, *, attempts: int
+    ) -> list[JobResult]:
+        """Store one answer (counted once) and log it for every job it answers, so that each job's raw
+        log can replay it on its own."""
+        completion = self._store(key, cache_key_fields(self.config.endpoint, jobs[0].request), completion)
         self.stats.add(
             answered=1, input_tokens=completion.input_tokens or 0, output_tokens=completion.output_tokens or 0
         )
-        self.log.write(
-            job.log_path,
-            self._event("response", job, key, attempts=attempts, completion=completion.to_json()),
-        )
-        return JobResult(job=job, key=key, completion=completion, source=SOURCE_REQUEST, attempts=attempts)
+        results = []
+        for job in jobs:
+            self.log.write(
+                job.log_path,
+                self._event("response", job, key, attempts=attempts, completion=completion.to_json()),
+            )
+            results.append(
+                JobResult(job=job, key=key, completion=completion, source=SOURCE_REQUEST, attempts=attempts)
+            )
+        return results
+
+    def _fail_all(
+        self, jobs: Sequence[Job], key: str, message: str, *, attempts: int, status: int | None = None
+    ) -> list[JobResult]:
+        return [self._fail(job, key, message, attempts=attempts, status=status) for job in jobs]
 
     def _fail(
         self, job: Job, key: str, message: str, *, attempts: int, status: int | None = None
@@ -272,26 +301,26 @@ class Engine:
     # -- batch ------------------------------------------------------------------------------------
 
     def _run_batch(
-        self,
-        misses: list[tuple[int, Job, str]],
-        results: dict[int, JobResult],
-        deliver: Callable[[JobResult], None],
+        self, misses: dict[str, Group], results: dict[int, JobResult], deliver: Callable[[JobResult], None]
     ) -> None:
         provider = self._ensure_provider()
-        wanted: dict[str, list[tuple[int, Job]]] = {}
-        for index, job, key in misses:
-            wanted.setdefault(key, []).append((index, job))
+        wanted = dict(misses)  # keys still waiting for their outcome
         journal = BatchJournal(self.cache.root, self.config.endpoint)
 
         def finish(key: str, outcome: Completion | ProviderError | str) -> None:
-            for index, job in wanted.pop(key, []):
-                if isinstance(outcome, Completion):
-                    results[index] = self._received(job, key, outcome, attempts=1)
-                else:
-                    message = outcome if isinstance(outcome, str) else outcome.message
-                    status = outcome.status if isinstance(outcome, ProviderError) else None
-                    results[index] = self._fail(job, key, message, attempts=1, status=status)
-                deliver(results[index])
+            group = wanted.pop(key, [])
+            if not group:
+                return
+            jobs = [job for _, job in group]
+            if isinstance(outcome, Completion):
+                done = self._received(jobs, key, outcome, attempts=1)
+            else:
+                message = outcome if isinstance(outcome, str) else outcome.message
+                status = outcome.status if isinstance(outcome, ProviderError) else None
+                done = self._fail_all(jobs, key, message, attempts=1, status=status)
+            for (index, _), result in zip(group, done, strict=True):
+                results[index] = result
+                deliver(result)
 
         try:
             backend = provider.batch_backend()
@@ -341,6 +370,19 @@ class Engine:
                     " run the same command again to collect it",
                 )
             return
+        except ProviderError as error:
+            if error.status != 404:
+                raise  # kept in the journal: the batch may well be there next time
+            # The provider does not know the batch (another account or project, or purged): polling it
+            # again would fail the same way in every later session, so forget it; the next one resubmits.
+            journal.remove(entry)
+            for key in entry.keys:
+                finish(
+                    key,
+                    f"batch {entry.batch_id} is unknown to the provider ({error.message});"
+                    " its journal is removed: run the same command again to submit these requests anew",
+                )
+            return
         outcomes: dict[str, Completion | ProviderError] = {}
         if state.error is None:
             outcomes = call_with_retries(
@@ -357,7 +399,7 @@ class Engine:
                 )
             elif isinstance(outcome, Completion):
                 # Paid for by an earlier session with a wider selection: keep it for later.
-                self.cache.put(key, None, outcome)
+                self._store(key, None, outcome)
         journal.remove(entry)
 
     def _on_retry(self, error: ProviderError, delay: float) -> None:

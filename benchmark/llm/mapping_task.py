@@ -189,27 +189,14 @@ def run_document(
     """(document, parse error). A parse error gives the failed-run document described in the module doc."""
     assert result.completion is not None
     text = result.completion.text
+    entries: list[Any] = []
     try:
         entries = parse_answer(text)
+        message = None
+        outcome: dict[str, Any] = {"answerEntries": len(entries)}
     except InputFormatError as error:
         message = str(error)
-        document = export_document(
-            transformation=case.name,
-            source=case.source_name,
-            target=case.target_name,
-            provider=config.name,
-            model=config.model,
-            model_label=config.model_label,
-            mappings=[],
-            extra={
-                "generation": generation_block(
-                    result, config, template, status=STATUS_FAILED, error=message, rawResponse=text
-                )
-            },
-        )
-        # No "mappings" at all: a reader must not mistake a failed run for an empty answer.
-        del document["mappings"]
-        return document, message
+        outcome = {"status": STATUS_FAILED, "error": message, "rawResponse": text}
     document = export_document(
         transformation=case.name,
         source=case.source_name,
@@ -218,9 +205,12 @@ def run_document(
         model=config.model,
         model_label=config.model_label,
         mappings=[answer_entry(entry) for entry in entries],
-        extra={"generation": generation_block(result, config, template, answerEntries=len(entries))},
+        extra={"generation": generation_block(result, config, template, **outcome)},
     )
-    return document, None
+    if message is not None:
+        # No "mappings" at all: a reader must not mistake a failed run for an empty answer.
+        del document["mappings"]
+    return document, message
 
 
 def written_by_generate(path: Path) -> bool:

@@ -27,7 +27,7 @@ from benchmark.fileio import dumps_json, write_text_atomic
 from benchmark.results import Results
 from benchmark.stats.baseline import BASELINE_PROVIDER
 from benchmark.stats.bootstrap import DEFAULT_DRAWS, DEFAULT_SEED
-from benchmark.stats.summary import Statistics, compute_statistics
+from benchmark.stats.summary import Statistics, check_single_track, compute_statistics
 
 PER_RUN_CSV = "rq1_per_run.csv"
 AGGREGATE_CSV = "rq1_aggregate.csv"
@@ -69,12 +69,14 @@ def write_reports(
     statistics: Statistics | None = None,
 ) -> list[Path]:
     """Write every artefact into ``out_dir`` (created if needed); returns the paths written, in a fixed
-    order. ``statistics`` may be passed when already computed with the same options."""
+    order. ``statistics`` may be passed when already computed with the same options. Rows of several
+    tracks are refused (:func:`~benchmark.stats.summary.check_single_track`)."""
     from benchmark.reports.html import render_html
     from benchmark.reports.latex import render_latex
     from benchmark.reports.plots import all_figures, write_figures
     from benchmark.reports.tables import summary_markdown
 
+    check_single_track(results.rows)
     out = Path(out_dir)
     stats = statistics or compute_statistics(
         results.rows, level=level, draws=draws, seed=seed, partial_weight=partial_weight, baseline=baseline

@@ -3,8 +3,8 @@
 Figures are built on :class:`matplotlib.figure.Figure` directly (no pyplot state, safe inside pytest and
 in threads) under a fixed ``rc_context``: ``svg.hashsalt`` makes the SVG element ids stable and the
 metadata carries no date, so the same statistics give byte-identical files on the same matplotlib.
-Colours follow the provider's position in name order, so a provider keeps its colour across figures
-and sessions.
+Colours follow the provider's position in name order (not in the F1 ranking), so a provider keeps its
+colour across the figures of a report and across sessions with the same providers.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from benchmark.aggregate import ALL, split_rows
 from benchmark.reports import format as fmt
 from benchmark.results import Results
 from benchmark.stats.profiles import PROFILE_CATEGORIES
-from benchmark.stats.summary import Statistics
+from benchmark.stats.summary import Statistics, level_of
 
 LEVEL_NAMES = {"class": "class", "binding": "binding", "overall": "overall (classes + bindings)"}
 CATEGORY_NAMES = {
@@ -185,14 +185,9 @@ def transformation_f1_table(stats: Statistics) -> Table:
         cells = []
         for provider in providers:
             group = stats.group(provider, transformation)
-            cells.append(fmt.number(_level_f1(group, stats.level)) if group else fmt.DASH)
+            cells.append(fmt.number(level_of(group.micro, stats.level).f1) if group else fmt.DASH)
         rows.append((transformation, *cells))
     return Table("per_transformation", "F1 per transformation", ("Transformation", *providers), tuple(rows))
-
-
-def _level_f1(group: object, level: str) -> float:
-    micro = group.micro  # type: ignore[attr-defined]
-    return {"class": micro.classes, "binding": micro.bindings, "overall": micro.overall}[level].f1
 
 
 def split_table(stats: Statistics) -> Table:

@@ -35,6 +35,7 @@ from benchmark.stats.summary import (
     ProviderStats,
     Statistics,
     TransformationTest,
+    check_single_track,
     compute_statistics,
 )
 
@@ -57,6 +58,7 @@ __all__ = [
     "TransformationTest",
     "baseline_relative_recall",
     "category_profile",
+    "check_single_track",
     "cluster_bootstrap",
     "compute_statistics",
     "confidence_profile",

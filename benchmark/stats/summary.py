@@ -18,7 +18,7 @@ import numpy as np
 from benchmark.aggregate import ALL, Aggregation, GroupResult, Spread, aggregate, micro
 from benchmark.compare import ABSENT
 from benchmark.counts import RunRow
-from benchmark.errors import ConfigurationError
+from benchmark.errors import ConfigurationError, InputFormatError
 from benchmark.metrics import Scores
 from benchmark.stats.baseline import BASELINE_PROVIDER, BaselineRelativeRecall, baseline_relative_recall
 from benchmark.stats.bootstrap import (
@@ -249,6 +249,23 @@ def _power_note(pairs: Sequence[PairComparison], alpha: float) -> str | None:
     )
 
 
+def check_single_track(rows: Iterable[RunRow], *, source: str | None = None) -> None:
+    """Refuse rows of several tracks: every statistic groups rows by provider name alone, so an ATL run
+    and, say, a round-trip run of the same provider would be pooled into one meaningless figure.
+
+    Only the ATL track records rows today; a session mixing tracks needs a report per track, which is
+    for whoever adds the second track to design, rather than for this module to guess.
+    """
+    tracks = sorted({row.track for row in rows})
+    if len(tracks) > 1:
+        raise InputFormatError(
+            f"the rows belong to several tracks ({', '.join(tracks)}); statistics and reports pool rows by "
+            "provider and cannot mix tracks: report the rows of one track at a time",
+            file=source,
+            field="$.rows[*].track",
+        )
+
+
 def _check_options(level: str, draws: int, confidence: float, alpha: float, seed: int) -> None:
     if level not in LEVELS:
         raise ConfigurationError(f"level must be one of {', '.join(LEVELS)}, got {level!r}", field="level")
@@ -285,6 +302,7 @@ def compute_statistics(
     """
     _check_options(level, draws, confidence, alpha, seed)
     all_rows = list(rows)
+    check_single_track(all_rows)
     aggregation = aggregate(all_rows, partial_weight=partial_weight)
     w = aggregation.partial_weight
     ok = [row for row in all_rows if row.ok]
@@ -461,5 +479,6 @@ __all__ = [
     "ProviderStats",
     "Statistics",
     "TransformationTest",
+    "check_single_track",
     "compute_statistics",
 ]

@@ -165,7 +165,10 @@ class FakeLLMServer:
         if method == "POST" and path == "/v1/batches":
             return self._json(200, self._create_openai_batch(body))
         if method == "GET" and path.startswith("/v1/batches/"):
-            return self._json(200, self._poll_openai_batch(path.rsplit("/", 1)[1]))
+            batch_id = path.rsplit("/", 1)[1]
+            if batch_id not in self.openai_batches:
+                return self._json(404, {"error": {"message": f"No batch found with id '{batch_id}'."}})
+            return self._json(200, self._poll_openai_batch(batch_id))
         if method == "GET" and path.startswith("/v1/files/") and path.endswith("/content"):
             file_id = path.split("/")[3]
             return 200, {"content-type": "application/octet-stream"}, self.files[file_id], 0.0

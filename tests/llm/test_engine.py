@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.llm.batch import PollPolicy
+from benchmark.llm.batch import BatchJournal, PollPolicy
 from benchmark.llm.cache import ResponseCache
 from benchmark.llm.config import KIND_ANTHROPIC, KIND_OPENAI, ProviderConfig
 from benchmark.llm.engine import Engine
@@ -181,6 +181,45 @@ def test_interrupted_batch_is_resumed_not_resubmitted(
     results = patient.run(jobs(1, 2), batch=True)
     assert all(r.ok for r in results)
     assert len(server.openai_batches) == 1 and patient.stats.batches == 0  # the same batch, collected
+
+
+def test_batch_answers_kept_for_a_later_session_are_redacted(
+    server: FakeLLMServer, tmp_path: Path, fake_keys: dict[str, str]
+) -> None:
+    # A batch of runs 1 and 2 is collected by a session that only wants run 1: run 2's answer goes to
+    # the cache for later, through the same redaction as every other answer (the server echoes the key).
+    server.polls_until_done = 5
+    config = provider(server)
+    leaky = jobs(1, 2, prompt=f"echo {fake_keys['openai']}")
+    impatient = engine(config, tmp_path, [], poll=PollPolicy(initial=0.01, maximum=0.01, max_wait=0.015))
+    assert not any(r.ok for r in impatient.run(leaky, batch=True))
+    [first] = engine(config, tmp_path, []).run(leaky[:1], batch=True)
+    assert first.completion is not None and first.completion.text == "answer to echo ***"
+    [second] = engine(config, tmp_path, [], offline=True).run(leaky[1:])
+    assert second.source == "cache" and second.completion is not None
+    assert second.completion.text == "answer to echo ***"
+    for path in (tmp_path / "cache").rglob("*.json"):
+        assert fake_keys["openai"] not in path.read_text(encoding="utf-8"), path
+
+
+def test_a_journaled_batch_the_provider_does_not_know_is_forgotten(
+    server: FakeLLMServer, tmp_path: Path, fake_keys: dict[str, str]
+) -> None:
+    # A journal left by a session under another account (or a purged batch): polling answers 404 in
+    # every session, so the journal is dropped and the next session submits the requests again.
+    config = provider(server)
+    runner = engine(config, tmp_path, [])
+    work = jobs(1, 2)
+    journal = BatchJournal(tmp_path / "cache", config.endpoint)
+    journal.record("batch_gone", [runner.key(job) for job in work])
+    results = runner.run(work, batch=True)
+    assert all(
+        not r.ok and "batch batch_gone is unknown to the provider (HTTP 404" in (r.error or "")
+        for r in results
+    )
+    assert journal.entries() == [] and server.openai_batches == {}
+    again = engine(config, tmp_path, [])
+    assert all(r.ok for r in again.run(work, batch=True)) and again.stats.batches == 1
 
 
 def test_endpoint_without_batch_api_says_so(

@@ -181,6 +181,33 @@ def test_offline_replays_the_cache_byte_for_byte_without_a_request(
     assert {p: p.read_bytes() for p in validation_tree.rglob("runs/.log/*.jsonl")} == logs  # untouched
 
 
+@pytest.mark.parametrize("batch", [False, True])
+def test_two_folders_with_the_same_prompt_share_one_answer(
+    batch: bool, make_options: Options, llm_server: FakeLLMServer, validation_tree: Path
+) -> None:
+    """Two ground truths of one metamodel pair give the same prompt, hence the same cache key: one
+    request answers both (as a batch does), so --offline reproduces both files from the one entry."""
+    import shutil
+
+    shutil.copytree(validation_tree / "Book2Publication", validation_tree / "Book2PublicationAgain")
+    llm_server.enqueue("[]", json.dumps(BOOK_ANSWER))  # two requests would get different answers
+    report = generate(make_options(selectors=["Book"], concurrency=2, batch=batch))
+    assert report.ok and report.stats.requests == 1 and report.stats.answered == 1
+    assert report.stats.output_tokens == 20  # spent once
+    first = run_files(validation_tree)
+    documents = [json.loads(text) for text in first.values()]
+    assert len(documents) == 2 and documents[0]["transformation"] != documents[1]["transformation"]
+    assert documents[0]["mappings"] == documents[1]["mappings"]  # the one answer, filed twice
+    assert documents[0]["generation"] == documents[1]["generation"]
+    for folder in ("Book2Publication", "Book2PublicationAgain"):  # each folder's log can replay it
+        events = log_events(validation_tree / folder / "runs" / ".log" / "OpenAI.jsonl")
+        assert [e["event"] for e in events] == ["spec", "response"]
+    for path in validation_tree.rglob("runs/*.json"):
+        path.unlink()
+    assert generate(make_options(selectors=["Book"], offline=True)).ok
+    assert run_files(validation_tree) == first
+
+
 def test_offline_needs_no_key(
     make_options: Options, llm_server: FakeLLMServer, validation_tree: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

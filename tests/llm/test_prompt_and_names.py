@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from pathlib import Path
@@ -8,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from benchmark.errors import InputFormatError
-from benchmark.llm.cache import cache_key
+from benchmark.llm.cache import cache_key, cache_key_fields
+from benchmark.llm.config import KIND_OPENAI, ProviderConfig
 from benchmark.llm.naming import existing_run_indices, run_file_name, safe_component
 from benchmark.llm.prompt import PromptTemplate, builtin_template, mapping_prompt
 from benchmark.llm.redact import Redactor
@@ -118,6 +120,26 @@ def test_cache_key_separates_everything_that_changes_an_answer() -> None:
         cache_key(endpoint, LlmRequest("p", parameters, 1, system="be brief")),
     ]
     assert len({key, *variants}) == len(variants) + 1
+
+
+def test_the_length_parameter_name_is_part_of_the_key_without_moving_existing_keys() -> None:
+    # A server that does not know max_completion_tokens ignores it and may answer at any length, so the
+    # two spellings are different requests; the default spelling keeps the key it always had.
+    parameters = GenerationParameters(max_tokens=64, temperature=0.0, seed=1)
+    config = ProviderConfig(
+        name="P",
+        kind=KIND_OPENAI,
+        model="m-1",
+        base_url="http://x/v1",
+        api_key_env=None,
+        parameters=parameters,
+    )
+    request = LlmRequest("map these", parameters, 2)
+    default = cache_key(config.endpoint, request)
+    assert default == "3a82578c19fe25dea21131018841f22b8ca9c5adc4e4bb515cadac61f55c1ab8"  # as before
+    renamed = replace(config, max_tokens_parameter="max_completion_tokens")
+    assert cache_key(renamed.endpoint, request) != default
+    assert cache_key_fields(renamed.endpoint, request)["maxTokensParameter"] == "max_completion_tokens"
 
 
 @pytest.mark.parametrize(

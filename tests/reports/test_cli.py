@@ -87,3 +87,14 @@ def test_bad_options_exit_2(results_file, tmp_path, capsys):
     assert "draws must be at least 1" in capsys.readouterr().err
     assert main(["report", str(results_file), "-o", str(tmp_path), "--partial-match-weight", "2"]) == 2
     assert "partial weight" in capsys.readouterr().err
+
+
+def test_rows_of_two_tracks_exit_2_naming_the_file(small_results, tmp_path, capsys):
+    from dataclasses import replace
+
+    mixed = replace(small_results, rows=(*small_results.rows, replace(small_results.rows[0], track="ocl")))
+    path = mixed.save(tmp_path / "results.json")
+    assert main(["report", str(path), "-o", str(tmp_path / "out"), "--draws", "10"]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}: error: $.rows[*].track: the rows belong to several tracks (atl, ocl)" in err
+    assert not (tmp_path / "out").exists()

@@ -11,6 +11,7 @@ from dataclasses import replace
 import pytest
 
 from benchmark.aggregate import CSV_COLUMNS
+from benchmark.errors import InputFormatError
 from benchmark.fileio import dumps_json
 from benchmark.reports import write_reports
 from benchmark.reports.html import render_html
@@ -166,6 +167,23 @@ def test_an_empty_session_still_writes_every_artefact(tmp_path):
     paths = write_reports(results, tmp_path, draws=10)
     assert [p.name for p in paths] == list(EXPECTED)
     assert "no scored runs" in (tmp_path / "index.html").read_text(encoding="utf-8")
+
+
+def test_rows_of_two_tracks_are_refused_not_pooled(small_results, tmp_path):
+    """Statistics group rows by provider alone, so a provider's rows of another track would be pooled
+    with its ATL rows into one figure: write_reports refuses the session and writes nothing."""
+    other = replace(small_results.rows[0], track="roundtrip")
+    mixed = replace(small_results, rows=(*small_results.rows, other))
+    with pytest.raises(InputFormatError) as raised:
+        write_reports(mixed, tmp_path / "out", draws=10)
+    assert raised.value.field == "$.rows[*].track"
+    assert "several tracks (atl, roundtrip)" in raised.value.message
+    with pytest.raises(InputFormatError):  # the same check guards the statistics on their own
+        compute_statistics(mixed.rows, draws=10)
+    assert not (tmp_path / "out").exists()
+    # one track other than atl is fine: nothing is pooled across tracks
+    alone = tuple(replace(r, track="roundtrip") for r in small_results.rows)
+    assert compute_statistics(alone, draws=10).providers
 
 
 @pytest.mark.skipif(
