@@ -69,6 +69,7 @@ class AtlTrack(Track):
         self._discovery: Discovery | None = None
         self._ground_truths: dict[str, GroundTruth] = {}
         self._views: dict[Path, MetamodelView] = {}
+        self._dependencies: dict[Path, tuple[tuple[str, str], ...]] = {}
 
     # ------------------------------------------------------------------------------- collection
 
@@ -127,12 +128,31 @@ class AtlTrack(Track):
     # ----------------------------------------------------------------------------- ground truth
 
     def _view(self, path: Path) -> MetamodelView:
+        """The view of a metamodel file, cached on disk with the files its references made the loader
+        read (their hashes are checked on every hit). The path is part of the key because the view
+        names its file, and messages quote it."""
         if path not in self._views:
-            from benchmark.metamodel import load_metamodel
+            from benchmark.metamodel.loader import dependencies_unchanged
 
-            key = make_key(sha256_file(path), path.suffix, code_fingerprint("metamodel"))
-            self._views[path] = self.cache.get_or_compute("views", key, lambda: load_metamodel(path))
+            def compute() -> tuple[MetamodelView, tuple[tuple[str, str], ...]]:
+                from benchmark.metamodel import build_view, load_resource
+
+                loaded = load_resource(path)
+                return build_view(loaded), loaded.dependencies
+
+            key = make_key(sha256_file(path), str(path), code_fingerprint("metamodel"))
+            view, dependencies = self.cache.get_or_compute(
+                "views", key, compute, valid=lambda entry: dependencies_unchanged(entry[1])
+            )
+            self._views[path] = view
+            self._dependencies[path] = dependencies
         return self._views[path]
+
+    def _content_key(self, path: Path) -> tuple[str, ...]:
+        """What a value computed from the metamodel ``path`` depends on: its content and notation, and
+        the content of every file its references read."""
+        self._view(path)
+        return (sha256_file(path), path.suffix, *(f"{f}={h}" for f, h in self._dependencies[path]))
 
     def _parse(self, path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
         """(interchange JSON, parse summary) of an ATL file, parsed once per content and code version."""
@@ -243,16 +263,17 @@ class AtlTrack(Track):
             notes = "; ".join(metamodels.notes) if metamodels else "no metamodels"
             return self.error_row(case, f"baseline {case.baseline} needs both metamodel files ({notes})")
         source, target = metamodels.source_files[0], metamodels.target_files[0]
-        key = make_key(
-            case.baseline,
-            sha256_file(source),
-            source.suffix,
-            sha256_file(target),
-            target.suffix,
-            code_fingerprint("baselines", "metamodel", "jjodel"),
-        )
         label = f"<baseline:{case.baseline}>"
         try:
+            key = make_key(
+                case.baseline,
+                case.transformation,  # the export document carries the name
+                "source",
+                *self._content_key(source),
+                "target",
+                *self._content_key(target),
+                code_fingerprint("baselines", "metamodel", "jjodel"),
+            )
             document = self.cache.get_or_compute(
                 "baselines",
                 key,
