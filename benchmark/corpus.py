@@ -303,17 +303,14 @@ def score_file(
     try:
         suggestions = load_suggestions(path)
     except BenchmarkError as error:
-        provider, model = peek_provider(path)  # a failed run still belongs to its provider's exclusions
-        return error_row(
+        return file_error_row(
             error,
-            provider=provider,
-            model=model,
+            path,
             transformation=transformation,
             run=run,
-            file=path,
             track=track,
             partial_weight=partial_weight,
-            confidence_filter=confidence_filter_name(parse_confidence_filter(confidence)),
+            confidence=confidence,
         )
     result = compare(
         ground_truth,
@@ -324,6 +321,33 @@ def score_file(
         confidence=confidence,
     )
     return result.to_row(transformation=transformation, run=run, track=track, file=path)
+
+
+def file_error_row(
+    error: BaseException | str,
+    path: Path,
+    *,
+    transformation: str,
+    run: str,
+    track: str = "atl",
+    partial_weight: float = DEFAULT_PARTIAL_WEIGHT,
+    confidence: str | None = None,
+) -> RunRow:
+    """The error row of a suggestion file that could not be scored, whatever the reason (its own content,
+    or an unusable ground truth): it keeps the provider and model the file names, so a failed run still
+    counts in its provider's exclusions, in ``atlbench validate`` and the pytest suite alike."""
+    provider, model = peek_provider(path)
+    return error_row(
+        error,
+        provider=provider,
+        model=model,
+        transformation=transformation,
+        run=run,
+        file=path,
+        track=track,
+        partial_weight=partial_weight,
+        confidence_filter=confidence_filter_name(parse_confidence_filter(confidence)),
+    )
 
 
 @dataclass(frozen=True)
@@ -358,7 +382,7 @@ def score_folder(
 ) -> FolderResult:
     """Every run of a folder. When the ground truth or the metamodels cannot be read, every run becomes
     an error row carrying that reason, so the runs stay visible in the tables' exclusion list."""
-    confidence_name = confidence_filter_name(parse_confidence_filter(confidence))
+    parse_confidence_filter(confidence)  # a bad filter is an option error, not an error row per run
     try:
         ground_truth = load_ground_truth(folder.atl_file)
         metamodels = resolve_metamodels(
@@ -366,14 +390,14 @@ def score_folder(
         )
     except BenchmarkError as error:
         rows = tuple(
-            error_row(
+            file_error_row(
                 f"transformation {folder.name} unusable: {error}",
+                path,
                 transformation=folder.name,
                 run=folder.run_id(path),
-                file=path,
                 track=track,
                 partial_weight=partial_weight,
-                confidence_filter=confidence_name,
+                confidence=confidence,
             )
             for path in folder.suggestion_files
         )
@@ -438,6 +462,7 @@ __all__ = [
     "TransformationFolder",
     "default_metamodel_loader",
     "discover",
+    "file_error_row",
     "inspect_folder",
     "load_ground_truth",
     "merge_views",

@@ -8,7 +8,7 @@ the work at most once and a repeated session almost none.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -94,17 +94,17 @@ class AtlTrack(Track):
             ground_truths.append(GroundTruthCase(self.name, folder.name, folder.atl_file))
             folder_runs = []
             for path in folder.suggestion_files:
-                provider, _model = peek_provider(path)
+                provider, model = peek_provider(path)
                 run = folder.run_id(path)
                 case_id = run_case_id(folder.name, provider, path.stem)
-                folder_runs.append(RunCase(self.name, folder.name, provider, run, case_id, file=path))
+                folder_runs.append(
+                    RunCase(self.name, folder.name, provider, run, case_id, file=path, model=model)
+                )
             ids = [case.case_id for case in folder_runs]
             for index, case in enumerate(folder_runs):
                 if ids.count(case.case_id) > 1:  # same file name in two sub-folders: use the relative path
                     unique = f"{folder.name}-{case.run.replace('/', '-')}"
-                    folder_runs[index] = RunCase(
-                        case.track, case.transformation, case.provider, case.run, unique, case.file
-                    )
+                    folder_runs[index] = replace(case, case_id=unique)
             runs.extend(folder_runs)
             for baseline in self.options.baselines:
                 runs.append(
