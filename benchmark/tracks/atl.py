@@ -103,7 +103,7 @@ class AtlTrack(Track):
             ids = [case.case_id for case in folder_runs]
             for index, case in enumerate(folder_runs):
                 if ids.count(case.case_id) > 1:  # same file name in two sub-folders: use the relative path
-                    unique = f"{folder.name}-{case.run.replace('/', '-')}"
+                    unique = run_case_id(folder.name, case.provider, case.run.replace("/", "-"))
                     folder_runs[index] = replace(case, case_id=unique)
             runs.extend(folder_runs)
             for baseline in self.options.baselines:
