@@ -18,6 +18,8 @@ from __future__ import annotations
 import datetime as _dt
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -392,11 +394,24 @@ class RunScoring:
 
     def score(self) -> RunRow:
         """Score the run and record its row; an error row is recorded too, then the case fails."""
-        row = self.track.score_run(self.case)
+        with recording_errors(self.track, self.case, self._record, "scoring the run"):
+            row = self.track.score_run(self.case)
         record_row(self._record, row)
         if not row.ok:
             pytest.fail(row.error or "the run could not be scored", pytrace=False)
         return row
+
+
+@contextmanager
+def recording_errors(track: Track, case: RunCase, record: Any, doing: str) -> Iterator[None]:
+    """An unexpected exception (a bug, not an input problem) still records the run's error row before it
+    propagates with its traceback: the tables then list the run as excluded, and the row guard, which
+    is there to catch rows lost on the way to the controller, is not tripped by a case that failed."""
+    try:
+        yield
+    except Exception as error:
+        record_row(record, track.error_row(case, f"internal error {doing}: {type(error).__name__}: {error}"))
+        raise
 
 
 def record_row(record: Any, row: RunRow) -> None:
@@ -426,7 +441,8 @@ def atlbench_run(request: pytest.FixtureRequest, record_property: Any) -> RunSco
     recorded so the tables list it as excluded."""
     case: RunCase = request.param
     track = _session(request.config).track(case.track)
-    problem = track.ground_truth_error(case.transformation)
+    with recording_errors(track, case, record_property, "reading the ground truth"):
+        problem = track.ground_truth_error(case.transformation)
     if problem is not None:
         record_row(record_property, track.error_row(case, problem))
         pytest.fail(problem, pytrace=False)

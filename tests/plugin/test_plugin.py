@@ -200,6 +200,23 @@ def test_guard_fails_the_session_when_a_row_is_withheld(pytester: pytest.Pyteste
     result.stdout.fnmatch_lines(["*count table is incomplete*", "*ran but sent no row*"])
 
 
+def test_a_crash_while_scoring_is_an_excluded_run_not_a_lost_row(
+    pytester: pytest.Pytester, tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def crash(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the baseline engine tripped")
+
+    monkeypatch.setattr(benchmark.tracks.atl.AtlTrack, "_score_baseline", crash)
+    result = run(pytester, "-k", "Library2Catalog and (NameEquality or Oracle)", "--baseline", "nameequality")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*RuntimeError: the baseline engine tripped*"])
+    result.stdout.fnmatch_lines(
+        ["*1 runs excluded*", "*<baseline:NameEquality>: internal error scoring the run: RuntimeError*"]
+    )
+    assert "count table is incomplete" not in result.stdout.str()
+    assert rows(pytester)[("NameEquality", "Library2Catalog", "NameEquality")]["status"] == "error"
+
+
 def test_min_f1_gate_and_compare(pytester: pytest.Pytester, tree: Path) -> None:
     gated = run(pytester, "--min-f1", "Synthetic-Noisy=0.99", "--min-f1", "Synthetic-Oracle=0.9")
     gated.assert_outcomes(passed=7)
