@@ -309,9 +309,13 @@ class BenchmarkSession:
             )
             for line in format_tables(aggregate(rows, partial_weight=options.partial_weight)).splitlines():
                 terminalreporter.write_line(line)
+            skipped = self.track(track_name).collect().skipped
             if self.config.get_verbosity() > 0:
-                for skipped in self.track(track_name).collect().skipped:
-                    terminalreporter.write_line(f"skipped {skipped.path}: {skipped.reason}")
+                for item in skipped:
+                    terminalreporter.write_line(f"skipped {item.path}: {item.reason}")
+            elif skipped:  # never silent: say how many, as atlbench validate does
+                what = "folder or file" if len(skipped) == 1 else "folders or files"
+                terminalreporter.write_line(f"{len(skipped)} {what} skipped by rule (-v lists them)")
         if self.written:
             names = ", ".join(p.name for p in self.written)
             terminalreporter.write_line(f"\nreports written to {options.reports_dir}: {names}")

@@ -125,6 +125,7 @@ def test_scores_every_run_identically_with_and_without_xdist(pytester: pytest.Py
     assert noisy["hallucinations"]["features"] == ["Entry.author"]
     text = serial.stdout.str()
     assert "Per provider (micro P/R/F1/Acc" in text
+    assert "1 folder or file skipped by rule (-v lists them)" in text  # roundtrip-like has no .atl
     # Synthetic-Oracle pooled: class 3/0/0, bindings exact 5 + partial 1 -> TP 8.5, FP 0.5, FN 0.5
     oracle_line = next(
         line for line in serial.outlines if line.startswith("Synthetic-Oracle") and "ALL" in line
