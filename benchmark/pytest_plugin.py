@@ -500,10 +500,12 @@ def build_results(session: BenchmarkSession) -> Results:
     return Results(header=header, transformations=tuple(facts), rows=tuple(rows))
 
 
-def _overall_f1(rows: list[RunRow]) -> dict[str, float]:
+def _overall_f1(rows: list[RunRow], partial_weight: float | None = None) -> dict[str, float]:
+    """Micro overall F1 per provider, at ``partial_weight`` (default: the weight the rows were scored at)."""
     from benchmark.aggregate import aggregate
 
-    return {group.provider: group.micro.overall.f1 for group in aggregate(rows).totals()}
+    aggregation = aggregate(rows, partial_weight=partial_weight)
+    return {group.provider: group.micro.overall.f1 for group in aggregation.totals()}
 
 
 def min_f1_failures(results: Results, gates: tuple[tuple[str, float], ...]) -> list[str]:
@@ -521,8 +523,15 @@ def min_f1_failures(results: Results, gates: tuple[tuple[str, float], ...]) -> l
 
 
 def compare_with(results: Results, previous: Results, max_drop: float | None) -> tuple[list[str], list[str]]:
-    """(lines describing the change per provider, failures for drops larger than ``max_drop``)."""
-    now, before = _overall_f1(list(results.rows)), _overall_f1(list(previous.rows))
+    """(lines describing the change per provider, failures for drops larger than ``max_drop``).
+
+    Rows keep raw counts, so the saved session is re-scored at this session's partial weight: a session
+    run with another ``--partial-weight`` is compared on the same formula, not reported as a change.
+    """
+    from benchmark.aggregate import resolve_partial_weight
+
+    weight = resolve_partial_weight([row for row in results.rows if row.ok], None)
+    now, before = _overall_f1(list(results.rows), weight), _overall_f1(list(previous.rows), weight)
     lines, failures = [], []
     for provider in sorted(set(now) | set(before)):
         old, new = before.get(provider), now.get(provider)
