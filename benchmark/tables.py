@@ -3,7 +3,11 @@ Markdown (``summary.md``), so every place prints the same numbers in the same la
 
 from __future__ import annotations
 
+from typing import Any
+
 from benchmark.aggregate import Aggregation, split_rows, table_rows
+
+DIGITS = 3
 
 
 def format_tables(aggregation: Aggregation, *, tablefmt: str = "simple", heading: str = "") -> str:
@@ -12,17 +16,23 @@ def format_tables(aggregation: Aggregation, *, tablefmt: str = "simple", heading
     from tabulate import tabulate
 
     markdown = tablefmt in ("github", "pipe")
+    # Every metric with the same three decimals (tabulate would print 0.37 beside 0.029 and 1 beside 0.96).
+    style: dict[str, Any] = {"tablefmt": tablefmt, "floatfmt": f".{DIGITS}f"}
     title = (lambda text: f"\n### {text}\n") if markdown else (lambda text: f"\n{text}")
     parts: list[str] = [f"## {heading}\n" if markdown and heading else heading] if heading else []
     if aggregation.groups:
         parts.append(
             title("Per provider (micro P/R/F1/Acc over pooled counts; macro F1 = mean ± SD over runs)")
         )
-        parts.append(tabulate(table_rows(aggregation, totals_only=True), headers="keys", tablefmt=tablefmt))
+        parts.append(
+            tabulate(table_rows(aggregation, totals_only=True, digits=DIGITS), headers="keys", **style)
+        )
         parts.append(title("Per provider and transformation"))
-        parts.append(tabulate(table_rows(aggregation), headers="keys", tablefmt=tablefmt))
+        parts.append(tabulate(table_rows(aggregation, digits=DIGITS), headers="keys", **style))
         parts.append(title("Split by level and feature kind (micro F1)"))
-        parts.append(tabulate(split_rows(aggregation), headers="keys", tablefmt=tablefmt, missingval="-"))
+        parts.append(
+            tabulate(split_rows(aggregation, digits=DIGITS), headers="keys", missingval="-", **style)
+        )
     else:
         parts.append("no run could be scored")
     if aggregation.excluded:
