@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from benchmark.aggregate import Aggregation, split_rows, table_rows
+from benchmark.aggregate import Aggregation, ExcludedRun, split_rows, table_rows
 
 DIGITS = 3
 
@@ -37,7 +37,12 @@ def format_tables(aggregation: Aggregation, *, tablefmt: str = "simple", heading
         parts.append("no run could be scored")
     if aggregation.excluded:
         parts.append(title(f"{len(aggregation.excluded)} runs excluded"))
-        parts.extend(
-            f"- {e.file}: {e.error}" if markdown else f"  {e.file}: {e.error}" for e in aggregation.excluded
-        )
+        bullet = "- " if markdown else "  "
+        parts.extend(f"{bullet}{_excluded(e)}" for e in aggregation.excluded)
     return "\n".join(parts) + "\n"
+
+
+def _excluded(run: ExcludedRun) -> str:
+    """``FILE: reason``; a reason that already starts with its file (a parser's ``FILE:LINE:COL: ...``) is
+    not prefixed a second time."""
+    return run.error if run.error.startswith(f"{run.file}:") else f"{run.file}: {run.error}"

@@ -210,3 +210,14 @@ def test_tables_print_every_metric_with_three_decimals(rows):
     split_table = text.split("Split by level and feature kind")[1]
     split = next(line for line in split_table.splitlines() if line.startswith("P1"))
     assert split.split()[1:3] == ["0.600", "0.500"]  # P1's class and binding F1, not 0.6 and 0.5
+
+
+def test_an_excluded_run_names_its_file_once(rows):
+    from benchmark.tables import format_tables
+
+    parsed = error_row(
+        "T3/r.json:1:2: not valid JSON", provider="P1", transformation="T3", run="r", file="T3/r.json"
+    )
+    lines = format_tables(aggregate([*rows, parsed])).splitlines()
+    assert "  T3/r.json:1:2: not valid JSON" in lines
+    assert "  T2/run2.json: broken JSON" in lines
