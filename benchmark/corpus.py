@@ -4,8 +4,9 @@
 subfolder of the root that holds exactly one ``.atl`` file is a transformation (the ground truth); its
 metamodels are the ``.ecore``/``.km3`` files anywhere below it, and its runs are the ``*.json`` files
 anywhere below it. Folders without exactly one ``.atl`` file belong to other tracks and are skipped by
-rule, but always reported, as are files under hidden directories; a suggestion file of a valid folder is
-never lost (a file that cannot be scored becomes an error row naming the reason).
+rule, but always reported, as are files under hidden directories and run or metamodel files lying
+directly in the root; a suggestion file of a valid folder is never lost (a file that cannot be scored
+becomes an error row naming the reason).
 
 Which metamodel is the source and which the target comes from the ground truth's module header
 (``create OUT : Publication from IN : Book``): a file whose stem or main package is ``Book`` is the source.
@@ -131,10 +132,14 @@ def discover(root: str | Path) -> Discovery:
         _visible, hidden = _files_below(folder, (SUGGESTION_SUFFIX, *METAMODEL_SUFFIXES))
         ignored.extend(Skipped(p, "inside a hidden directory") for p in hidden)
     if candidates != [root]:
+        entries = sorted(root.iterdir())
         skipped.extend(
-            Skipped(p, "hidden directory")
-            for p in sorted(root.iterdir())
-            if p.is_dir() and p.name.startswith(".")
+            Skipped(p, "hidden directory") for p in entries if p.is_dir() and p.name.startswith(".")
+        )
+        ignored.extend(
+            Skipped(p, "not inside a transformation folder")
+            for p in entries
+            if p.is_file() and p.suffix.lower() in (SUGGESTION_SUFFIX, *METAMODEL_SUFFIXES)
         )
     return Discovery(root, tuple(transformations), tuple(skipped), tuple(ignored))
 

@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     if skipped and not args.verbose:
         summary += f"; {len(skipped)} folders skipped (-v lists them)"
     if discovery.ignored_files and not args.verbose:
-        summary += f"; {len(discovery.ignored_files)} files in hidden directories ignored (-v lists them)"
+        summary += f"; {len(discovery.ignored_files)} files ignored (-v lists them)"
     print(summary)
     if not discovery.transformations:
         print(f"no transformation folder (a subfolder with exactly one .atl file) under {args.root}")
