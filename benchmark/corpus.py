@@ -48,13 +48,15 @@ class CorpusError(BenchmarkError):
 
 @dataclass(frozen=True)
 class TransformationFolder:
-    """One transformation: its folder, ATL file, metamodel files and suggestion files (sorted)."""
+    """One transformation: its folder, ATL file, metamodel files and suggestion files (sorted), and the
+    metamodel or suggestion files left out because they sit under a hidden directory."""
 
     name: str
     path: Path
     atl_file: Path
     metamodel_files: tuple[Path, ...] = ()
     suggestion_files: tuple[Path, ...] = ()
+    hidden_files: tuple[Path, ...] = ()
 
     def run_id(self, suggestion_file: Path) -> str:
         """The run's name: the file's path below the folder without ``.json`` (``runs/Claude-run03``)."""
@@ -94,21 +96,25 @@ def _files_below(folder: Path, suffixes: Sequence[str]) -> tuple[list[Path], lis
     return visible, hidden
 
 
+def _atl_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() == ".atl")
+
+
 def inspect_folder(folder: Path) -> TransformationFolder | Skipped:
     """A transformation folder, or the reason ``folder`` is not one."""
-    atl_files = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() == ".atl")
+    atl_files = _atl_files(folder)
     if len(atl_files) != 1:
         found = ", ".join(p.name for p in atl_files)
         reason = "no .atl file" if not atl_files else f"{len(atl_files)} .atl files ({found}); expected one"
         return Skipped(folder, reason)
-    metamodels, _hidden_metamodels = _files_below(folder, METAMODEL_SUFFIXES)
-    suggestions, _ = _files_below(folder, (SUGGESTION_SUFFIX,))
+    visible, hidden = _files_below(folder, (*METAMODEL_SUFFIXES, SUGGESTION_SUFFIX))
     return TransformationFolder(
         name=folder.name,
         path=folder,
         atl_file=atl_files[0],
-        metamodel_files=tuple(metamodels),
-        suggestion_files=tuple(suggestions),
+        metamodel_files=tuple(p for p in visible if p.suffix.lower() in METAMODEL_SUFFIXES),
+        suggestion_files=tuple(p for p in visible if p.suffix.lower() == SUGGESTION_SUFFIX),
+        hidden_files=tuple(hidden),
     )
 
 
@@ -117,7 +123,7 @@ def discover(root: str | Path) -> Discovery:
     root = Path(root)
     if not root.is_dir():
         raise CorpusError("validation root is not a directory", file=root)
-    candidates = [root] if sum(1 for p in root.glob("*.atl") if p.is_file()) == 1 else None
+    candidates = [root] if len(_atl_files(root)) == 1 else None
     if candidates is None:
         candidates = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
     transformations: list[TransformationFolder] = []
@@ -129,8 +135,7 @@ def discover(root: str | Path) -> Discovery:
             skipped.append(found)
             continue
         transformations.append(found)
-        _visible, hidden = _files_below(folder, (SUGGESTION_SUFFIX, *METAMODEL_SUFFIXES))
-        ignored.extend(Skipped(p, "inside a hidden directory") for p in hidden)
+        ignored.extend(Skipped(p, "inside a hidden directory") for p in found.hidden_files)
     if candidates != [root]:
         entries = sorted(root.iterdir())
         skipped.extend(
