@@ -281,7 +281,8 @@ class BenchmarkSession:
         self.written.append(results.save(directory / "results.json"))
         try:
             from benchmark.reports import write_reports
-        except ImportError:
+        except ImportError as error:  # a broken install (numpy, scipy, matplotlib are dependencies)
+            self.failures.append(f"atlbench: only results.json was written; the reports need {error}")
             return
         self.written.extend(write_reports(results, directory))
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -230,6 +231,17 @@ def test_min_f1_gate_and_compare(pytester: pytest.Pytester, tree: Path) -> None:
     compared.stdout.fnmatch_lines(["*change of micro overall F1 against*", "*Synthetic-Oracle: 0.9* -> *"])
     assert compared.ret == 1
     compared.stdout.fnmatch_lines(["*Synthetic-Oracle: micro overall F1 dropped by*"])
+
+
+def test_reports_that_cannot_be_written_fail_the_session(
+    pytester: pytest.Pytester, tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "benchmark.reports", None)  # what a missing dependency looks like
+    result = run(pytester, "-k", "Library and Oracle")
+    result.assert_outcomes(passed=1)
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["*atlbench: only results.json was written; the reports need*"])
+    assert (pytester.path / "reports" / "results.json").exists()
 
 
 def test_nothing_selected_says_so(pytester: pytest.Pytester, tree: Path) -> None:
