@@ -250,6 +250,28 @@ def test_nothing_selected_says_so(pytester: pytest.Pytester, tree: Path) -> None
     assert not (pytester.path / "reports" / "results.json").exists()
 
 
+def test_options_from_the_ini_file_are_relative_to_it(
+    pytester: pytest.Pytester, tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pytest.ini paths are read from the ini file's directory, wherever pytest is started from; list
+    options take one value per line."""
+    pytester.makeini(
+        "[pytest]\njunit_family = xunit1\natlbench_validation_root = validation\n"
+        "atlbench_reports_dir = out\natlbench_baseline = none\n"
+        "atlbench_providers =\n    synthetic-oracle\natlbench_min_f1 =\n    Synthetic-Oracle=0.99\n"
+    )
+    elsewhere = pytester.mkdir("elsewhere")
+    monkeypatch.chdir(elsewhere)
+    result = pytester.runpytest("-p", "benchmark.pytest_plugin", str(pytester.path), "-k", "test_run")
+    result.assert_outcomes(passed=2, deselected=5)
+    assert result.ret == 1  # the min-F1 gate from the ini file: Oracle scores 0.944 on Library2Catalog
+    result.stdout.fnmatch_lines(["*--min-f1 Synthetic-Oracle=0.99: micro overall F1 is 0.9*"])
+    saved = Results.load(pytester.path / "out" / "results.json")
+    assert {row.provider for row in saved.rows} == {"Synthetic-Oracle"}
+    assert saved.header.validation_root == str(tree)
+    assert not (elsewhere / "out").exists()
+
+
 def test_bad_option_is_a_usage_error(pytester: pytest.Pytester, tree: Path) -> None:
     result = run(pytester, "--partial-weight", "1.5")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
