@@ -295,6 +295,55 @@ def resolve_metamodels(
     return Metamodels(source, target, source_files, target_files, tuple(notes))
 
 
+def consistency_problems(document: InterchangeDocument, metamodels: Metamodels) -> list[str]:
+    """Every class and target feature the ground truth names that its metamodels do not define.
+
+    Source *features* are not checked: a source path read after ``oclAsType`` or a ``oclIsKindOf`` filter
+    legitimately names a feature of a subclass.
+    """
+    problems: list[str] = list(metamodels.notes)
+    source, target = metamodels.source, metamodels.target
+
+    def missing_class(view: MetamodelView | None, name: str, role: str) -> bool:
+        if view is None:
+            return False  # already reported in the notes
+        try:
+            found = view.find_class(name)
+        except BenchmarkError as error:
+            problems.append(f"{role} class {name!r}: {error.message}")
+            return True
+        if found is None:
+            problems.append(f"{role} class {name!r} is not defined in {view.name} ({view.file})")
+            return True
+        return False
+
+    for match in document.class_matches:
+        missing_class(source, match.source_class, "source")
+        if missing_class(target, match.target_class, "target") or target is None:
+            continue
+        for feature in match.feature_matches:
+            if target.find_feature(match.target_class, feature.target_feature) is None:
+                rules = ", ".join(feature.rules)
+                problems.append(
+                    f"target feature {match.target_class}.{feature.target_feature} (rule {rules}) "
+                    f"is not defined in {target.name}"
+                )
+    for rule in document.called_rules:
+        for output in rule.outputs:
+            if (
+                missing_class(target, output.target_class, f"called rule {rule.name}: target")
+                or target is None
+            ):
+                continue
+            for name in output.target_features:
+                if target.find_feature(output.target_class, name) is None:
+                    problems.append(
+                        f"called rule {rule.name}: target feature {output.target_class}.{name} "
+                        f"is not defined in {target.name}"
+                    )
+    return list(dict.fromkeys(problems))
+
+
 # ------------------------------------------------------------------------------------- scoring
 
 
@@ -362,12 +411,15 @@ def file_error_row(
 
 @dataclass(frozen=True)
 class FolderResult:
-    """Rows of one transformation folder, the metamodel files used, and what went wrong, if anything."""
+    """Rows of one transformation folder, the metamodel files used, and what went wrong, if anything:
+    ``error`` when no run could be scored, ``problems`` when the runs were scored but the ground truth
+    names elements its metamodels lack (or a metamodel was not found)."""
 
     folder: TransformationFolder
     rows: tuple[RunRow, ...]
     metamodels: Metamodels | None = None
     error: str | None = None
+    problems: tuple[str, ...] = ()  # what the ground-truth case of the pytest suite fails on
 
     def to_json(self) -> dict[str, Any]:
         mm = self.metamodels
@@ -378,6 +430,7 @@ class FolderResult:
             "targetMetamodels": [str(p) for p in mm.target_files] if mm else [],
             "suggestionFiles": [str(p) for p in self.folder.suggestion_files],
             "notes": list(mm.notes) if mm else [],
+            "problems": list(self.problems),
             "error": self.error,
         }
 
@@ -425,7 +478,9 @@ def score_folder(
         )
         for path in folder.suggestion_files
     )
-    return FolderResult(folder, rows, metamodels)
+    return FolderResult(
+        folder, rows, metamodels, problems=tuple(consistency_problems(ground_truth, metamodels))
+    )
 
 
 @dataclass(frozen=True)
@@ -470,6 +525,7 @@ __all__ = [
     "Metamodels",
     "Skipped",
     "TransformationFolder",
+    "consistency_problems",
     "default_metamodel_loader",
     "discover",
     "file_error_row",

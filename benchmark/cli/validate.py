@@ -43,9 +43,9 @@ def run(args: argparse.Namespace) -> int:
     if args.verbose:
         for skip in (*skipped, *discovery.ignored_files):
             print(f"skipped {skip.path}: {skip.reason}", file=sys.stderr)
-    for folder in result.folders:
-        for note in folder.metamodels.notes if folder.metamodels else ():
-            print(f"{folder.folder.path}: note: {note}", file=sys.stderr)
+    for folder in result.folders:  # the metamodel notes are among the problems (as in the pytest suite)
+        for problem in folder.problems:
+            print(f"{folder.folder.atl_file}: note: {problem}", file=sys.stderr)
 
     rows = result.rows
     summary = (

@@ -16,6 +16,7 @@ from benchmark.corpus import (
     Discovery,
     Metamodels,
     TransformationFolder,
+    consistency_problems,
     discover,
     resolve_metamodels,
     score_file,
@@ -300,52 +301,3 @@ class AtlTrack(Track):
         for folder in self.discovery.transformations:
             files += [folder.atl_file, *folder.metamodel_files, *folder.suggestion_files]
         return {path.relative_to(root).as_posix(): sha256_file(path) for path in sorted(set(files))}
-
-
-def consistency_problems(document: InterchangeDocument, metamodels: Metamodels) -> list[str]:
-    """Every class and target feature the ground truth names that its metamodels do not define.
-
-    Source *features* are not checked: a source path read after ``oclAsType`` or a ``oclIsKindOf`` filter
-    legitimately names a feature of a subclass.
-    """
-    problems: list[str] = list(metamodels.notes)
-    source, target = metamodels.source, metamodels.target
-
-    def missing_class(view: MetamodelView | None, name: str, role: str) -> bool:
-        if view is None:
-            return False  # already reported in the notes
-        try:
-            found = view.find_class(name)
-        except BenchmarkError as error:
-            problems.append(f"{role} class {name!r}: {error.message}")
-            return True
-        if found is None:
-            problems.append(f"{role} class {name!r} is not defined in {view.name} ({view.file})")
-            return True
-        return False
-
-    for match in document.class_matches:
-        missing_class(source, match.source_class, "source")
-        if missing_class(target, match.target_class, "target") or target is None:
-            continue
-        for feature in match.feature_matches:
-            if target.find_feature(match.target_class, feature.target_feature) is None:
-                rules = ", ".join(feature.rules)
-                problems.append(
-                    f"target feature {match.target_class}.{feature.target_feature} (rule {rules}) "
-                    f"is not defined in {target.name}"
-                )
-    for rule in document.called_rules:
-        for output in rule.outputs:
-            if (
-                missing_class(target, output.target_class, f"called rule {rule.name}: target")
-                or target is None
-            ):
-                continue
-            for name in output.target_features:
-                if target.find_feature(output.target_class, name) is None:
-                    problems.append(
-                        f"called rule {rule.name}: target feature {output.target_class}.{name} "
-                        f"is not defined in {target.name}"
-                    )
-    return list(dict.fromkeys(problems))

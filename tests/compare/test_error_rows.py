@@ -62,3 +62,21 @@ def test_runs_of_an_unusable_transformation_keep_their_provider_in_validate_and_
         identity(validated) == identity(scored) == ("error", "Claude", "claude-x", "runs/run01", 0.25, "high")
     )
     assert "T.atl:3:1" in (validated.error or "") and "T.atl:3:1" in (scored.error or "")
+
+
+def test_validate_reports_the_ground_truth_problems_the_pytest_suite_fails_on(tmp_path, capsys):
+    import shutil
+    from pathlib import Path
+
+    from benchmark.cli import main
+
+    tree = Path(__file__).parents[1] / "plugin" / "data" / "tree"
+    shutil.copytree(tree / "Shapes2Figures", tmp_path / "Shapes2Figures")
+    atl = tmp_path / "Shapes2Figures" / "Shapes2Figures.atl"
+    atl.write_text(atl.read_text().replace("name <- s.name", "title <- s.name"))
+    out = tmp_path / "out.json"
+    assert main(["validate", str(tmp_path), "-o", str(out)]) == 0  # the runs are still scored
+    problem = "target feature Round.title (rule Circle2Round) is not defined in Figures"
+    assert f"{atl}: note: {problem}" in capsys.readouterr().err
+    (folder,) = json.loads(out.read_text())["transformations"]
+    assert folder["problems"] == [problem]
