@@ -4,8 +4,9 @@
 subfolder of the root that holds exactly one ``.atl`` file is a transformation (the ground truth); its
 metamodels are the ``.ecore``/``.km3`` files anywhere below it, and its runs are the ``*.json`` files
 anywhere below it. Folders without exactly one ``.atl`` file belong to other tracks and are skipped by
-rule, but always reported, as are files under hidden directories; a suggestion file of a valid folder is
-never lost (a file that cannot be scored becomes an error row naming the reason).
+rule, but always reported, as are files under hidden directories and run or metamodel files lying
+directly in the root; a suggestion file of a valid folder is never lost (a file that cannot be scored
+becomes an error row naming the reason).
 
 Which metamodel is the source and which the target comes from the ground truth's module header
 (``create OUT : Publication from IN : Book``): a file whose stem or main package is ``Book`` is the source.
@@ -47,13 +48,15 @@ class CorpusError(BenchmarkError):
 
 @dataclass(frozen=True)
 class TransformationFolder:
-    """One transformation: its folder, ATL file, metamodel files and suggestion files (sorted)."""
+    """One transformation: its folder, ATL file, metamodel files and suggestion files (sorted), and the
+    metamodel or suggestion files left out because they sit under a hidden directory."""
 
     name: str
     path: Path
     atl_file: Path
     metamodel_files: tuple[Path, ...] = ()
     suggestion_files: tuple[Path, ...] = ()
+    hidden_files: tuple[Path, ...] = ()
 
     def run_id(self, suggestion_file: Path) -> str:
         """The run's name: the file's path below the folder without ``.json`` (``runs/Claude-run03``)."""
@@ -93,21 +96,25 @@ def _files_below(folder: Path, suffixes: Sequence[str]) -> tuple[list[Path], lis
     return visible, hidden
 
 
+def _atl_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() == ".atl")
+
+
 def inspect_folder(folder: Path) -> TransformationFolder | Skipped:
     """A transformation folder, or the reason ``folder`` is not one."""
-    atl_files = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() == ".atl")
+    atl_files = _atl_files(folder)
     if len(atl_files) != 1:
         found = ", ".join(p.name for p in atl_files)
         reason = "no .atl file" if not atl_files else f"{len(atl_files)} .atl files ({found}); expected one"
         return Skipped(folder, reason)
-    metamodels, _hidden_metamodels = _files_below(folder, METAMODEL_SUFFIXES)
-    suggestions, _ = _files_below(folder, (SUGGESTION_SUFFIX,))
+    visible, hidden = _files_below(folder, (*METAMODEL_SUFFIXES, SUGGESTION_SUFFIX))
     return TransformationFolder(
         name=folder.name,
         path=folder,
         atl_file=atl_files[0],
-        metamodel_files=tuple(metamodels),
-        suggestion_files=tuple(suggestions),
+        metamodel_files=tuple(p for p in visible if p.suffix.lower() in METAMODEL_SUFFIXES),
+        suggestion_files=tuple(p for p in visible if p.suffix.lower() == SUGGESTION_SUFFIX),
+        hidden_files=tuple(hidden),
     )
 
 
@@ -116,7 +123,7 @@ def discover(root: str | Path) -> Discovery:
     root = Path(root)
     if not root.is_dir():
         raise CorpusError("validation root is not a directory", file=root)
-    candidates = [root] if sum(1 for p in root.glob("*.atl") if p.is_file()) == 1 else None
+    candidates = [root] if len(_atl_files(root)) == 1 else None
     if candidates is None:
         candidates = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
     transformations: list[TransformationFolder] = []
@@ -128,13 +135,16 @@ def discover(root: str | Path) -> Discovery:
             skipped.append(found)
             continue
         transformations.append(found)
-        _visible, hidden = _files_below(folder, (SUGGESTION_SUFFIX, *METAMODEL_SUFFIXES))
-        ignored.extend(Skipped(p, "inside a hidden directory") for p in hidden)
+        ignored.extend(Skipped(p, "inside a hidden directory") for p in found.hidden_files)
     if candidates != [root]:
+        entries = sorted(root.iterdir())
         skipped.extend(
-            Skipped(p, "hidden directory")
-            for p in sorted(root.iterdir())
-            if p.is_dir() and p.name.startswith(".")
+            Skipped(p, "hidden directory") for p in entries if p.is_dir() and p.name.startswith(".")
+        )
+        ignored.extend(
+            Skipped(p, "not inside a transformation folder")
+            for p in entries
+            if p.is_file() and p.suffix.lower() in (SUGGESTION_SUFFIX, *METAMODEL_SUFFIXES)
         )
     return Discovery(root, tuple(transformations), tuple(skipped), tuple(ignored))
 
@@ -285,6 +295,55 @@ def resolve_metamodels(
     return Metamodels(source, target, source_files, target_files, tuple(notes))
 
 
+def consistency_problems(document: InterchangeDocument, metamodels: Metamodels) -> list[str]:
+    """Every class and target feature the ground truth names that its metamodels do not define.
+
+    Source *features* are not checked: a source path read after ``oclAsType`` or a ``oclIsKindOf`` filter
+    legitimately names a feature of a subclass.
+    """
+    problems: list[str] = list(metamodels.notes)
+    source, target = metamodels.source, metamodels.target
+
+    def missing_class(view: MetamodelView | None, name: str, role: str) -> bool:
+        if view is None:
+            return False  # already reported in the notes
+        try:
+            found = view.find_class(name)
+        except BenchmarkError as error:
+            problems.append(f"{role} class {name!r}: {error.message}")
+            return True
+        if found is None:
+            problems.append(f"{role} class {name!r} is not defined in {view.name} ({view.file})")
+            return True
+        return False
+
+    for match in document.class_matches:
+        missing_class(source, match.source_class, "source")
+        if missing_class(target, match.target_class, "target") or target is None:
+            continue
+        for feature in match.feature_matches:
+            if target.find_feature(match.target_class, feature.target_feature) is None:
+                rules = ", ".join(feature.rules)
+                problems.append(
+                    f"target feature {match.target_class}.{feature.target_feature} (rule {rules}) "
+                    f"is not defined in {target.name}"
+                )
+    for rule in document.called_rules:
+        for output in rule.outputs:
+            if (
+                missing_class(target, output.target_class, f"called rule {rule.name}: target")
+                or target is None
+            ):
+                continue
+            for name in output.target_features:
+                if target.find_feature(output.target_class, name) is None:
+                    problems.append(
+                        f"called rule {rule.name}: target feature {output.target_class}.{name} "
+                        f"is not defined in {target.name}"
+                    )
+    return list(dict.fromkeys(problems))
+
+
 # ------------------------------------------------------------------------------------- scoring
 
 
@@ -303,17 +362,14 @@ def score_file(
     try:
         suggestions = load_suggestions(path)
     except BenchmarkError as error:
-        provider, model = peek_provider(path)  # a failed run still belongs to its provider's exclusions
-        return error_row(
+        return file_error_row(
             error,
-            provider=provider,
-            model=model,
+            path,
             transformation=transformation,
             run=run,
-            file=path,
             track=track,
             partial_weight=partial_weight,
-            confidence_filter=confidence_filter_name(parse_confidence_filter(confidence)),
+            confidence=confidence,
         )
     result = compare(
         ground_truth,
@@ -326,14 +382,44 @@ def score_file(
     return result.to_row(transformation=transformation, run=run, track=track, file=path)
 
 
+def file_error_row(
+    error: BaseException | str,
+    path: Path,
+    *,
+    transformation: str,
+    run: str,
+    track: str = "atl",
+    partial_weight: float = DEFAULT_PARTIAL_WEIGHT,
+    confidence: str | None = None,
+) -> RunRow:
+    """The error row of a suggestion file that could not be scored, whatever the reason (its own content,
+    or an unusable ground truth): it keeps the provider and model the file names, so a failed run still
+    counts in its provider's exclusions, in ``atlbench validate`` and the pytest suite alike."""
+    provider, model = peek_provider(path)
+    return error_row(
+        error,
+        provider=provider,
+        model=model,
+        transformation=transformation,
+        run=run,
+        file=path,
+        track=track,
+        partial_weight=partial_weight,
+        confidence_filter=confidence_filter_name(parse_confidence_filter(confidence)),
+    )
+
+
 @dataclass(frozen=True)
 class FolderResult:
-    """Rows of one transformation folder, the metamodel files used, and what went wrong, if anything."""
+    """Rows of one transformation folder, the metamodel files used, and what went wrong, if anything:
+    ``error`` when no run could be scored, ``problems`` when the runs were scored but the ground truth
+    names elements its metamodels lack (or a metamodel was not found)."""
 
     folder: TransformationFolder
     rows: tuple[RunRow, ...]
     metamodels: Metamodels | None = None
     error: str | None = None
+    problems: tuple[str, ...] = ()  # what the ground-truth case of the pytest suite fails on
 
     def to_json(self) -> dict[str, Any]:
         mm = self.metamodels
@@ -344,6 +430,7 @@ class FolderResult:
             "targetMetamodels": [str(p) for p in mm.target_files] if mm else [],
             "suggestionFiles": [str(p) for p in self.folder.suggestion_files],
             "notes": list(mm.notes) if mm else [],
+            "problems": list(self.problems),
             "error": self.error,
         }
 
@@ -358,7 +445,7 @@ def score_folder(
 ) -> FolderResult:
     """Every run of a folder. When the ground truth or the metamodels cannot be read, every run becomes
     an error row carrying that reason, so the runs stay visible in the tables' exclusion list."""
-    confidence_name = confidence_filter_name(parse_confidence_filter(confidence))
+    parse_confidence_filter(confidence)  # a bad filter is an option error, not an error row per run
     try:
         ground_truth = load_ground_truth(folder.atl_file)
         metamodels = resolve_metamodels(
@@ -366,14 +453,14 @@ def score_folder(
         )
     except BenchmarkError as error:
         rows = tuple(
-            error_row(
+            file_error_row(
                 f"transformation {folder.name} unusable: {error}",
+                path,
                 transformation=folder.name,
                 run=folder.run_id(path),
-                file=path,
                 track=track,
                 partial_weight=partial_weight,
-                confidence_filter=confidence_name,
+                confidence=confidence,
             )
             for path in folder.suggestion_files
         )
@@ -391,7 +478,9 @@ def score_folder(
         )
         for path in folder.suggestion_files
     )
-    return FolderResult(folder, rows, metamodels)
+    return FolderResult(
+        folder, rows, metamodels, problems=tuple(consistency_problems(ground_truth, metamodels))
+    )
 
 
 @dataclass(frozen=True)
@@ -436,8 +525,10 @@ __all__ = [
     "Metamodels",
     "Skipped",
     "TransformationFolder",
+    "consistency_problems",
     "default_metamodel_loader",
     "discover",
+    "file_error_row",
     "inspect_folder",
     "load_ground_truth",
     "merge_views",

@@ -1,10 +1,13 @@
 """A content-addressed cache on disk, so repeated sessions skip parsing, loading and baseline matching.
 
-Keys are built from the *content* of the inputs and a fingerprint of the code that computed the value,
-never from paths or timestamps: an edited ATL file, metamodel or extractor gives a new key, so a stale
-entry can never be served. Values are pickled; the directory lives in pytest's cache (``.pytest_cache``)
-or wherever the caller points it, and is safe to delete at any time. Writes are atomic, so concurrent
-pytest-xdist workers computing the same entry simply race to write identical bytes.
+Keys are built from the *content* of the inputs and a fingerprint of the code (and of the libraries)
+that computed the value, never from timestamps: an edited ATL file, metamodel or extractor gives a new key.
+A value that records its own location (a path in a message) needs that path in its key too, and a value
+that depends on inputs only known once it has been computed (the files a metamodel references) is
+stored with them and checked on every hit (``valid``), so a stale entry is never served. Values are
+pickled; the directory lives in pytest's cache (``.pytest_cache``) or wherever the caller points it, and
+is safe to delete at any time. Writes are atomic, so concurrent pytest-xdist workers computing the same
+entry simply race to write identical bytes.
 """
 
 from __future__ import annotations
@@ -12,9 +15,11 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import sys
 import tempfile
 from collections.abc import Callable
 from functools import cache
+from importlib import metadata
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -22,16 +27,32 @@ import benchmark
 
 T = TypeVar("T")
 
+# Third-party code whose behaviour is part of every cached value (grammar engine, Ecore loader).
+LIBRARIES = ("lark", "pyecore")
+
+
+def _library_versions() -> str:
+    versions = [f"python {sys.version_info[0]}.{sys.version_info[1]}"]
+    for name in LIBRARIES:
+        try:
+            versions.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            versions.append(f"{name} absent")
+    return ";".join(versions)
+
 
 @cache
 def code_fingerprint(*modules: str) -> str:
-    """Hash of the source files of ``benchmark`` sub-packages/modules (``"atl"``, ``"extractor"``...).
+    """Hash of the source files of ``benchmark`` sub-packages/modules (``"atl"``, ``"extractor"``...), of
+    the package version and of the versions of Python and of :data:`LIBRARIES`.
 
     Part of every key, so that a change to the code that produced a cached value invalidates it even
-    when the package version was not bumped (the normal case during development).
+    when the package version was not bumped (the normal case during development), and so does upgrading
+    the parser or the Ecore loader underneath it.
     """
     root = Path(benchmark.__file__).parent
     digest = hashlib.sha256(benchmark.__version__.encode())
+    digest.update(_library_versions().encode())
     for module in sorted(modules):
         base = root / module.replace(".", "/")
         files = sorted(base.rglob("*")) if base.is_dir() else [base.with_suffix(".py")]
@@ -81,9 +102,16 @@ class DiskCache:
             Path(tmp).unlink(missing_ok=True)
             raise
 
-    def get_or_compute(self, namespace: str, key: str, compute: Callable[[], T]) -> T:
+    def get_or_compute(
+        self,
+        namespace: str,
+        key: str,
+        compute: Callable[[], T],
+        valid: Callable[[T], bool] | None = None,
+    ) -> T:
+        """The stored value, unless it is absent or ``valid`` rejects it; then ``compute()``, stored."""
         found = self.get(namespace, key)
-        if found is not None:
+        if found is not None and (valid is None or valid(found)):
             self.hits += 1
             return found  # type: ignore[no-any-return]
         self.misses += 1

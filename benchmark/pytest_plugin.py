@@ -18,6 +18,8 @@ from __future__ import annotations
 import datetime as _dt
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -279,7 +281,8 @@ class BenchmarkSession:
         self.written.append(results.save(directory / "results.json"))
         try:
             from benchmark.reports import write_reports
-        except ImportError:
+        except ImportError as error:  # a broken install (numpy, scipy, matplotlib are dependencies)
+            self.failures.append(f"atlbench: only results.json was written; the reports need {error}")
             return
         self.written.extend(write_reports(results, directory))
 
@@ -307,9 +310,13 @@ class BenchmarkSession:
             )
             for line in format_tables(aggregate(rows, partial_weight=options.partial_weight)).splitlines():
                 terminalreporter.write_line(line)
+            skipped = self.track(track_name).collect().skipped
             if self.config.get_verbosity() > 0:
-                for skipped in self.track(track_name).collect().skipped:
-                    terminalreporter.write_line(f"skipped {skipped.path}: {skipped.reason}")
+                for item in skipped:
+                    terminalreporter.write_line(f"skipped {item.path}: {item.reason}")
+            elif skipped:  # never silent: say how many, as atlbench validate does
+                what = "folder or file" if len(skipped) == 1 else "folders or files"
+                terminalreporter.write_line(f"{len(skipped)} {what} skipped by rule (-v lists them)")
         if self.written:
             names = ", ".join(p.name for p in self.written)
             terminalreporter.write_line(f"\nreports written to {options.reports_dir}: {names}")
@@ -392,11 +399,24 @@ class RunScoring:
 
     def score(self) -> RunRow:
         """Score the run and record its row; an error row is recorded too, then the case fails."""
-        row = self.track.score_run(self.case)
+        with recording_errors(self.track, self.case, self._record, "scoring the run"):
+            row = self.track.score_run(self.case)
         record_row(self._record, row)
         if not row.ok:
             pytest.fail(row.error or "the run could not be scored", pytrace=False)
         return row
+
+
+@contextmanager
+def recording_errors(track: Track, case: RunCase, record: Any, doing: str) -> Iterator[None]:
+    """An unexpected exception (a bug, not an input problem) still records the run's error row before it
+    propagates with its traceback: the tables then list the run as excluded, and the row guard, which
+    is there to catch rows lost on the way to the controller, is not tripped by a case that failed."""
+    try:
+        yield
+    except Exception as error:
+        record_row(record, track.error_row(case, f"internal error {doing}: {type(error).__name__}: {error}"))
+        raise
 
 
 def record_row(record: Any, row: RunRow) -> None:
@@ -426,7 +446,8 @@ def atlbench_run(request: pytest.FixtureRequest, record_property: Any) -> RunSco
     recorded so the tables list it as excluded."""
     case: RunCase = request.param
     track = _session(request.config).track(case.track)
-    problem = track.ground_truth_error(case.transformation)
+    with recording_errors(track, case, record_property, "reading the ground truth"):
+        problem = track.ground_truth_error(case.transformation)
     if problem is not None:
         record_row(record_property, track.error_row(case, problem))
         pytest.fail(problem, pytrace=False)
@@ -480,10 +501,12 @@ def build_results(session: BenchmarkSession) -> Results:
     return Results(header=header, transformations=tuple(facts), rows=tuple(rows))
 
 
-def _overall_f1(rows: list[RunRow]) -> dict[str, float]:
+def _overall_f1(rows: list[RunRow], partial_weight: float | None = None) -> dict[str, float]:
+    """Micro overall F1 per provider, at ``partial_weight`` (default: the weight the rows were scored at)."""
     from benchmark.aggregate import aggregate
 
-    return {group.provider: group.micro.overall.f1 for group in aggregate(rows).totals()}
+    aggregation = aggregate(rows, partial_weight=partial_weight)
+    return {group.provider: group.micro.overall.f1 for group in aggregation.totals()}
 
 
 def min_f1_failures(results: Results, gates: tuple[tuple[str, float], ...]) -> list[str]:
@@ -501,8 +524,15 @@ def min_f1_failures(results: Results, gates: tuple[tuple[str, float], ...]) -> l
 
 
 def compare_with(results: Results, previous: Results, max_drop: float | None) -> tuple[list[str], list[str]]:
-    """(lines describing the change per provider, failures for drops larger than ``max_drop``)."""
-    now, before = _overall_f1(list(results.rows)), _overall_f1(list(previous.rows))
+    """(lines describing the change per provider, failures for drops larger than ``max_drop``).
+
+    Rows keep raw counts, so the saved session is re-scored at this session's partial weight: a session
+    run with another ``--partial-weight`` is compared on the same formula, not reported as a change.
+    """
+    from benchmark.aggregate import resolve_partial_weight
+
+    weight = resolve_partial_weight([row for row in results.rows if row.ok], None)
+    now, before = _overall_f1(list(results.rows), weight), _overall_f1(list(previous.rows), weight)
     lines, failures = [], []
     for provider in sorted(set(now) | set(before)):
         old, new = before.get(provider), now.get(provider)

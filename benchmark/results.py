@@ -9,13 +9,16 @@ input file, and per-transformation facts (the validation-set characteristics tab
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from benchmark.counts import RunRow
 from benchmark.errors import InputFormatError
 from benchmark.fileio import write_json_atomic
+
+T = TypeVar("T")
 
 RESULTS_FORMAT = "atlbench-results"
 RESULTS_VERSION = 1
@@ -137,18 +140,23 @@ class Results:
                 file=source,
                 field="$.version",
             )
-        rows = []
-        for index, row in enumerate(data.get("rows", [])):
+
+        def parsed(parse: Callable[[Any], T], value: Any, what: str, field: str) -> T:
             try:
-                rows.append(RunRow.from_json(row))
-            except (KeyError, TypeError, ValueError) as error:
-                raise InputFormatError(
-                    f"malformed row: {error}", file=source, field=f"$.rows[{index}]"
-                ) from error
+                return parse(value)
+            except (KeyError, TypeError, ValueError, AttributeError) as error:
+                raise InputFormatError(f"malformed {what}: {error!r}", file=source, field=field) from error
+
+        def each(key: str, parse: Callable[[Any], T], what: str) -> tuple[T, ...]:
+            items = data.get(key, [])
+            if not isinstance(items, list):
+                raise InputFormatError(f"{key} must be a list", file=source, field=f"$.{key}")
+            return tuple(parsed(parse, item, what, f"$.{key}[{i}]") for i, item in enumerate(items))
+
         return cls(
-            header=ResultsHeader.from_json(data.get("header", {})),
-            transformations=tuple(TransformationFacts.from_json(t) for t in data.get("transformations", [])),
-            rows=tuple(rows),
+            header=parsed(ResultsHeader.from_json, data.get("header", {}), "header", "$.header"),
+            transformations=each("transformations", TransformationFacts.from_json, "transformation"),
+            rows=each("rows", RunRow.from_json, "row"),
         )
 
     def save(self, path: str | Path) -> Path:

@@ -596,13 +596,15 @@ def parse_suggestions(
 def peek_provider(path: str | Path) -> tuple[str, str]:
     """(provider, model) of a suggestion file, cheaply and without validation, for naming test cases.
 
-    Applies the same precedence as :func:`parse_suggestions` (``analysis.provider``, else the first
-    mapping's ``provider``, else ``unknown``); any unreadable file gives ``("unknown", "unknown")`` here
-    and its real error when it is scored.
+    Reads the text as :func:`load_suggestions` does (an export may sit in a code fence) and applies the
+    same precedence as :func:`parse_suggestions` (``analysis.provider``, else the first mapping's
+    ``provider``, else ``unknown``), so that a case is named, selected and filtered by the provider its
+    row will carry; any unreadable file gives ``("unknown", "unknown")`` here and its real error when it
+    is scored.
     """
     try:
-        data = json.loads(Path(path).read_bytes().decode("utf-8-sig"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        data = _decode_text(Path(path).read_bytes().decode("utf-8"), source=path)
+    except (OSError, UnicodeDecodeError, InputFormatError):
         return UNKNOWN, UNKNOWN
     if not isinstance(data, dict):
         return UNKNOWN, UNKNOWN

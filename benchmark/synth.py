@@ -14,8 +14,8 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
-from pathlib import Path
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path, PurePath
 from typing import Any
 
 from benchmark.interchange import InterchangeDocument, dumps
@@ -163,6 +163,15 @@ def _classes(view: MetamodelView | None) -> list[str]:
     return sorted({c.name for c in view.classes if not c.abstract}) if view is not None else []
 
 
+def ground_truth_digest(document: InterchangeDocument) -> str:
+    """SHA-256 of the ground truth a run was derived from. The ATL file is named without its directory:
+    where the tree lives (``atlbench synth validation`` or ``atlbench synth $PWD/validation``) must not
+    change the bytes written."""
+    info = document.transformation
+    located = replace(document, transformation=replace(info, file=PurePath(info.file).name))
+    return hashlib.sha256(dumps(located).encode("utf-8")).hexdigest()
+
+
 def synthesize(
     document: InterchangeDocument,
     *,
@@ -261,7 +270,7 @@ def synthesize(
                 "seed": seed,
                 "profile": noise.to_json(),
                 "operations": dict(sorted(writer.operations.items())),
-                "groundTruthSha256": hashlib.sha256(dumps(document).encode("utf-8")).hexdigest(),
+                "groundTruthSha256": ground_truth_digest(document),
                 "note": "synthetic run derived from the ground truth; not produced by a language model",
             }
         },

@@ -96,7 +96,7 @@ def _run_list(name: str, list_file: Path, out_dir: Path) -> int:
         try:
             document = run_baseline(name, pair.source, pair.target)
         except BenchmarkError as error:
-            print(f"{pair.list_file}:{pair.line}: error: {_located(error)}", file=sys.stderr)
+            print(f"{pair.list_file}:{pair.line}: error: {error}", file=sys.stderr)
             failed += 1
             target_file.unlink(missing_ok=True)  # never leave an earlier run's output for a failed line
             continue
@@ -113,9 +113,3 @@ def _run_list(name: str, list_file: Path, out_dir: Path) -> int:
         file=sys.stderr,
     )
     return EXIT_INPUT_ERROR if failed else EXIT_OK
-
-
-def _located(error: Any) -> str:
-    """An error with its own location (a metamodel file and line) folded into the message."""
-    text = error.message if error.field is None else f"{error.field}: {error.message}"
-    return f"{error.location}: {text}" if error.location else text

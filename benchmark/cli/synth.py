@@ -33,11 +33,11 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from benchmark.errors import ConfigurationError
     from benchmark.synth import PROFILES, write_synthetic_runs
 
     if args.runs < 1:
-        print("error: --runs must be at least 1", file=sys.stderr)
-        return 2
+        raise ConfigurationError(f"must be at least 1, got {args.runs}", field="--runs")
     report = write_synthetic_runs(
         args.root,
         profiles=[PROFILES[name] for name in (args.profile or PROFILES)],

@@ -43,9 +43,9 @@ def run(args: argparse.Namespace) -> int:
     if args.verbose:
         for skip in (*skipped, *discovery.ignored_files):
             print(f"skipped {skip.path}: {skip.reason}", file=sys.stderr)
-    for folder in result.folders:
-        for note in folder.metamodels.notes if folder.metamodels else ():
-            print(f"{folder.folder.path}: note: {note}", file=sys.stderr)
+    for folder in result.folders:  # the metamodel notes are among the problems (as in the pytest suite)
+        for problem in folder.problems:
+            print(f"{folder.folder.atl_file}: note: {problem}", file=sys.stderr)
 
     rows = result.rows
     summary = (
@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     if skipped and not args.verbose:
         summary += f"; {len(skipped)} folders skipped (-v lists them)"
     if discovery.ignored_files and not args.verbose:
-        summary += f"; {len(discovery.ignored_files)} files in hidden directories ignored (-v lists them)"
+        summary += f"; {len(discovery.ignored_files)} files ignored (-v lists them)"
     print(summary)
     if not discovery.transformations:
         print(f"no transformation folder (a subfolder with exactly one .atl file) under {args.root}")

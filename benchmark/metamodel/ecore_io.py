@@ -21,6 +21,7 @@ type by name (:func:`apply_python_types`) so that instances of the metamodel can
 
 from __future__ import annotations
 
+import hashlib
 import io
 import re
 from collections.abc import Iterator
@@ -210,16 +211,22 @@ class _GuardedURI(URI):
         super().__init__(uri)
         self._data = data
         self._guarded_stream: io.BytesIO | None = None
+        self.sha256: str | None = None  # of the bytes parsed, once read
+
+    @property
+    def local_path(self) -> str:
+        return self.plain[len("file://") :] if self.plain.startswith("file://") else self.plain
 
     def create_instream(self) -> io.BytesIO:
         data = self._data
         if data is None:
-            file = self.plain[len("file://") :] if self.plain.startswith("file://") else self.plain
+            file = self.local_path
             try:
                 data = Path(file).read_bytes()
             except OSError as error:
                 raise MetamodelError(f"cannot read referenced file: {error.strerror}", file=file) from None
             check_xml_prolog(data, file)
+        self.sha256 = hashlib.sha256(data).hexdigest()
         self._guarded_stream = io.BytesIO(data)
         return self._guarded_stream
 
@@ -344,16 +351,21 @@ def _line_of(message: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def load_ecore(file: str, data: bytes) -> tuple[tuple[EPackage, ...], dict[EObject, str]]:
-    """Root packages (file order) and the ``xmi:id`` of every object that has one.
+def load_ecore(
+    file: str, data: bytes
+) -> tuple[tuple[EPackage, ...], dict[EObject, str], tuple[tuple[str, str], ...]]:
+    """Root packages (file order), the ``xmi:id`` of every object that has one, and the other files read
+    to resolve references (absolute path and SHA-256 of the bytes parsed, sorted).
 
-    ``data`` is the file content already read by the caller (so what is checked is what is parsed).
+    ``data`` is the file content already read by the caller (so what is checked is what is parsed). The
+    referenced files are part of what was loaded: a cache of the result must check them too.
     """
     check_xml_prolog(data, file)
     check_is_metamodel(parse_xml_safely(data, file), file)
     resource_set = new_resource_set()
+    main = str(Path(file).resolve())
     try:
-        resource = resource_set.get_resource(_GuardedURI(str(Path(file).resolve()), data))
+        resource = resource_set.get_resource(_GuardedURI(main, data))
     except MetamodelError as error:
         if error.file is None:
             error.file = file
@@ -379,7 +391,18 @@ def load_ecore(file: str, data: bytes) -> tuple[tuple[EPackage, ...], dict[EObje
         xmi_id = getattr(obj, "_internal_id", None)
         if xmi_id:
             xmi_ids[obj] = xmi_id
-    return roots, xmi_ids
+    return roots, xmi_ids, _files_read(resource_set, main)
+
+
+def _files_read(resource_set: ResourceSet, main: str) -> tuple[tuple[str, str], ...]:
+    """(path, SHA-256) of every local file the resource set parsed besides ``main`` (pyecore keys a
+    resource under several spellings of its URI, so the resources are read, not the keys)."""
+    files = {
+        (resource.uri.local_path, resource.uri.sha256)
+        for resource in resource_set.resources.values()
+        if isinstance(resource.uri, _GuardedURI) and resource.uri.sha256 is not None
+    }
+    return tuple(sorted(entry for entry in files if entry[0] != main))
 
 
 @cache

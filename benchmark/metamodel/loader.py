@@ -2,8 +2,9 @@
 
 ``.km3`` text is turned into the same pyecore objects the KM3-to-Ecore tooling would have written to an
 ``.ecore`` file, so everything downstream (the view, EMF Compare's match engine, name baselines) sees one
-kind of input. Loads are cached per (path, content hash) in the process: the baselines and the comparator
-load the same few metamodels for many pairs, and UML-sized files take more than a second.
+kind of input. Loads are cached per (path, content hash) in the process, and a cached load is used only
+while the files its references read are unchanged: the baselines and the comparator load the same few
+metamodels for many pairs, and UML-sized files take more than a second.
 
 The cached pyecore objects are shared between callers; treat them as read-only.
 """
@@ -14,12 +15,13 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 
 from pyecore.ecore import EObject, EPackage
 
+from benchmark.fileio import sha256_file
 from benchmark.metamodel.errors import MetamodelError
 
 KM3_SUFFIX = ".km3"
@@ -32,13 +34,25 @@ class LoadedMetamodel:
 
     ``roots``: root EPackages in file order (a KM3 file: one per top-level package). ``xmi_ids``: the
     ``xmi:id`` of each object that carries one (EMF Compare pairs such objects by id before anything else);
-    empty for KM3 and for the usual id-less ``.ecore``. Equality and hashing use ``file`` and the identity
-    of the roots, so a loaded metamodel can key a cache.
+    empty for KM3 and for the usual id-less ``.ecore``. ``dependencies``: (absolute path, SHA-256) of the
+    other files read to resolve references (``eType="Other.ecore#//C"``); whatever is derived from the
+    roots depends on them too (see :func:`dependencies_unchanged`). Equality and hashing use ``file`` and
+    the identity of the roots, so a loaded metamodel can key a cache.
     """
 
     file: str
     roots: tuple[EPackage, ...]
     xmi_ids: Mapping[EObject, str] = field(default_factory=lambda: MappingProxyType({}), compare=False)
+    dependencies: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+
+
+def dependencies_unchanged(dependencies: tuple[tuple[str, str], ...]) -> bool:
+    """Whether every (file, SHA-256) still holds: an edited or deleted referenced file means that a load
+    (or anything computed from it) is out of date."""
+    try:
+        return all(sha256_file(file) == digest for file, digest in dependencies)
+    except OSError:
+        return False
 
 
 _cache: OrderedDict[tuple[str, str], LoadedMetamodel] = OrderedDict()
@@ -68,8 +82,10 @@ def _load_uncached(file: str, path: Path, data: bytes) -> LoadedMetamodel:
         return LoadedMetamodel(file=file, roots=roots, xmi_ids=MappingProxyType({}))
     from benchmark.metamodel.ecore_io import load_ecore
 
-    roots, xmi_ids = load_ecore(file, data)
-    return LoadedMetamodel(file=file, roots=roots, xmi_ids=MappingProxyType(xmi_ids))
+    roots, xmi_ids, dependencies = load_ecore(file, data)
+    return LoadedMetamodel(
+        file=file, roots=roots, xmi_ids=MappingProxyType(xmi_ids), dependencies=dependencies
+    )
 
 
 def load_resource(path: str | Path) -> LoadedMetamodel:
@@ -86,8 +102,8 @@ def load_resource(path: str | Path) -> LoadedMetamodel:
         cached = _cache.get(key)
         if cached is not None:
             _cache.move_to_end(key)
-    if cached is not None:
-        return cached if cached.file == file else LoadedMetamodel(file, cached.roots, cached.xmi_ids)
+    if cached is not None and dependencies_unchanged(cached.dependencies):
+        return cached if cached.file == file else replace(cached, file=file)
     loaded = _load_uncached(file, resolved, data)
     with _cache_lock:
         _cache[key] = loaded

@@ -57,6 +57,7 @@ class RunCase:
     case_id: str
     file: Path | None = None
     baseline: str | None = None
+    model: str = "unknown"
 
 
 @dataclass(frozen=True)
@@ -115,15 +116,21 @@ class Track(ABC):
         """Every input file (relative to the validation root) with its SHA-256, for ``results.json``."""
 
     def error_row(self, case: RunCase, message: str) -> RunRow:
-        return RunRow(
+        """The row of a run that could not be scored: its identity, the session's options, the reason."""
+        from benchmark.compare import error_row
+        from benchmark.suggestions import confidence_filter_name, parse_confidence_filter
+
+        return error_row(
+            message,
             provider=case.provider,
-            model="unknown",
+            model=case.model,
             transformation=case.transformation,
             run=case.run,
-            track=self.name,
             file=str(case.file) if case.file is not None else f"<baseline:{case.baseline}>",
+            track=self.name,
             partial_weight=self.options.partial_weight,
-        ).with_error(message)
+            confidence_filter=confidence_filter_name(parse_confidence_filter(self.options.confidence)),
+        )
 
 
 TRACKS: dict[str, str] = {

@@ -8,7 +8,7 @@ the work at most once and a repeated session almost none.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from benchmark.corpus import (
     Discovery,
     Metamodels,
     TransformationFolder,
+    consistency_problems,
     discover,
     resolve_metamodels,
     score_file,
@@ -69,6 +70,7 @@ class AtlTrack(Track):
         self._discovery: Discovery | None = None
         self._ground_truths: dict[str, GroundTruth] = {}
         self._views: dict[Path, MetamodelView] = {}
+        self._dependencies: dict[Path, tuple[tuple[str, str], ...]] = {}
 
     # ------------------------------------------------------------------------------- collection
 
@@ -93,17 +95,17 @@ class AtlTrack(Track):
             ground_truths.append(GroundTruthCase(self.name, folder.name, folder.atl_file))
             folder_runs = []
             for path in folder.suggestion_files:
-                provider, _model = peek_provider(path)
+                provider, model = peek_provider(path)
                 run = folder.run_id(path)
                 case_id = run_case_id(folder.name, provider, path.stem)
-                folder_runs.append(RunCase(self.name, folder.name, provider, run, case_id, file=path))
+                folder_runs.append(
+                    RunCase(self.name, folder.name, provider, run, case_id, file=path, model=model)
+                )
             ids = [case.case_id for case in folder_runs]
             for index, case in enumerate(folder_runs):
                 if ids.count(case.case_id) > 1:  # same file name in two sub-folders: use the relative path
-                    unique = f"{folder.name}-{case.run.replace('/', '-')}"
-                    folder_runs[index] = RunCase(
-                        case.track, case.transformation, case.provider, case.run, unique, case.file
-                    )
+                    unique = run_case_id(folder.name, case.provider, case.run.replace("/", "-"))
+                    folder_runs[index] = replace(case, case_id=unique)
             runs.extend(folder_runs)
             for baseline in self.options.baselines:
                 runs.append(
@@ -127,12 +129,31 @@ class AtlTrack(Track):
     # ----------------------------------------------------------------------------- ground truth
 
     def _view(self, path: Path) -> MetamodelView:
+        """The view of a metamodel file, cached on disk with the files its references made the loader
+        read (their hashes are checked on every hit). The path is part of the key because the view
+        names its file, and messages quote it."""
         if path not in self._views:
-            from benchmark.metamodel import load_metamodel
+            from benchmark.metamodel.loader import dependencies_unchanged
 
-            key = make_key(sha256_file(path), path.suffix, code_fingerprint("metamodel"))
-            self._views[path] = self.cache.get_or_compute("views", key, lambda: load_metamodel(path))
+            def compute() -> tuple[MetamodelView, tuple[tuple[str, str], ...]]:
+                from benchmark.metamodel import build_view, load_resource
+
+                loaded = load_resource(path)
+                return build_view(loaded), loaded.dependencies
+
+            key = make_key(sha256_file(path), str(path), code_fingerprint("metamodel"))
+            view, dependencies = self.cache.get_or_compute(
+                "views", key, compute, valid=lambda entry: dependencies_unchanged(entry[1])
+            )
+            self._views[path] = view
+            self._dependencies[path] = dependencies
         return self._views[path]
+
+    def _content_key(self, path: Path) -> tuple[str, ...]:
+        """What a value computed from the metamodel ``path`` depends on: its content and notation, and
+        the content of every file its references read."""
+        self._view(path)
+        return (sha256_file(path), path.suffix, *(f"{f}={h}" for f, h in self._dependencies[path]))
 
     def _parse(self, path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
         """(interchange JSON, parse summary) of an ATL file, parsed once per content and code version."""
@@ -243,16 +264,17 @@ class AtlTrack(Track):
             notes = "; ".join(metamodels.notes) if metamodels else "no metamodels"
             return self.error_row(case, f"baseline {case.baseline} needs both metamodel files ({notes})")
         source, target = metamodels.source_files[0], metamodels.target_files[0]
-        key = make_key(
-            case.baseline,
-            sha256_file(source),
-            source.suffix,
-            sha256_file(target),
-            target.suffix,
-            code_fingerprint("baselines", "metamodel", "jjodel"),
-        )
         label = f"<baseline:{case.baseline}>"
         try:
+            key = make_key(
+                case.baseline,
+                case.transformation,  # the export document carries the name
+                "source",
+                *self._content_key(source),
+                "target",
+                *self._content_key(target),
+                code_fingerprint("baselines", "metamodel", "jjodel"),
+            )
             document = self.cache.get_or_compute(
                 "baselines",
                 key,
@@ -279,52 +301,3 @@ class AtlTrack(Track):
         for folder in self.discovery.transformations:
             files += [folder.atl_file, *folder.metamodel_files, *folder.suggestion_files]
         return {path.relative_to(root).as_posix(): sha256_file(path) for path in sorted(set(files))}
-
-
-def consistency_problems(document: InterchangeDocument, metamodels: Metamodels) -> list[str]:
-    """Every class and target feature the ground truth names that its metamodels do not define.
-
-    Source *features* are not checked: a source path read after ``oclAsType`` or a ``oclIsKindOf`` filter
-    legitimately names a feature of a subclass.
-    """
-    problems: list[str] = list(metamodels.notes)
-    source, target = metamodels.source, metamodels.target
-
-    def missing_class(view: MetamodelView | None, name: str, role: str) -> bool:
-        if view is None:
-            return False  # already reported in the notes
-        try:
-            found = view.find_class(name)
-        except BenchmarkError as error:
-            problems.append(f"{role} class {name!r}: {error.message}")
-            return True
-        if found is None:
-            problems.append(f"{role} class {name!r} is not defined in {view.name} ({view.file})")
-            return True
-        return False
-
-    for match in document.class_matches:
-        missing_class(source, match.source_class, "source")
-        if missing_class(target, match.target_class, "target") or target is None:
-            continue
-        for feature in match.feature_matches:
-            if target.find_feature(match.target_class, feature.target_feature) is None:
-                rules = ", ".join(feature.rules)
-                problems.append(
-                    f"target feature {match.target_class}.{feature.target_feature} (rule {rules}) "
-                    f"is not defined in {target.name}"
-                )
-    for rule in document.called_rules:
-        for output in rule.outputs:
-            if (
-                missing_class(target, output.target_class, f"called rule {rule.name}: target")
-                or target is None
-            ):
-                continue
-            for name in output.target_features:
-                if target.find_feature(output.target_class, name) is None:
-                    problems.append(
-                        f"called rule {rule.name}: target feature {output.target_class}.{name} "
-                        f"is not defined in {target.name}"
-                    )
-    return list(dict.fromkeys(problems))

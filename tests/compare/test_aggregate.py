@@ -199,3 +199,25 @@ def test_table_rows_print_with_tabulate(rows):
 
 def test_spread_of_nothing():
     assert spread([]).n == 0
+
+
+def test_tables_print_every_metric_with_three_decimals(rows):
+    from benchmark.tables import format_tables
+
+    text = format_tables(aggregate(rows))
+    p2 = next(line for line in text.splitlines() if line.startswith("P2") and "ALL" in line)
+    assert p2.split()[3:7] == ["1.000", "1.000", "1.000", "1.000"]  # not "1"
+    split_table = text.split("Split by level and feature kind")[1]
+    split = next(line for line in split_table.splitlines() if line.startswith("P1"))
+    assert split.split()[1:3] == ["0.600", "0.500"]  # P1's class and binding F1, not 0.6 and 0.5
+
+
+def test_an_excluded_run_names_its_file_once(rows):
+    from benchmark.tables import format_tables
+
+    parsed = error_row(
+        "T3/r.json:1:2: not valid JSON", provider="P1", transformation="T3", run="r", file="T3/r.json"
+    )
+    lines = format_tables(aggregate([*rows, parsed])).splitlines()
+    assert "  T3/r.json:1:2: not valid JSON" in lines
+    assert "  T2/run2.json: broken JSON" in lines

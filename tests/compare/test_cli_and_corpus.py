@@ -70,6 +70,8 @@ def tree(tmp_path, data_dir):
         '{"jjodel": {"exportType": "suggested-mappings"}, "mappings": []}'
     )
     (folder / "runs" / ".log" / "cached.json").write_text("[]")
+    (root / "stray-run.json").write_text("[]")
+    (root / "README.md").write_text("not an input")
     (root / "ocl-track").mkdir()
     (root / "ocl-track" / "model.json").write_text("{}")
     (root / "two-atl").mkdir()
@@ -97,7 +99,8 @@ def test_discovery_finds_folders_runs_and_reports_what_it_skips(tree):
         ("two-atl", "2 .atl files (a.atl, b.atl); expected one"),
     ]
     assert [(s.path.name, s.reason) for s in found.ignored_files] == [
-        ("cached.json", "inside a hidden directory")
+        ("cached.json", "inside a hidden directory"),
+        ("stray-run.json", "not inside a transformation folder"),
     ]
 
 
@@ -303,6 +306,7 @@ def test_validate_scores_the_tree(stand_ins, tree, tmp_path, capsys):
     captured = capsys.readouterr()
     assert code == 1  # one run could not be scored
     assert "1 transformations, 4 runs, confidence all, partial weight 0.5; 2 folders skipped" in captured.out
+    assert "; 2 files ignored (-v lists them)" in captured.out  # a hidden one, one beside the folders
     assert "ExampleLLM" in captured.out and "ExampleBaseline" in captured.out
     assert "1 runs excluded" in captured.out and "broken.json" in captured.out
     result = json.loads(out.read_text())
@@ -336,6 +340,7 @@ def test_validate_scores_the_tree(stand_ins, tree, tmp_path, capsys):
         "no .atl file",
         "2 .atl files (a.atl, b.atl); expected one",
         "inside a hidden directory",
+        "not inside a transformation folder",
     }
 
 

@@ -15,6 +15,7 @@ from benchmark.suggestions import (
     normalise_name,
     parse_confidence_filter,
     parse_suggestions,
+    peek_provider,
 )
 
 # ----------------------------------------------------------------------------------- normalisation
@@ -153,6 +154,34 @@ def test_provider_falls_back_to_the_mappings_then_unknown():
     document["mappings"][0]["provider"] = None
     assert parse_suggestions(document).provider == "unknown"
     assert parse_suggestions(document, provider=" Claude ", model="opus").provider == "Claude"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("{document}", ("Peeked", "m1")),
+        ("\ufeff{document}", ("Peeked", "m1")),
+        ("Here is the export:\n```json\n{document}\n```\n", ("Peeked", "m1")),
+        ('[{{"sourceClass": "A", "targetClass": "B"}}]', ("unknown", "unknown")),
+        ('{{"jjodel": ', ("unknown", "unknown")),
+    ],
+)
+def test_peek_provider_agrees_with_the_parser(tmp_path, text, expected):
+    """Cases are named and ``--provider``-filtered by the peeked provider: it must be the row's."""
+    document = export_document(
+        transformation="T",
+        source="S",
+        target="U",
+        provider="Peeked",
+        model="m1",
+        mappings=[MappingEntry("class", "A", "B", confidence="high")],
+    )
+    path = tmp_path / "run.json"
+    path.write_text(text.format(document=json.dumps(document)), encoding="utf-8")
+    assert peek_provider(path) == expected
+    if expected[0] != "unknown":
+        found = load_suggestions(path)
+        assert (found.provider, found.model) == expected
 
 
 def test_conflicting_providers_leave_a_notice():

@@ -46,3 +46,19 @@ def test_missing_file_is_an_input_error(tmp_path):
     with pytest.raises(InputFormatError, match="cannot read results") as info:
         Results.load(tmp_path / "absent.json")
     assert info.value.file == str(tmp_path / "absent.json")
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "field"),
+    [
+        ("transformations", [{"track": "atl"}], "$.transformations[0]"),
+        ("header", [], "$.header"),
+        ("rows", {"provider": "P"}, "$.rows"),
+    ],
+)
+def test_malformed_header_and_facts_name_their_field(tmp_path, key, value, field):
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps({"format": "atlbench-results", "version": 1, key: value}))
+    with pytest.raises(InputFormatError) as info:
+        Results.load(path)
+    assert (info.value.file, info.value.field) == (str(path), field)

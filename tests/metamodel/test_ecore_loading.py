@@ -211,6 +211,24 @@ def test_loads_are_cached_per_content(tmp_path: Path) -> None:
     assert [c.name for c in second.roots[0].eClassifiers] == ["B"]
 
 
+def test_a_cached_load_is_reused_only_while_the_files_it_references_are_unchanged(tmp_path: Path) -> None:
+    clear_cache()
+    base = write_package(
+        tmp_path / "base.ecore", "base", '<eClassifiers xsi:type="ecore:EClass" name="Base"/>'
+    )
+    derived = write_package(
+        tmp_path / "derived.ecore",
+        "derived",
+        '<eClassifiers xsi:type="ecore:EClass" name="Derived" eSuperTypes="base.ecore#//Base"/>',
+    )
+    first = load_resource(derived)
+    assert [path for path, _digest in first.dependencies] == [str(base.resolve())]
+    assert load_resource(derived).roots is first.roots
+    write_package(base, "base", '<eClassifiers xsi:type="ecore:EClass" name="Renamed"/>')
+    with pytest.raises(MetamodelError, match="base.ecore#//Base"):
+        load_resource(derived)
+
+
 def test_every_root_is_an_epackage_with_typed_features(data: Path) -> None:
     for name in ("library.ecore", "bookstore.ecore", "library.km3"):
         loaded = load_resource(data / name)

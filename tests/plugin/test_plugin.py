@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -125,6 +126,7 @@ def test_scores_every_run_identically_with_and_without_xdist(pytester: pytest.Py
     assert noisy["hallucinations"]["features"] == ["Entry.author"]
     text = serial.stdout.str()
     assert "Per provider (micro P/R/F1/Acc" in text
+    assert "1 folder or file skipped by rule (-v lists them)" in text  # roundtrip-like has no .atl
     # Synthetic-Oracle pooled: class 3/0/0, bindings exact 5 + partial 1 -> TP 8.5, FP 0.5, FN 0.5
     oracle_line = next(
         line for line in serial.outlines if line.startswith("Synthetic-Oracle") and "ALL" in line
@@ -200,6 +202,23 @@ def test_guard_fails_the_session_when_a_row_is_withheld(pytester: pytest.Pyteste
     result.stdout.fnmatch_lines(["*count table is incomplete*", "*ran but sent no row*"])
 
 
+def test_a_crash_while_scoring_is_an_excluded_run_not_a_lost_row(
+    pytester: pytest.Pytester, tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def crash(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the baseline engine tripped")
+
+    monkeypatch.setattr(benchmark.tracks.atl.AtlTrack, "_score_baseline", crash)
+    result = run(pytester, "-k", "Library2Catalog and (NameEquality or Oracle)", "--baseline", "nameequality")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*RuntimeError: the baseline engine tripped*"])
+    result.stdout.fnmatch_lines(
+        ["*1 runs excluded*", "*<baseline:NameEquality>: internal error scoring the run: RuntimeError*"]
+    )
+    assert "count table is incomplete" not in result.stdout.str()
+    assert rows(pytester)[("NameEquality", "Library2Catalog", "NameEquality")]["status"] == "error"
+
+
 def test_min_f1_gate_and_compare(pytester: pytest.Pytester, tree: Path) -> None:
     gated = run(pytester, "--min-f1", "Synthetic-Noisy=0.99", "--min-f1", "Synthetic-Oracle=0.9")
     gated.assert_outcomes(passed=7)
@@ -214,10 +233,43 @@ def test_min_f1_gate_and_compare(pytester: pytest.Pytester, tree: Path) -> None:
     compared.stdout.fnmatch_lines(["*Synthetic-Oracle: micro overall F1 dropped by*"])
 
 
+def test_reports_that_cannot_be_written_fail_the_session(
+    pytester: pytest.Pytester, tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "benchmark.reports", None)  # what a missing dependency looks like
+    result = run(pytester, "-k", "Library and Oracle")
+    result.assert_outcomes(passed=1)
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["*atlbench: only results.json was written; the reports need*"])
+    assert (pytester.path / "reports" / "results.json").exists()
+
+
 def test_nothing_selected_says_so(pytester: pytest.Pytester, tree: Path) -> None:
     result = run(pytester, "-k", "NoSuchTransformation")
     result.stdout.fnmatch_lines(["*no benchmark case ran in this session*"])
     assert not (pytester.path / "reports" / "results.json").exists()
+
+
+def test_options_from_the_ini_file_are_relative_to_it(
+    pytester: pytest.Pytester, tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pytest.ini paths are read from the ini file's directory, wherever pytest is started from; list
+    options take one value per line."""
+    pytester.makeini(
+        "[pytest]\njunit_family = xunit1\natlbench_validation_root = validation\n"
+        "atlbench_reports_dir = out\natlbench_baseline = none\n"
+        "atlbench_providers =\n    synthetic-oracle\natlbench_min_f1 =\n    Synthetic-Oracle=0.99\n"
+    )
+    elsewhere = pytester.mkdir("elsewhere")
+    monkeypatch.chdir(elsewhere)
+    result = pytester.runpytest("-p", "benchmark.pytest_plugin", str(pytester.path), "-k", "test_run")
+    result.assert_outcomes(passed=2, deselected=5)
+    assert result.ret == 1  # the min-F1 gate from the ini file: Oracle scores 0.944 on Library2Catalog
+    result.stdout.fnmatch_lines(["*--min-f1 Synthetic-Oracle=0.99: micro overall F1 is 0.9*"])
+    saved = Results.load(pytester.path / "out" / "results.json")
+    assert {row.provider for row in saved.rows} == {"Synthetic-Oracle"}
+    assert saved.header.validation_root == str(tree)
+    assert not (elsewhere / "out").exists()
 
 
 def test_bad_option_is_a_usage_error(pytester: pytest.Pytester, tree: Path) -> None:

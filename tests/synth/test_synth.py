@@ -110,3 +110,20 @@ def test_cli_writes_runs_once_and_protects_edited_files(tmp_path, capsys):
     assert main(["synth", str(root), "--profile", "Synthetic-Noisy", "--runs", "2"]) == 1
     assert "exists and differs" in capsys.readouterr().err
     assert main(["synth", str(root), "--profile", "Synthetic-Noisy", "--runs", "2", "--force"]) == 0
+
+
+def test_the_bytes_written_do_not_depend_on_how_the_root_is_spelled(tmp_path, capsys, monkeypatch):
+    root = tmp_path / "tree"
+    shutil.copytree(TREE, root)
+    for runs in root.glob("*/runs"):
+        shutil.rmtree(runs)
+    assert main(["synth", str(root), "--profile", "Synthetic-Oracle", "--runs", "1"]) == 0
+    assert "2 written" in capsys.readouterr().out
+    monkeypatch.chdir(root)
+    assert main(["synth", ".", "--profile", "Synthetic-Oracle", "--runs", "1"]) == 0
+    assert "2 unchanged" in capsys.readouterr().out
+
+
+def test_zero_runs_is_an_option_error(tmp_path, capsys):
+    assert main(["synth", str(tmp_path), "--runs", "0"]) == 2
+    assert capsys.readouterr().err == "error: --runs: must be at least 1, got 0\n"
