@@ -61,7 +61,7 @@ def _engine(model: Path, constraints: list[Path] | None = None):  # type: ignore
     for path in constraints or []:
         if not path.is_file():
             raise InputFormatError("no such constraints file", file=str(path))
-        engine.add_constraints(path.read_text(encoding="utf-8"), file=str(path))
+        engine.add_constraints_file(path)
     return engine
 
 

@@ -19,11 +19,12 @@ from typing import Any
 from benchmark.ocl import ast
 from benchmark.ocl.check import CheckReport, check_state
 from benchmark.ocl.compiler import CompiledExpression, MultiplicityViolation, Runtime
-from benchmark.ocl.errors import EvaluationError
+from benchmark.ocl.errors import EvaluationError, ModelError
 from benchmark.ocl.model import Model
 from benchmark.ocl.parser import parse_expression
 from benchmark.ocl.soil import SoilResult, parse_soil, read_soil
 from benchmark.ocl.state import ObjectState
+from benchmark.ocl.textfile import read_text_file
 from benchmark.ocl.types import Type
 from benchmark.ocl.use_io import parse_constraints, parse_use, read_use
 from benchmark.ocl.values import Obj, runtime_type, to_json, to_use_string, to_use_string_with_type
@@ -83,6 +84,10 @@ class OclEngine:
             raise
         self.runtime.invariants.extend(compiled)
         return [inv.qualified_name for inv in added]
+
+    def add_constraints_file(self, path: str | Path) -> list[str]:
+        """:meth:`add_constraints` with the text of a file (errors name the file)."""
+        return self.add_constraints(read_text_file(path, ModelError, "constraints"), file=str(path))
 
     # -- states ---------------------------------------------------------------------------------
     def load_state(self, path: str | Path) -> ObjectState:

@@ -25,6 +25,7 @@ from benchmark.ocl.errors import OclError, StateError
 from benchmark.ocl.model import Class, Model
 from benchmark.ocl.parser import ExprBuilder, parse_tree, split_lines, transform
 from benchmark.ocl.state import ObjectState
+from benchmark.ocl.textfile import read_text_file
 from benchmark.ocl.types import OCL_VOID, Type
 from benchmark.ocl.values import Obj, runtime_type
 
@@ -112,10 +113,7 @@ class _SoilBuilder(ExprBuilder):
 
 def read_soil(path: str | Path, model: Model, *, runtime: Runtime | None = None) -> SoilResult:
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise StateError(f"cannot read state: {error.strerror}", file=str(path)) from None
+    text = read_text_file(path, StateError, "state")
     return parse_soil(text, model, file=str(path), runtime=runtime)
 
 
