@@ -72,9 +72,8 @@ def test_cases(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_generate_check(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    assert main(["roundtrip", "generate", "--check"]) == 0
-    assert "up to date" in capsys.readouterr().out
-    shutil.copy(DATA / "S_blog.ecore", tmp_path / "S_blog.ecore")  # one domain keeps the test fast
+    # one domain keeps the test fast; test_data.py regenerates all ten and compares every byte
+    shutil.copy(DATA / "S_blog.ecore", tmp_path / "S_blog.ecore")
     assert main(["roundtrip", "generate", "--source", str(tmp_path), "--check"]) == 1
     assert "T_blog.sql.xmi: missing" in capsys.readouterr().out
     assert main(["roundtrip", "generate", "--source", str(tmp_path)]) == 0
@@ -83,6 +82,7 @@ def test_generate_check(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
         DATA / "Delta_to_many_T_blog.sql.xmi"
     ).read_bytes()
     assert main(["roundtrip", "generate", "--source", str(tmp_path), "--check"]) == 0
+    assert "up to date" in capsys.readouterr().out
 
 
 def test_generate_from_a_missing_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
