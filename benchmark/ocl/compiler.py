@@ -63,6 +63,10 @@ class MultiplicityViolation(Exception):
     """A to-one navigation found several objects (USE's ``MultiplicityViolationException``)."""
 
 
+# Why an evaluation that hit Python's recursion limit stopped (said the same by eval, check and SOIL).
+RECURSION_TOO_DEEP = "recursion too deep (an operation that does not end?)"
+
+
 @dataclass(frozen=True)
 class Compiled:
     type: Type

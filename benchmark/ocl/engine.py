@@ -18,7 +18,7 @@ from typing import Any
 
 from benchmark.ocl import ast
 from benchmark.ocl.check import CheckReport, check_state
-from benchmark.ocl.compiler import CompiledExpression, MultiplicityViolation, Runtime
+from benchmark.ocl.compiler import RECURSION_TOO_DEEP, CompiledExpression, MultiplicityViolation, Runtime
 from benchmark.ocl.errors import EvaluationError, ModelError
 from benchmark.ocl.model import Model
 from benchmark.ocl.parser import parse_expression
@@ -139,9 +139,7 @@ class OclEngine:
         except MultiplicityViolation as violation:
             raise EvaluationError(f"could not evaluate: {violation}") from None
         except RecursionError:
-            raise EvaluationError(
-                "could not evaluate: recursion too deep (an operation that does not end?)"
-            ) from None
+            raise EvaluationError(f"could not evaluate: {RECURSION_TOO_DEEP}") from None
         return EvalResult(value, compiled.type)
 
     def check(self, state: ObjectState) -> CheckReport:
