@@ -123,3 +123,11 @@ def test_a_file_that_is_not_utf8_is_a_positioned_input_error(
     assert main(["ocl", "check", str(model), str(state), "--constraints", str(extra)]) == 2
     err = capsys.readouterr().err
     assert f"{broken}:{lines}:7: error: cannot read {which}: byte 0xe9 is not UTF-8" in err
+
+
+def test_convert_to_an_unwritable_output_is_an_input_error(
+    files: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model, _ = files
+    assert main(["ocl", "convert", str(model), "--to", "puml", "-o", str(tmp_path)]) == 2
+    assert f"{tmp_path}: error: -o: cannot write: " in capsys.readouterr().err
