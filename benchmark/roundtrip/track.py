@@ -1,4 +1,4 @@
-"""The round-trip track as the generic collector and runner will see it: a name and its cases.
+"""The round-trip track's cases, for part 2 to run (not yet a :class:`benchmark.tracks.Track`).
 
 A case is one (domain, operator) pair of the bundled data; it has two stages, each scored by
 :func:`benchmark.roundtrip.scoring.score`:
@@ -100,7 +100,7 @@ def _case(entry: dict[str, Any], data_dir: Path, manifest: Path, where: str) -> 
 
 @dataclass(frozen=True)
 class TrackDescriptor:
-    """How the generic collector/runner hosts this track: its name, its data folder and its cases."""
+    """The track's name, its data folder and its cases."""
 
     name: str = TRACK_NAME
     description: str = (
