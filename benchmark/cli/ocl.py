@@ -61,7 +61,7 @@ def _engine(model: Path, constraints: list[Path] | None = None):  # type: ignore
     for path in constraints or []:
         if not path.is_file():
             raise InputFormatError("no such constraints file", file=str(path))
-        engine.add_constraints(path.read_text(encoding="utf-8"), file=str(path))
+        engine.add_constraints_file(path)
     return engine
 
 
@@ -107,7 +107,7 @@ def run_eval(args: argparse.Namespace) -> int:
 
 
 def run_convert(args: argparse.Namespace) -> int:
-    from benchmark.errors import InputFormatError
+    from benchmark.errors import ConfigurationError, InputFormatError
     from benchmark.fileio import write_text_atomic
     from benchmark.ocl.engine import OclEngine
     from benchmark.ocl.puml_io import write_puml
@@ -118,7 +118,12 @@ def run_convert(args: argparse.Namespace) -> int:
     model = OclEngine.from_file(args.file).model  # compiling checks the OCL parts too
     text = write_use(model) if args.to == "use" else write_puml(model)
     if args.output is not None:
-        write_text_atomic(args.output, text)
+        try:
+            write_text_atomic(args.output, text)
+        except OSError as error:
+            raise ConfigurationError(
+                f"cannot write: {error.strerror or error}", file=str(args.output), field="-o"
+            ) from None
     else:
         sys.stdout.write(text)
     return EXIT_OK

@@ -66,6 +66,8 @@ def _generate(args: argparse.Namespace) -> int:
     source = args.source or default_data_dir()
     if not source.is_dir():
         raise ConfigurationError("no such folder", file=str(source), field="--source")
+    if args.out is not None and args.out.exists() and not args.out.is_dir():
+        raise ConfigurationError("not a folder", file=str(args.out), field="--out")
     if args.check:
         problems = check(source, args.out)
         for problem in problems:

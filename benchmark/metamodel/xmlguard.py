@@ -8,7 +8,9 @@ any ``<!DOCTYPE`` there is both quick and complete: nothing is expanded because 
 parsed yet. Ecore and XMI files never need a DOCTYPE.
 
 :func:`parse_xml_safely` then parses with entity resolution, DTD loading and network access switched off,
-for the structural checks the loader makes before handing the same bytes to pyecore.
+for the structural checks the loader makes before handing the same bytes to pyecore;
+:func:`parse_xml_recovering` does the same for a broken file, as far as it goes (the round-trip scorer
+reads such files for partial credit).
 """
 
 from __future__ import annotations
@@ -88,8 +90,9 @@ def check_xml_prolog(data: bytes, file: str) -> None:
     return None
 
 
-def _safe_parser() -> etree.XMLParser:
+def _safe_parser(*, recover: bool = False) -> etree.XMLParser:
     return etree.XMLParser(
+        recover=recover,
         resolve_entities=False,
         no_network=True,
         load_dtd=False,
@@ -115,3 +118,15 @@ def parse_xml_safely(data: bytes, file: str) -> etree._Element:
     if root is None:
         raise MetamodelError("empty XML document", file=file)
     return root
+
+
+def parse_xml_recovering(data: bytes) -> etree._Element | None:
+    """As much of the element tree as libxml2 can recover from broken XML (same protections), or None.
+
+    For scorers that give partial credit to a broken file. Call :func:`check_xml_prolog` first: a file
+    with a DOCTYPE must not be parsed at all, not even leniently.
+    """
+    try:
+        return etree.fromstring(data, parser=_safe_parser(recover=True))
+    except etree.XMLSyntaxError:
+        return None

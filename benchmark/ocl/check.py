@@ -13,7 +13,13 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Any
 
-from benchmark.ocl.compiler import CompiledInvariant, EvalContext, MultiplicityViolation, Runtime
+from benchmark.ocl.compiler import (
+    RECURSION_TOO_DEEP,
+    CompiledInvariant,
+    EvalContext,
+    MultiplicityViolation,
+    Runtime,
+)
 from benchmark.ocl.model import Association, AssociationEnd, Model
 from benchmark.ocl.state import ObjectState
 from benchmark.ocl.values import FALSE, TRUE, Obj, to_use_string_with_type
@@ -114,7 +120,7 @@ def check_invariant(ci: CompiledInvariant, ctx: EvalContext) -> InvariantResult:
     except MultiplicityViolation as violation:
         return InvariantResult(name, FAILED, "N/A", str(violation))
     except RecursionError:
-        return InvariantResult(name, FAILED, "N/A", "evaluation did not terminate (recursion too deep)")
+        return InvariantResult(name, FAILED, "N/A", RECURSION_TOO_DEEP)
     return InvariantResult(name, OK if value is TRUE else FAILED, to_use_string_with_type(value))
 
 

@@ -63,6 +63,10 @@ class MultiplicityViolation(Exception):
     """A to-one navigation found several objects (USE's ``MultiplicityViolationException``)."""
 
 
+# Why an evaluation that hit Python's recursion limit stopped (said the same by eval, check and SOIL).
+RECURSION_TOO_DEEP = "recursion too deep (an operation that does not end?)"
+
+
 @dataclass(frozen=True)
 class Compiled:
     type: Type
@@ -226,14 +230,16 @@ class Runtime:
         self.invariants = [self.compile_invariant(inv) for inv in model.invariants]
 
     # -- building blocks ---------------------------------------------------------------------------
-    def compiler(self, *, objects: Mapping[str, Obj] | None = None, file: str | None = None) -> Compiler:
-        return Compiler(self, objects=objects, file=file or self.file)
+    def compiler(self, *, file: str | None, objects: Mapping[str, Obj] | None = None) -> Compiler:
+        """A compiler whose errors name ``file``: the file the compiled text comes from (the model's
+        own file for bodies and invariants, the expression's or state's otherwise, None if unknown)."""
+        return Compiler(self, objects=objects, file=file)
 
     def _compile_operation(self, cls: Class, op: Operation) -> None:
         impl = self._ops[id(op)]
         if op.body is None:
             return
-        compiler = self.compiler()
+        compiler = self.compiler(file=self.file)
         scope = _Scope()
         scope.vars["self"] = (compiler.unit.new_slot(), cls.type)
         for p in op.params:
@@ -250,7 +256,7 @@ class Runtime:
         impl.frame_size = compiler.unit.size
 
     def _compile_with_self(self, cls: Class, expr: ast.Expr, expected: Type, what: str) -> tuple[Fn, int]:
-        compiler = self.compiler()
+        compiler = self.compiler(file=self.file)
         scope = _Scope()
         slot = compiler.unit.new_slot()
         scope.vars["self"] = (slot, cls.type)

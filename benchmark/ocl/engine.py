@@ -18,12 +18,13 @@ from typing import Any
 
 from benchmark.ocl import ast
 from benchmark.ocl.check import CheckReport, check_state
-from benchmark.ocl.compiler import CompiledExpression, MultiplicityViolation, Runtime
-from benchmark.ocl.errors import EvaluationError
+from benchmark.ocl.compiler import RECURSION_TOO_DEEP, CompiledExpression, MultiplicityViolation, Runtime
+from benchmark.ocl.errors import EvaluationError, ModelError
 from benchmark.ocl.model import Model
 from benchmark.ocl.parser import parse_expression
 from benchmark.ocl.soil import SoilResult, parse_soil, read_soil
 from benchmark.ocl.state import ObjectState
+from benchmark.ocl.textfile import read_text_file
 from benchmark.ocl.types import Type
 from benchmark.ocl.use_io import parse_constraints, parse_use, read_use
 from benchmark.ocl.values import Obj, runtime_type, to_json, to_use_string, to_use_string_with_type
@@ -84,6 +85,10 @@ class OclEngine:
         self.runtime.invariants.extend(compiled)
         return [inv.qualified_name for inv in added]
 
+    def add_constraints_file(self, path: str | Path) -> list[str]:
+        """:meth:`add_constraints` with the text of a file (errors name the file)."""
+        return self.add_constraints(read_text_file(path, ModelError, "constraints"), file=str(path))
+
     # -- states ---------------------------------------------------------------------------------
     def load_state(self, path: str | Path) -> ObjectState:
         return read_soil(path, self.model, runtime=self.runtime).state
@@ -134,9 +139,7 @@ class OclEngine:
         except MultiplicityViolation as violation:
             raise EvaluationError(f"could not evaluate: {violation}") from None
         except RecursionError:
-            raise EvaluationError(
-                "could not evaluate: recursion too deep (an operation that does not end?)"
-            ) from None
+            raise EvaluationError(f"could not evaluate: {RECURSION_TOO_DEEP}") from None
         return EvalResult(value, compiled.type)
 
     def check(self, state: ObjectState) -> CheckReport:

@@ -238,14 +238,27 @@ def _java_int_cast(d: float) -> int:
     return int(d)
 
 
+def _floor(a: Any) -> int:
+    """``(int) Math.floor(d)``: Math.floor keeps infinities and NaN, which the cast then handles."""
+    d = float(a)
+    return _java_int_cast(math.floor(d) if math.isfinite(d) else d)
+
+
+_LONG_MAX = 2**63 - 1
+_LONG_MIN = -(2**63)
+
+
 def _round(a: Any) -> int:
+    """``(int) Math.round(d)``: Math.round gives a saturated ``long`` (NaN: 0), the cast keeps its low
+    32 bits, so +Infinity (Long.MAX_VALUE) becomes -1 and -Infinity (Long.MIN_VALUE) 0."""
     d = float(a)
     if d != d:
         return 0
     if math.isinf(d):
-        return INT_MAX if d > 0 else INT_MIN
-    as_long = max(min(math.floor(d + 0.5), 2**63 - 1), -(2**63))  # Math.round(double) -> long
-    return wrap_int(as_long)  # (int) long keeps the low 32 bits
+        as_long = _LONG_MAX if d > 0 else _LONG_MIN
+    else:
+        as_long = max(min(math.floor(d + 0.5), _LONG_MAX), _LONG_MIN)
+    return wrap_int(as_long)
 
 
 def _pow(a: Any, b: Any) -> Any:
@@ -284,7 +297,7 @@ _register("pow", 2, _both_numbers(REAL), _pow)
 _register("sqrt", 1, lambda p: INTEGER if is_number(p[0]) else None, _sqrt)
 _register("toString", 1, lambda p: STRING if is_number(p[0]) else None, number_to_string)
 _register("abs", 1, lambda p: REAL if p[0] == REAL else None, lambda a: abs(float(a)))
-_register("floor", 1, lambda p: INTEGER if is_number(p[0]) else None, lambda a: _java_int_cast(math.floor(a)))
+_register("floor", 1, lambda p: INTEGER if is_number(p[0]) else None, _floor)
 _register("round", 1, lambda p: INTEGER if is_number(p[0]) else None, _round)
 _register("abs", 1, lambda p: INTEGER if p[0] == INTEGER else None, lambda a: wrap_int(abs(a)))
 _register("mod", 2, lambda p: INTEGER if p[0] == INTEGER and p[1] == INTEGER else None, java_mod)

@@ -51,6 +51,7 @@ from benchmark.ocl.model import (
 )
 from benchmark.ocl.parser import parse_tree, parse_type, split_lines, transform
 from benchmark.ocl.printer import print_expr
+from benchmark.ocl.textfile import read_text_file
 from benchmark.ocl.types import Type
 from benchmark.ocl.use_io import (
     _ModelAssembler,
@@ -181,10 +182,7 @@ class _Reader:
 
 def read_puml(path: str | Path) -> Model:
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise ModelError(f"cannot read model: {error.strerror}", file=str(path)) from None
+    text = read_text_file(path, ModelError, "model")
     return parse_puml(text, file=str(path), default_name=path.stem)
 
 

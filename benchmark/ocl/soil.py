@@ -12,7 +12,8 @@ state built so far, so ``!set ada.boss := bob`` and ``!set s.tags := Set{'a'}`` 
 from __future__ import annotations
 
 from collections import ChainMap
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,11 +21,12 @@ from typing import Any
 from lark import Token, v_args
 
 from benchmark.ocl import ast
-from benchmark.ocl.compiler import MultiplicityViolation, Runtime
+from benchmark.ocl.compiler import RECURSION_TOO_DEEP, MultiplicityViolation, Runtime
 from benchmark.ocl.errors import OclError, StateError
 from benchmark.ocl.model import Class, Model
 from benchmark.ocl.parser import ExprBuilder, parse_tree, split_lines, transform
 from benchmark.ocl.state import ObjectState
+from benchmark.ocl.textfile import read_text_file
 from benchmark.ocl.types import OCL_VOID, Type
 from benchmark.ocl.values import Obj, runtime_type
 
@@ -112,10 +114,7 @@ class _SoilBuilder(ExprBuilder):
 
 def read_soil(path: str | Path, model: Model, *, runtime: Runtime | None = None) -> SoilResult:
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise StateError(f"cannot read state: {error.strerror}", file=str(path)) from None
+    text = read_text_file(path, StateError, "state")
     return parse_soil(text, model, file=str(path), runtime=runtime)
 
 
@@ -164,10 +163,18 @@ class _Runner:
         env = compiled.frame(self.ctx)
         for name, slot in compiled.slots.items():
             env[slot] = variables[name]
-        try:
+        with self.evaluating(expr):
             return compiled.fn(env), compiled.type
+
+    @contextmanager
+    def evaluating(self, where: Any) -> Iterator[None]:
+        """An evaluation that cannot finish (USE: N/A) stops the state with an error at ``where``."""
+        try:
+            yield
         except MultiplicityViolation as violation:
-            raise self.error(f"evaluation failed: {violation}", expr) from None
+            raise self.error(f"evaluation failed: {violation}", where) from None
+        except RecursionError:
+            raise self.error(f"evaluation failed: {RECURSION_TOO_DEEP}", where) from None
 
     def object_of(self, expr: ast.Expr) -> Obj:
         value, _ = self.evaluate(expr)
@@ -209,14 +216,15 @@ class _Runner:
                     raise
         except OclError as error:
             raise self.error(error.message, where) from None
-        self.initialize(obj)
+        self.initialize(obj, where)
         return obj
 
-    def initialize(self, obj: Obj) -> None:
+    def initialize(self, obj: Obj, where: Any) -> None:
         """USE evaluates ``init`` expressions when an object is created."""
         for attr in obj.cls.all_attributes():
             if attr.init is not None:
-                obj.values[attr.name] = self.runtime.initial_value(self.ctx, attr, obj)
+                with self.evaluating(where):
+                    obj.values[attr.name] = self.runtime.initial_value(self.ctx, attr, obj)
 
     # -- statements ---------------------------------------------------------------------------------
     def run(self, s: _Statement) -> None:

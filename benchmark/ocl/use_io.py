@@ -38,6 +38,7 @@ from benchmark.ocl.model import (
 )
 from benchmark.ocl.parser import ExprBuilder, parse_tree, transform
 from benchmark.ocl.printer import print_expr
+from benchmark.ocl.textfile import read_text_file
 from benchmark.ocl.types import CollectionType, TupleType, Type
 
 
@@ -248,10 +249,7 @@ class _ModelBuilder(ExprBuilder):
 # ------------------------------------------------------------------------------------------- reading
 def read_use(path: str | Path) -> Model:
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise ModelError(f"cannot read model: {error.strerror}", file=str(path)) from None
+    text = read_text_file(path, ModelError, "model")
     return parse_use(text, file=str(path))
 
 

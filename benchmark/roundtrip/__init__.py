@@ -5,7 +5,7 @@ Public entry points (``docs/ROUNDTRIP.md`` documents each):
 * :func:`forward` -- the reference mapping Ecore -> SQL schema;
 * :data:`OPERATORS` -- the ten delta operators, each with ``apply_s``/``apply_t`` and witnesses;
 * :func:`score` -> :class:`ScoreReport` (``.to_json()``) -- the automatic scorer;
-* :data:`TRACK` -- the track descriptor (name, cases) for the generic collector and runner;
+* :data:`TRACK` -- the track descriptor (name, data folder, the 100 cases and their two stages);
 * :func:`read_ecore`, :func:`write_ecore`, :func:`read_sql`, :func:`write_sql` -- canonical I/O.
 """
 

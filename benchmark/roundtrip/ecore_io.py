@@ -15,6 +15,7 @@ from typing import Any
 import pyecore.ecore as ecore
 
 from benchmark.errors import InputFormatError
+from benchmark.metamodel.build import type_name
 from benchmark.roundtrip.ecoremodel import (
     ECORE_NS_URI,
     EcoreAttribute,
@@ -38,21 +39,10 @@ def load_ecore_roots(path: str | Path) -> tuple[Any, ...]:
     return load_ecore_file(path)
 
 
-def _type_name(etype: Any) -> str:
-    """The name of a feature's type; '' when pyecore could not give one (missing or generic type)."""
-    if etype is None:
-        return ""
-    try:
-        name = etype.name
-    except Exception:  # an unresolvable proxy
-        return ""
-    return str(name) if name is not None else ""
-
-
 def _feature(feature: Any) -> EcoreFeature:
     common: dict[str, Any] = {
         "name": str(feature.name or ""),
-        "type": _type_name(feature.eType),
+        "type": type_name(feature),  # the metamodel layer's reading: eType, else eGenericType
         "lower": int(feature.lowerBound),
         "upper": int(feature.upperBound),
         "derived": bool(feature.derived),
@@ -76,7 +66,7 @@ def _classifier(classifier: Any) -> EcoreClassifier | None:
             name=name,
             abstract=bool(classifier.abstract),
             interface=bool(classifier.interface),
-            supertypes=tuple(_type_name(s) for s in classifier.eSuperTypes),
+            supertypes=tuple(str(s.name or "") for s in classifier.eSuperTypes),
             features=tuple(_feature(f) for f in classifier.eStructuralFeatures),
         )
     if isinstance(classifier, ecore.EEnum):  # before EDataType: EEnum is one

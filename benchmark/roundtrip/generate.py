@@ -23,7 +23,7 @@ from benchmark.errors import InputFormatError
 from benchmark.fileio import dumps_json, write_text_atomic
 from benchmark.roundtrip.ecore_io import read_ecore, write_ecore
 from benchmark.roundtrip.ecoremodel import EcorePackage
-from benchmark.roundtrip.forward import forward
+from benchmark.roundtrip.forward import ForwardMappingError, forward
 from benchmark.roundtrip.lines import ecore_lines, sql_lines
 from benchmark.roundtrip.operators import OPERATORS, DeltaOperator, OperatorNotApplicable
 from benchmark.roundtrip.sql_io import write_sql
@@ -104,7 +104,11 @@ def build(source_dir: Path, progress: Callable[[str], None] | None = None) -> di
         raise GenerationError("no base domain (S_<id>.ecore) found", file=str(source_dir))
     for domain, path in sources:
         package = read_ecore(path)
-        schema = forward(package)
+        try:
+            schema = forward(package)
+        except ForwardMappingError as error:  # it names the element; the user also needs the file
+            error.file = str(path)
+            raise
         files[target_file(domain)] = write_sql(schema)
         domains_json.append(
             {

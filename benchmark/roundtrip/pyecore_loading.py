@@ -14,7 +14,7 @@ from typing import Any
 
 from benchmark.metamodel.ecore_io import new_resource_set
 from benchmark.metamodel.loader import load_resource
-from benchmark.roundtrip.xmlsafe import check_xml_prolog, parse_xml_safely
+from benchmark.metamodel.xmlguard import check_xml_prolog, parse_xml_safely
 
 
 def load_ecore_file(path: str | Path) -> tuple[Any, ...]:

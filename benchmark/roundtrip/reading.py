@@ -20,6 +20,7 @@ import pyecore.ecore as ecore
 from lxml import etree
 
 from benchmark.errors import BenchmarkError, InputFormatError
+from benchmark.metamodel.xmlguard import check_xml_prolog, parse_xml_recovering, parse_xml_safely
 from benchmark.roundtrip.conformance import Problem, conformance_problem, model_roots
 from benchmark.roundtrip.ecore_io import packages_from_pyecore
 from benchmark.roundtrip.ecoremodel import ECORE_NS_URI
@@ -28,12 +29,6 @@ from benchmark.roundtrip.lines import CanonicalLine, ecore_lines, sql_lines
 from benchmark.roundtrip.pyecore_loading import load_ecore_file, load_instance_file
 from benchmark.roundtrip.sql_io import schema_from_pyecore
 from benchmark.roundtrip.sqlmeta import SQL_NS_URI, SQL_ROOT_CLASS, sql_package
-from benchmark.roundtrip.xmlsafe import (
-    check_xml_prolog,
-    parse_xml_recovering,
-    parse_xml_safely,
-    refuses_prolog,
-)
 
 ReadMode = Literal["model", "plain XML", "nothing"]
 
@@ -96,10 +91,14 @@ class ReadModel:
     lines: tuple[CanonicalLine, ...]
 
 
+def _reason(error: BenchmarkError) -> str:
+    return error.message if error.line is None else f"{error.message} (line {error.line})"
+
+
 def _pyecore_reason(error: Exception) -> str:
     """A load failure as one line; references that resolve to nothing are called what they are."""
     if isinstance(error, BenchmarkError):
-        text = error.message if error.line is None else f"{error.message} (line {error.line})"
+        text = _reason(error)
     elif isinstance(error, KeyError):
         return f"dangling reference: nothing has the id or path {error.args[0]!r}"
     else:
@@ -130,15 +129,14 @@ def read_model(path: str | Path, kind: ModelKind) -> ReadModel:
 
     if not data.strip():
         return failed("empty file", None)
-    refused = refuses_prolog(data, file)
-    if refused is not None:
-        where = f" (line {refused.line})" if refused.line is not None else ""
-        return failed(refused.message + where, None)
+    try:
+        check_xml_prolog(data, file)
+    except BenchmarkError as refused:
+        return failed(_reason(refused), None)
     try:
         root = parse_xml_safely(data, file)
     except BenchmarkError as error:
-        where = f" (line {error.line})" if error.line is not None else ""
-        return failed(error.message + where, parse_xml_recovering(data))
+        return failed(_reason(error), parse_xml_recovering(data))
     problem: Problem | None = conformance_problem(
         root, kind.ns_uri, kind.metamodels(), kind.root_classes, kind.allowed_uris
     )

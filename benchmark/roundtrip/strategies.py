@@ -59,11 +59,20 @@ def _non_persistent_flags(draw: st.DrawFn) -> tuple[bool, bool, bool]:
     return (kind == "derived", kind != "plain", kind == "derived")
 
 
+def _fresh(draw: st.DrawFn, pool: tuple[str, ...], used: set[str]) -> str:
+    """A name from ``pool`` not used yet: one draw per name (``st.permutations`` of the whole pool would
+    cost a draw per pool entry, most of them never used)."""
+    name = draw(st.sampled_from([n for n in pool if n not in used]))
+    used.add(name)
+    return name
+
+
 @st.composite
 def ecore_packages(draw: st.DrawFn, max_classes: int = 6) -> EcorePackage:
     """A valid package the forward mapping accepts (1..max_classes classes)."""
     class_count = draw(st.integers(1, max_classes))
-    class_names = draw(st.permutations(CLASS_NAMES))[:class_count]
+    used_class_names: set[str] = set()
+    class_names = [_fresh(draw, CLASS_NAMES, used_class_names) for _ in range(class_count)]
     enum_names = ENUM_NAMES[: draw(st.integers(0, len(ENUM_NAMES)))]
     enums = [
         EcoreEnum(
@@ -72,7 +81,11 @@ def ecore_packages(draw: st.DrawFn, max_classes: int = 6) -> EcorePackage:
         )
         for name in enum_names
     ]
-    names = iter(draw(st.permutations(FEATURE_NAMES)))
+    used_names: set[str] = set()
+
+    def fresh() -> str:
+        return _fresh(draw, FEATURE_NAMES, used_names)
+
     classes: list[_Class] = []
     for index, name in enumerate(class_names):
         earlier = class_names[:index]
@@ -83,7 +96,7 @@ def ecore_packages(draw: st.DrawFn, max_classes: int = 6) -> EcorePackage:
             derived, transient, volatile = _non_persistent_flags(draw)
             eclass.features.append(
                 EcoreAttribute(
-                    next(names),
+                    fresh(),
                     draw(st.sampled_from(ATTRIBUTE_TYPES + enum_names)),
                     lower=draw(st.sampled_from((0, 0, 1))),
                     upper=upper,
@@ -97,7 +110,7 @@ def ecore_packages(draw: st.DrawFn, max_classes: int = 6) -> EcorePackage:
             derived, transient, volatile = _non_persistent_flags(draw)
             eclass.features.append(
                 EcoreReference(
-                    next(names),
+                    fresh(),
                     draw(st.sampled_from(class_names)),
                     lower=draw(st.sampled_from((0, 0, 1))),
                     upper=draw(st.sampled_from((1, -1))),
@@ -121,10 +134,10 @@ def ecore_packages(draw: st.DrawFn, max_classes: int = 6) -> EcorePackage:
         owner, reference = draw(st.sampled_from(candidates))
         target = by_name[reference.type]
         if reference.containment:  # its opposite is the container reference: single-valued
-            opposite = EcoreReference(next(names), owner.name, upper=1, opposite=reference.name)
+            opposite = EcoreReference(fresh(), owner.name, upper=1, opposite=reference.name)
         else:
             opposite = EcoreReference(
-                next(names), owner.name, upper=draw(st.sampled_from((1, -1))), opposite=reference.name
+                fresh(), owner.name, upper=draw(st.sampled_from((1, -1))), opposite=reference.name
             )
         position = owner.features.index(reference)
         owner.features[position] = EcoreReference(

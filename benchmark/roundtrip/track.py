@@ -1,4 +1,4 @@
-"""The round-trip track as the generic collector and runner will see it: a name and its cases.
+"""The round-trip track's cases, for part 2 to run (not yet a :class:`benchmark.tracks.Track`).
 
 A case is one (domain, operator) pair of the bundled data; it has two stages, each scored by
 :func:`benchmark.roundtrip.scoring.score`:
@@ -73,7 +73,7 @@ class RoundTripCase:
         return (self.inverse, self.forward)
 
 
-def _case(entry: dict[str, Any], data_dir: Path, manifest: Path) -> RoundTripCase:
+def _case(entry: dict[str, Any], data_dir: Path, manifest: Path, where: str) -> RoundTripCase:
     try:
         files = {key: data_dir / str(entry[key]) for key in ("S", "T", "deltaS", "deltaT")}
         case = RoundTripCase(
@@ -88,9 +88,7 @@ def _case(entry: dict[str, Any], data_dir: Path, manifest: Path) -> RoundTripCas
             delta_target=files["deltaT"],
         )
     except (KeyError, TypeError, ValueError) as error:
-        raise InputFormatError(
-            f"malformed case entry: {error!r}", file=str(manifest), field="$.cases"
-        ) from None
+        raise InputFormatError(f"malformed case entry: {error!r}", file=str(manifest), field=where) from None
     missing = [str(p.name) for p in files.values() if not p.is_file()]
     if missing:
         raise InputFormatError(
@@ -102,7 +100,7 @@ def _case(entry: dict[str, Any], data_dir: Path, manifest: Path) -> RoundTripCas
 
 @dataclass(frozen=True)
 class TrackDescriptor:
-    """How the generic collector/runner hosts this track: its name, its data folder and its cases."""
+    """The track's name, its data folder and its cases."""
 
     name: str = TRACK_NAME
     description: str = (
@@ -127,11 +125,18 @@ class TrackDescriptor:
             raise InputFormatError(
                 f"invalid JSON: {error.msg}", file=str(manifest), line=error.lineno
             ) from None
-        if data.get("formatVersion") != MANIFEST_FORMAT_VERSION or data.get("track") != TRACK_NAME:
+        if (
+            not isinstance(data, dict)
+            or data.get("formatVersion") != MANIFEST_FORMAT_VERSION
+            or data.get("track") != TRACK_NAME
+        ):
             raise InputFormatError(
                 f"not a round-trip manifest of format {MANIFEST_FORMAT_VERSION}", file=str(manifest)
             )
-        return [_case(entry, folder, manifest) for entry in data.get("cases", [])]
+        entries = data.get("cases")
+        if not isinstance(entries, list):
+            raise InputFormatError("no case list", file=str(manifest), field="$.cases")
+        return [_case(entry, folder, manifest, f"$.cases[{i}]") for i, entry in enumerate(entries)]
 
 
 TRACK = TrackDescriptor()

@@ -107,3 +107,27 @@ def test_eval_sees_soil_variables_like_uses_shell(tmp_path: Path, capsys: pytest
     state.write_text("!obj := new A('a1')\n!obj.x := 4\n!n := obj.x * 10\n")
     assert main(["ocl", "eval", str(model), str(state), "obj.x + n"]) == 0
     assert capsys.readouterr().out == "44 : Integer\n"
+
+
+@pytest.mark.parametrize("which", ["model", "state", "constraints"])
+def test_a_file_that_is_not_utf8_is_a_positioned_input_error(
+    files: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], which: str
+) -> None:
+    """A Latin-1 file (a common way to save a model) exits 2 naming the byte, not with a traceback."""
+    model, state = files
+    extra = tmp_path / "extra.ocl"
+    extra.write_text("context Course inv titled: true\n", encoding="utf-8")
+    broken = {"model": model, "state": state, "constraints": extra}[which]
+    broken.write_bytes(broken.read_bytes() + b"-- caf\xe9\n")
+    lines = broken.read_bytes().count(b"\n")
+    assert main(["ocl", "check", str(model), str(state), "--constraints", str(extra)]) == 2
+    err = capsys.readouterr().err
+    assert f"{broken}:{lines}:7: error: cannot read {which}: byte 0xe9 is not UTF-8" in err
+
+
+def test_convert_to_an_unwritable_output_is_an_input_error(
+    files: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model, _ = files
+    assert main(["ocl", "convert", str(model), "--to", "puml", "-o", str(tmp_path)]) == 2
+    assert f"{tmp_path}: error: -o: cannot write: " in capsys.readouterr().err

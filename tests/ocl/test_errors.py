@@ -166,3 +166,18 @@ def test_state_errors_are_positioned(engine: OclEngine, text: str, line: int, me
 def test_all_errors_are_benchmark_errors_for_the_cli() -> None:
     for cls in (OclSyntaxError, OclTypeError, ModelError, StateError):
         assert issubclass(cls, BenchmarkError)
+
+
+def test_errors_in_text_without_a_file_are_not_blamed_on_the_model_file(
+    engine: OclEngine, state: ObjectState
+) -> None:
+    """The campus model was read as ``campus.use``; an expression or a state given as text is not in it."""
+    with pytest.raises(OclTypeError) as caught:
+        engine.compile("ann.foo", state)
+    assert (caught.value.file, caught.value.line, caught.value.column) == (None, 1, 5)
+    with pytest.raises(OclTypeError) as caught:
+        engine.state_from_text("!new Student('s')\n!s.age := s.nope")
+    assert (caught.value.file, caught.value.line, caught.value.column) == (None, 2, 13)
+    with pytest.raises(OclTypeError) as caught:
+        engine.compile("ann.foo", state, file="query.ocl")
+    assert caught.value.file == "query.ocl"

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from benchmark.ocl.engine import OclEngine
+from benchmark.ocl.errors import StateError
 from benchmark.ocl.soil import parse_soil
 from benchmark.ocl.state import ObjectState
 from benchmark.ocl.values import Obj, OclSet
@@ -92,3 +95,24 @@ def test_destroy_sets_references_to_undefined_and_set_goes_through_navigation() 
     x = state.objects["x"]
     assert x.values == {"friend": None, "n": 6}  # y's n was 5 before it was destroyed
     assert state.links == []
+
+
+def test_an_evaluation_that_cannot_finish_is_a_state_error_not_a_crash() -> None:
+    """A value or an ``init`` expression that recurses forever or navigates a to-one end with several
+    links stops the state with a positioned error (as ``eval`` and ``check`` do), never a traceback."""
+    engine = OclEngine.from_text(
+        "model M\nclass A\nattributes\n  x : Integer\noperations\n  loop() : Integer = self.loop() + 1\n"
+        "end\nclass B\nattributes\n  y : Integer init = self.loop()\noperations\n"
+        "  loop() : Integer = self.loop() + 1\nend\nclass C\nattributes\n  z : Integer init = C.allInstances"
+        "->any(true).l.x\nend\nassociation R between\n  A[0..1] role l\n  C[*] role m\nend\n"
+    )
+    two_links = "!new A('a')\n!new C('c')\n!insert (a, c) into R\n!new A('d')\n!insert (d, c) into R\n"
+    cases = [
+        ("!new A('a')\n!a.x := a.loop()", 2, 11, "recursion too deep"),
+        ("!new A('a')\n!create b : B", 2, 9, "recursion too deep"),
+        (two_links + "!new C('e')", 6, 2, "found: 2"),
+    ]
+    for text, line, column, message in cases:
+        with pytest.raises(StateError, match=message) as caught:
+            engine.state_from_text(text, file="s.soil")
+        assert (caught.value.file, caught.value.line, caught.value.column) == ("s.soil", line, column)

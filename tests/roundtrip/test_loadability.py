@@ -251,3 +251,22 @@ def test_sloppy_references_are_resolved_leniently(tmp_path: Path, models: types.
     assert (report.counts.cr, report.counts.ad, report.counts.miss) == (6, 1, 0)
     (extra,) = [line for line in report.lines if line.verdict == "Ad"]
     assert extra.output is not None and extra.output.text == "foreign key Book(year); references=Book"
+
+
+def test_a_type_given_as_egenerictype_reads_the_same_strictly_and_leniently(
+    tmp_path: Path, models: types.SimpleNamespace
+) -> None:
+    """EMF writes ``<eGenericType eClassifier=...>`` instead of ``eType`` for generic features (and some
+    tools for every feature); the type is the same either way."""
+    string = '"ecore:EDataType http://www.eclipse.org/emf/2002/Ecore#//EString"'
+    plain = f'<eStructuralFeatures xsi:type="ecore:EAttribute" name="name" eType={string}/>'
+    assert plain in models.EXPECTED_S
+    generic = models.EXPECTED_S.replace(
+        plain,
+        '<eStructuralFeatures xsi:type="ecore:EAttribute" name="name">'
+        f"<eGenericType eClassifier={string}/></eStructuralFeatures>",
+    )
+    read = read_model(models.write(tmp_path, "generic.ecore", generic), ECORE)
+    assert read.loadable, read.load_error
+    expected = read_model(models.write(tmp_path, "plain.ecore", models.EXPECTED_S), ECORE)
+    assert [line.text for line in read.lines] == [line.text for line in expected.lines]

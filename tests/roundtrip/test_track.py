@@ -49,3 +49,24 @@ def test_a_missing_case_file_is_reported(tmp_path: Path) -> None:
         shutil.copy(data / name, tmp_path / name)
     with pytest.raises(InputFormatError, match="case blog/add_class: missing file"):
         TRACK.cases(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("content", "message", "field"),
+    [
+        ("[]", "not a round-trip manifest", None),
+        ('{"formatVersion": 1, "track": "roundtrip"}', "no case list", "$.cases"),
+        (
+            '{"formatVersion": 1, "track": "roundtrip", "cases": [{"id": "x/y"}, 7]}',
+            "malformed case entry",
+            "$.cases[0]",
+        ),
+    ],
+)
+def test_malformed_manifests_are_input_errors_that_say_where(
+    tmp_path: Path, content: str, message: str, field: str | None
+) -> None:
+    (tmp_path / "manifest.json").write_text(content, encoding="utf-8")
+    with pytest.raises(InputFormatError, match=message) as caught:
+        TRACK.cases(tmp_path)
+    assert caught.value.field == field and caught.value.file == str(tmp_path / "manifest.json")
