@@ -248,10 +248,18 @@ class BenchmarkSession:
         if self.collector.rows:
             try:
                 self.results = build_results(self)
-                self._write_reports(self.results)
-                self._apply_gates(self.results)
             except BenchmarkError as error:
                 self.failures.append(f"atlbench: {error}")
+        if self.results is not None:
+            # Independent steps: a report that cannot be written must not skip the CI gates.
+            for step in (self._write_reports, self._apply_gates):
+                try:
+                    step(self.results)
+                except BenchmarkError as error:
+                    self.failures.append(f"atlbench: {error}")
+                except OSError as error:
+                    where = f" ({error.filename})" if error.filename else ""
+                    self.failures.append(f"atlbench: cannot write the reports{where}: {error.strerror}")
         if self.failures and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 

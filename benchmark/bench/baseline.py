@@ -66,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
 
     name = engine_name(args.engine)
     if name not in BASELINES:
-        print(f"error: unknown engine {args.engine!r}", file=sys.stderr)
+        known = ", ".join(sorted(BASELINES))
+        print(f"error: unknown engine {args.engine!r}; known engines: {known}", file=sys.stderr)
         return 2
     pairs, line_errors = read_pairs(args.pairs)
     for error in line_errors:

@@ -53,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
         f"confidence {result.confidence}, partial weight {weight:g}"
     )
     if skipped and not args.verbose:
-        summary += f"; {len(skipped)} folders skipped (-v lists them)"
+        noun = "folder" if len(skipped) == 1 else "folders"
+        summary += f"; {len(skipped)} {noun} skipped (-v lists them)"
     if discovery.ignored_files and not args.verbose:
         summary += f"; {len(discovery.ignored_files)} files ignored (-v lists them)"
     print(summary)

@@ -156,8 +156,14 @@ def _drilldown(transformation: str, providers: Sequence[str], runs: dict[str, li
     lines.append("</tbody></table>")
     return (
         f'<details id="drill-{escape(transformation)}"><summary>{escape(transformation)} — '
-        f"{len(keys)} binding keys, {len(pairs)} class pairs</summary>\n" + "\n".join(lines) + "\n</details>"
+        f"{_plural(len(keys), 'binding key')}, {_plural(len(pairs), 'class pair')}</summary>\n"
+        + "\n".join(lines)
+        + "\n</details>"
     )
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def render_html(results: Results, stats: Statistics, figures: Sequence[Figure]) -> str:

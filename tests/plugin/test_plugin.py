@@ -276,3 +276,16 @@ def test_bad_option_is_a_usage_error(pytester: pytest.Pytester, tree: Path) -> N
     result = run(pytester, "--partial-weight", "1.5")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*partial weight must be in [[]0, 1[]]*"])
+
+
+def test_unwritable_reports_fail_the_session_but_gates_still_run(
+    pytester: pytest.Pytester, tree: Path
+) -> None:
+    (pytester.path / "blocked").write_text("a file where the reports directory should be")
+    result = run(
+        pytester, "-k", "Shapes", "--reports-dir", "blocked/reports", "--min-f1", "Synthetic-Noisy=0.99"
+    )
+    result.assert_outcomes(passed=3)
+    assert result.ret == 1
+    result.stdout.fnmatch_lines(["*atlbench: cannot write the reports*blocked*"])
+    result.stdout.fnmatch_lines(["*--min-f1 Synthetic-Noisy=0.99: micro overall F1 is 0.*"])
