@@ -1,3 +1,3 @@
 """Thin shim: the benchmark's pytest logic lives in an importable, tested plugin module."""
 
-pytest_plugins = ("benchmark.pytest_plugin",)
+pytest_plugins = ("benchmark.harness.plugin",)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmark.errors import ConfigurationError
+from benchmark.core.errors import ConfigurationError
 
 
 @dataclass(frozen=True)

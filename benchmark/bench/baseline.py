@@ -1,11 +1,11 @@
 """``python -m benchmark.bench baseline PAIRS.tsv``: baseline speed per metamodel pair, and in total.
 
-For every ``SOURCE<TAB>TARGET`` line (the list format of ``atlbench baseline --pairs``) both metamodels
-are loaded first (load time reported apart: the loader caches files, so a metamodel shared by several
-pairs is parsed once), then the engine runs on the pair ``--repeat`` times and the best time is kept.
-For ``emfcompare`` the timed call is the match engine (:func:`benchmark.baselines.emfcompare.match`,
-scope building included); building the export document from its result is timed apart. Other engines
-are timed as their whole baseline function.
+For every ``SOURCE<TAB>TARGET`` line (the list format of ``atlbench baseline --pairs``) both metamodels are
+loaded first (load time reported apart: the loader caches files, so a metamodel shared by several pairs is
+parsed once), then the engine runs on the pair ``--repeat`` times and the best time is kept. For
+``emfcompare`` the timed call is the match engine
+(:func:`benchmark.tracks.mapping.baselines.emfcompare.match`, scope building included); building the export
+document from its result is timed apart. Other engines are timed as their whole baseline function.
 
 Output: one line per pair, then ``name: value`` summary lines (pairs, failures, total, median, p90 and
 maximum per pair, in milliseconds). Also runnable as ``python -m benchmark.bench.baseline PAIRS.tsv``.
@@ -59,10 +59,10 @@ def _best_of(repeat: int, call: Callable[..., Any], *arguments: Any) -> tuple[fl
 
 
 def run(args: argparse.Namespace) -> int:
-    from benchmark.baselines import BASELINES
-    from benchmark.baselines.pairs import engine_name, read_pairs
-    from benchmark.errors import BenchmarkError
-    from benchmark.metamodel import load_resource
+    from benchmark.core.errors import BenchmarkError
+    from benchmark.lang.ecore import load_resource
+    from benchmark.tracks.mapping.baselines import BASELINES
+    from benchmark.tracks.mapping.baselines.pairs import engine_name, read_pairs
 
     name = engine_name(args.engine)
     if name not in BASELINES:
@@ -85,8 +85,8 @@ def run(args: argparse.Namespace) -> int:
             source, target = load_resource(pair.source), load_resource(pair.target)
             load_seconds += time.perf_counter() - began
             if name == "EMFCompare":
-                from benchmark.baselines.emfcompare import match
-                from benchmark.baselines.emfcompare.document import result_document
+                from benchmark.tracks.mapping.baselines.emfcompare import match
+                from benchmark.tracks.mapping.baselines.emfcompare.document import result_document
 
                 seconds, result = _best_of(args.repeat, match, source, target)
                 export_seconds, _ = _best_of(

@@ -2,8 +2,8 @@
 
 Prints ``name: value`` lines: files, bytes, worker processes, wall seconds for the whole corpus (grammar
 compilation included; files are spread over the usable CPUs as ``atlbench parse`` spreads them, see
-:func:`benchmark.atl.batch.map_files`), MB/s, the summed per-file parse and extraction seconds (so that the
-extractor's share of the cost is visible), documents produced, class pairs and bindings, diagnostics by
+:func:`benchmark.lang.atl.batch.map_files`), MB/s, the summed per-file parse and extraction seconds (so that
+the extractor's share of the cost is visible), documents produced, class pairs and bindings, diagnostics by
 code, and every failure as ``FILE:LINE:COL: error: MESSAGE``.
 """
 
@@ -45,9 +45,9 @@ class _Outcome:
 
 
 def _one(path: str) -> _Outcome:
-    from benchmark.atl import parse, read_atl_text
-    from benchmark.errors import BenchmarkError
-    from benchmark.extractor import extract
+    from benchmark.core.errors import BenchmarkError
+    from benchmark.lang.atl import parse, read_atl_text
+    from benchmark.tracks.mapping.extractor import extract
 
     start = time.perf_counter()
     parsed: float | None = None
@@ -71,8 +71,8 @@ def _one(path: str) -> _Outcome:
 
 
 def run(args: argparse.Namespace) -> int:
-    from benchmark.atl.batch import map_files, workers
     from benchmark.bench._corpus import AtlCorpus
+    from benchmark.lang.atl.batch import map_files, workers
 
     corpus = AtlCorpus.below(args.directory)
     start = time.perf_counter()

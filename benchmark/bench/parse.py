@@ -9,7 +9,7 @@ Three measurements, printed as ``name: value`` lines:
    compilation, like a user's very first run (and like the official Java parser's figure, JVM start
    included); then the same command with the compiled grammar loaded from its cache, as every later run
    does; ``--official CMD`` times another command on the same files for comparison;
-3. scaling: a generated module (:mod:`benchmark.atl.synthetic`) at 1x, 10x and 100x its base size, parsed
+3. scaling: a generated module (:mod:`benchmark.lang.atl.synthetic`) at 1x, 10x and 100x its base size, parsed
    in one process (best of several runs), to show that cost grows linearly with size.
 """
 
@@ -82,8 +82,8 @@ def run(args: argparse.Namespace) -> int:
 def _in_process(corpus: AtlCorpus, jobs: int | None) -> None:
     start = time.perf_counter()
     cpu_start = time.process_time()
-    from benchmark.atl.batch import parse_files, workers
-    from benchmark.atl.parser import _parser
+    from benchmark.lang.atl.batch import parse_files, workers
+    from benchmark.lang.atl.parser import _parser
 
     _parser()
     compiled = time.perf_counter()
@@ -111,7 +111,7 @@ def _time_command(command: list[str], environment: dict[str, str] | None = None)
 
 
 def _cold(corpus: AtlCorpus, jobs: int | None, official: str | None) -> None:
-    from benchmark.atl.parser import GRAMMAR_CACHE_VARIABLE
+    from benchmark.lang.atl.parser import GRAMMAR_CACHE_VARIABLE
 
     files = corpus.files
     command = [sys.executable, "-m", "benchmark", "parse", "--summary", *files]
@@ -129,8 +129,8 @@ def _cold(corpus: AtlCorpus, jobs: int | None, official: str | None) -> None:
 
 
 def _scaling(base_blocks: int, repeat_seconds: float) -> None:
-    from benchmark.atl import parse
-    from benchmark.atl.synthetic import synthetic_module
+    from benchmark.lang.atl import parse
+    from benchmark.lang.atl.synthetic import synthetic_module
 
     print(f"scaling (generated module, {base_blocks} blocks at 1x, best of several runs; the cost ratio uses")
     print("  CPU time, which other processes on the machine disturb less than wall time):")

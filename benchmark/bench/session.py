@@ -38,8 +38,8 @@ def register(subparsers: Any) -> None:
 
 def _prepare(source: Path, target: Path, scale: int) -> int:
     """Copy the ATL transformation folders and add synthetic runs; return the number of run files."""
-    from benchmark.corpus import discover
-    from benchmark.synth import PROFILES, write_synthetic_runs
+    from benchmark.tracks.mapping.corpus import discover
+    from benchmark.tracks.mapping.synth import PROFILES, write_synthetic_runs
 
     discovery = discover(source)
     for folder in discovery.transformations:

@@ -7,7 +7,7 @@ command never touches this file. Handlers import heavy libraries lazily: ``atlbe
 and a missing optional extra only breaks the command that needs it.
 
 Exit status: 0 success, 1 a check the user asked for failed (a gate, a failed run), 2 bad input (a
-:class:`~benchmark.errors.BenchmarkError`, printed as ``FILE:LINE:COL: error: ...``).
+:class:`~benchmark.core.errors.BenchmarkError`, printed as ``FILE:LINE:COL: error: ...``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from benchmark import __version__
-from benchmark.errors import BenchmarkError
+from benchmark.core.errors import BenchmarkError
 
 EXIT_OK = 0
 EXIT_FAILED = 1

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmark.baselines.pairs import ENGINE_ALIASES
+from benchmark.tracks.mapping.baselines.pairs import ENGINE_ALIASES
 
 
 def register(subparsers: Any) -> None:
@@ -42,9 +42,9 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from benchmark.baselines import BASELINES
-    from benchmark.baselines.pairs import engine_name
-    from benchmark.errors import ConfigurationError
+    from benchmark.core.errors import ConfigurationError
+    from benchmark.tracks.mapping.baselines import BASELINES
+    from benchmark.tracks.mapping.baselines.pairs import engine_name
 
     name = engine_name(args.engine)
     if name not in BASELINES:
@@ -66,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_one(name: str, source: str, target: str, output: str | None, transformation: str | None) -> int:
-    from benchmark.baselines import run_baseline
-    from benchmark.fileio import dumps_json, write_json_atomic
+    from benchmark.core.fileio import dumps_json, write_json_atomic
+    from benchmark.tracks.mapping.baselines import run_baseline
 
     document = run_baseline(name, source, target, transformation=transformation)
     if output is None:
@@ -78,11 +78,11 @@ def _run_one(name: str, source: str, target: str, output: str | None, transforma
 
 
 def _run_list(name: str, list_file: Path, out_dir: Path) -> int:
-    from benchmark.baselines import run_baseline
-    from benchmark.baselines.pairs import read_pairs
     from benchmark.cli import EXIT_INPUT_ERROR, EXIT_OK, report_error
-    from benchmark.errors import BenchmarkError
-    from benchmark.fileio import write_json_atomic
+    from benchmark.core.errors import BenchmarkError
+    from benchmark.core.fileio import write_json_atomic
+    from benchmark.tracks.mapping.baselines import run_baseline
+    from benchmark.tracks.mapping.baselines.pairs import read_pairs
 
     pairs, line_errors = read_pairs(list_file)
     for error in line_errors:

@@ -26,9 +26,9 @@ def add_scoring_options(parser: argparse.ArgumentParser) -> None:
 
 def read_scoring_options(args: argparse.Namespace) -> float:
     """Check the shared options before any file is read; returns the partial weight."""
-    from benchmark.errors import ConfigurationError
-    from benchmark.metrics import check_partial_weight
-    from benchmark.suggestions import parse_confidence_filter
+    from benchmark.core.errors import ConfigurationError
+    from benchmark.tracks.mapping.metrics import check_partial_weight
+    from benchmark.tracks.mapping.suggestions import parse_confidence_filter
 
     try:
         weight = check_partial_weight(args.partial_weight)
@@ -79,10 +79,10 @@ def _summary_lines(report: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from benchmark.compare import compare, three_way
-    from benchmark.corpus import default_metamodel_loader, load_ground_truth
-    from benchmark.fileio import dumps_json, write_json_atomic
-    from benchmark.suggestions import load_suggestions
+    from benchmark.core.fileio import dumps_json, write_json_atomic
+    from benchmark.tracks.mapping.compare import compare, three_way
+    from benchmark.tracks.mapping.corpus import default_metamodel_loader, load_ground_truth
+    from benchmark.tracks.mapping.suggestions import load_suggestions
 
     weight = read_scoring_options(args)
     ground_truth = load_ground_truth(args.atl)

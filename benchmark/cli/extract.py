@@ -32,7 +32,7 @@ def register(subparsers: Any) -> None:
 
 def _targets(args: argparse.Namespace) -> list[Path | None]:
     """Where each input's document goes (None: standard output); refuses ambiguous requests up front."""
-    from benchmark.errors import ConfigurationError
+    from benchmark.core.errors import ConfigurationError
 
     files: list[str] = args.files
     if args.output is not None:
@@ -60,11 +60,11 @@ def _targets(args: argparse.Namespace) -> list[Path | None]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from benchmark import interchange
     from benchmark.cli import report_error
-    from benchmark.errors import BenchmarkError
-    from benchmark.extractor import extract_file
-    from benchmark.fileio import write_text_atomic
+    from benchmark.core.errors import BenchmarkError
+    from benchmark.core.fileio import write_text_atomic
+    from benchmark.tracks.mapping import interchange
+    from benchmark.tracks.mapping.extractor import extract_file
 
     failed = False
     for file, target in zip(args.files, _targets(args), strict=True):

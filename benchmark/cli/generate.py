@@ -85,7 +85,7 @@ def _say(message: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from benchmark.fileio import write_json_atomic
+    from benchmark.core.fileio import write_json_atomic
     from benchmark.llm.batch import PollPolicy
     from benchmark.llm.generate import GenerateOptions, generate, plan
     from benchmark.llm.task import FILED_OK

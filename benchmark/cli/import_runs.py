@@ -35,7 +35,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from benchmark.llm.importer import ALREADY_PRESENT, FAILED, import_runs
+    from benchmark.tracks.mapping.importer import ALREADY_PRESENT, FAILED, import_runs
 
     results = import_runs(
         args.files,

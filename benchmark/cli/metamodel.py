@@ -27,8 +27,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from benchmark.errors import ConfigurationError
-    from benchmark.metamodel import load_metamodel
+    from benchmark.core.errors import ConfigurationError
+    from benchmark.lang.ecore import load_metamodel
 
     if args.indent < 0:
         raise ConfigurationError(f"--indent must be 0 or more, not {args.indent}", field="--indent")

@@ -52,8 +52,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def _engine(model: Path, constraints: list[Path] | None = None):  # type: ignore[no-untyped-def]
-    from benchmark.errors import InputFormatError
-    from benchmark.ocl.engine import OclEngine
+    from benchmark.core.errors import InputFormatError
+    from benchmark.lang.ocl.engine import OclEngine
 
     if not model.is_file():
         raise InputFormatError("no such model file", file=str(model))
@@ -70,7 +70,7 @@ def _state(engine, path: Path):  # type: ignore[no-untyped-def]
 
 
 def _soil(engine, path: Path):  # type: ignore[no-untyped-def]
-    from benchmark.errors import InputFormatError
+    from benchmark.core.errors import InputFormatError
 
     if not path.is_file():
         raise InputFormatError("no such state file", file=str(path))
@@ -86,7 +86,7 @@ def _soil(engine, path: Path):  # type: ignore[no-untyped-def]
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from benchmark.fileio import dumps_json
+    from benchmark.core.fileio import dumps_json
 
     engine = _engine(args.model, args.constraints)
     state = _state(engine, args.state)
@@ -96,7 +96,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    from benchmark.fileio import dumps_json
+    from benchmark.core.fileio import dumps_json
 
     engine = _engine(args.model)
     soil = _soil(engine, args.state)
@@ -107,11 +107,11 @@ def run_eval(args: argparse.Namespace) -> int:
 
 
 def run_convert(args: argparse.Namespace) -> int:
-    from benchmark.errors import ConfigurationError, InputFormatError
-    from benchmark.fileio import write_text_atomic
-    from benchmark.ocl.engine import OclEngine
-    from benchmark.ocl.puml_io import write_puml
-    from benchmark.ocl.use_io import write_use
+    from benchmark.core.errors import ConfigurationError, InputFormatError
+    from benchmark.core.fileio import write_text_atomic
+    from benchmark.lang.ocl.engine import OclEngine
+    from benchmark.lang.ocl.puml_io import write_puml
+    from benchmark.lang.ocl.use_io import write_use
 
     if not args.file.is_file():
         raise InputFormatError("no such model file", file=str(args.file))

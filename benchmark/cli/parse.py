@@ -37,7 +37,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.ast:
         return _run_ast(args.files)
-    from benchmark.atl.batch import parse_files
+    from benchmark.lang.atl.batch import parse_files
 
     failed = False
     for result in parse_files(args.files, jobs=args.jobs):
@@ -56,10 +56,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_ast(files: list[str]) -> int:
-    from benchmark.atl import parse_file
-    from benchmark.atl.ast import to_data
     from benchmark.cli import report_error
-    from benchmark.errors import BenchmarkError
+    from benchmark.core.errors import BenchmarkError
+    from benchmark.lang.atl import parse_file
+    from benchmark.lang.atl.ast import to_data
 
     failed = False
     for file in files:

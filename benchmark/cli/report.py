@@ -52,12 +52,12 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from tabulate import tabulate
 
-    from benchmark.errors import ConfigurationError
-    from benchmark.metrics import check_partial_weight
-    from benchmark.reports import format as fmt
-    from benchmark.reports import write_reports
-    from benchmark.results import Results
-    from benchmark.stats import (
+    from benchmark.core.errors import ConfigurationError
+    from benchmark.core.results import Results
+    from benchmark.tracks.mapping.metrics import check_partial_weight
+    from benchmark.tracks.mapping.reports import format as fmt
+    from benchmark.tracks.mapping.reports import write_reports
+    from benchmark.tracks.mapping.stats import (
         BASELINE_PROVIDER,
         DEFAULT_DRAWS,
         DEFAULT_SEED,

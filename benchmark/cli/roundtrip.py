@@ -59,9 +59,9 @@ def register(subparsers: Any) -> None:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from benchmark.errors import ConfigurationError
-    from benchmark.roundtrip.generate import check, generate
-    from benchmark.roundtrip.track import default_data_dir
+    from benchmark.core.errors import ConfigurationError
+    from benchmark.tracks.roundtrip.generate import check, generate
+    from benchmark.tracks.roundtrip.track import default_data_dir
 
     source = args.source or default_data_dir()
     if not source.is_dir():
@@ -93,8 +93,8 @@ def _yes_no(value: bool) -> str:
 
 
 def _score(args: argparse.Namespace) -> int:
-    from benchmark.fileio import dumps_json
-    from benchmark.roundtrip.scoring import score
+    from benchmark.core.fileio import dumps_json
+    from benchmark.tracks.roundtrip.scoring import score
 
     report = score(args.base, args.expected, args.output)
     if args.json:
@@ -121,8 +121,8 @@ def _score(args: argparse.Namespace) -> int:
 
 
 def _lines(args: argparse.Namespace) -> int:
-    from benchmark.fileio import dumps_json
-    from benchmark.roundtrip.reading import MODEL_KINDS, kind_of, read_model
+    from benchmark.core.fileio import dumps_json
+    from benchmark.tracks.roundtrip.reading import MODEL_KINDS, kind_of, read_model
 
     kind = MODEL_KINDS[args.kind] if args.kind else kind_of(args.file)
     read = read_model(args.file, kind)
@@ -143,7 +143,7 @@ def _lines(args: argparse.Namespace) -> int:
 
 
 def _cases(args: argparse.Namespace) -> int:
-    from benchmark.roundtrip.track import TRACK
+    from benchmark.tracks.roundtrip.track import TRACK
 
     cases = TRACK.cases(args.data)
     for case in cases:

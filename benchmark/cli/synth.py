@@ -8,7 +8,7 @@ from typing import Any
 
 
 def register(subparsers: Any) -> None:
-    from benchmark.synth import PROFILES
+    from benchmark.tracks.mapping.synth import PROFILES
 
     parser = subparsers.add_parser(
         "synth",
@@ -33,8 +33,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from benchmark.errors import ConfigurationError
-    from benchmark.synth import PROFILES, write_synthetic_runs
+    from benchmark.core.errors import ConfigurationError
+    from benchmark.tracks.mapping.synth import PROFILES, write_synthetic_runs
 
     if args.runs < 1:
         raise ConfigurationError(f"must be at least 1, got {args.runs}", field="--runs")

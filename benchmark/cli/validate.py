@@ -26,10 +26,10 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from benchmark.aggregate import aggregate
-    from benchmark.corpus import score_corpus
-    from benchmark.fileio import write_json_atomic
-    from benchmark.tables import format_tables
+    from benchmark.core.fileio import write_json_atomic
+    from benchmark.tracks.mapping.aggregate import aggregate
+    from benchmark.tracks.mapping.corpus import score_corpus
+    from benchmark.tracks.mapping.tables import format_tables
 
     weight = read_scoring_options(args)
 

@@ -4,7 +4,7 @@ The machinery is generic over tracks. A *task* turns its inputs into :class:`~be
 (a prompt plus where to log it) and files each :class:`~benchmark.llm.requests.JobResult`; the
 :class:`~benchmark.llm.engine.Engine` owns everything in between (cache, concurrency, retries with backoff,
 batch submission, raw JSONL logs, key redaction, statistics). The ATL mapping task
-(:mod:`benchmark.llm.mapping_task`) is the first user; a round-trip or OCL track brings its own prompt
+(:mod:`benchmark.tracks.mapping.llm_task`) is the first user; a round-trip or OCL track brings its own prompt
 builder and answer parser and reuses the rest.
 
 The ``openai`` and ``anthropic`` SDKs are the optional extra ``llm`` and are imported only when a request

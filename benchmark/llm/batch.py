@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmark.fileio import sha256_text, write_json_atomic
+from benchmark.core.fileio import sha256_text, write_json_atomic
 from benchmark.llm.providers.base import BatchBackend, BatchState, ProviderError
 from benchmark.llm.requests import utc_timestamp
 from benchmark.llm.retry import RetryPolicy

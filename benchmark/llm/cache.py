@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from benchmark.fileio import sha256_text, write_json_atomic
+from benchmark.core.fileio import sha256_text, write_json_atomic
 from benchmark.llm.requests import Completion, LlmRequest
 
 CACHE_FORMAT = 1

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmark.errors import ConfigurationError
+from benchmark.core.errors import ConfigurationError
 from benchmark.llm.requests import GenerationParameters
 
 KIND_OPENAI = "openai-compatible"

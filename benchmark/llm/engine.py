@@ -13,7 +13,7 @@ request on either path: the cache holds one answer per key, so asking twice woul
 which ``--offline`` could replay only one.
 
 Errors that concern the whole session (no API key, SDK missing, HTTP 401/403) stop it: the first is a
-:class:`~benchmark.errors.ConfigurationError` before anything is sent, the others mark the remaining jobs
+:class:`~benchmark.core.errors.ConfigurationError` before anything is sent, the others mark the remaining jobs
 as not sent.
 """
 
@@ -28,7 +28,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
-from benchmark.errors import ConfigurationError
+from benchmark.core.errors import ConfigurationError
 from benchmark.llm.batch import BatchJournal, BatchStillRunning, PollPolicy, call_with_retries, wait_for_batch
 from benchmark.llm.cache import LogReplay, ResponseCache, cache_key, cache_key_fields
 from benchmark.llm.config import ProviderConfig

@@ -14,19 +14,19 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from benchmark import __version__
-from benchmark.errors import ConfigurationError
+from benchmark.core.errors import ConfigurationError
 from benchmark.llm.batch import PollPolicy
 from benchmark.llm.cache import LogReplay, ResponseCache
 from benchmark.llm.config import ProviderConfig, load_config, resolve_cache_dir
 from benchmark.llm.engine import Engine
-from benchmark.llm.mapping_task import LOG_DIR, MappingCase, MappingTask, load_cases
-from benchmark.llm.prompt import load_template
 from benchmark.llm.providers import Provider, make_provider
 from benchmark.llm.rawlog import RawLog
 from benchmark.llm.redact import Redactor
 from benchmark.llm.requests import SOURCE_CACHE, SOURCE_LOG
 from benchmark.llm.runner import TaskReport, run_task
 from benchmark.llm.task import Filed
+from benchmark.tracks.mapping.llm_task import LOG_DIR, MappingCase, MappingTask, load_cases
+from benchmark.tracks.mapping.prompt import mapping_template
 
 DEFAULT_VALIDATION_ROOT = Path("validation")
 
@@ -91,7 +91,7 @@ def prepare(
         overrides["max_attempts"] = options.max_attempts
     if overrides:
         config = dataclasses.replace(config, **overrides)
-    template = load_template(options.prompt_template)
+    template = mapping_template(options.prompt_template)
     cases = load_cases(options.validation_root, options.selectors)
     redactor = Redactor()
     task = MappingTask(cases, template, config, range(1, options.runs + 1), redactor)

@@ -1,9 +1,9 @@
 """Prompt templates: ``{{placeholder}}`` substitution, validated, and hashed for provenance.
 
-The shipped template (``prompt_template.md``, written for this project) asks for the same answer as
-jJodel's AI matcher; ``--prompt-template FILE`` swaps in another one (for example the exact template a
-study used). Its SHA-256 is recorded in every run file and log line, so two runs are comparable only when
-their template hashes agree.
+Each track ships its templates as package data (the mapping track's ``prompt_template.md`` asks for the same
+answer as jJodel's AI matcher); ``--prompt-template FILE`` swaps in another one (for example the exact
+template a study used). Its SHA-256 is recorded in every run file and log line, so two runs are comparable
+only when their template hashes agree.
 
 Substitution is deliberately dumb (no expressions, no escaping): a template is text with named holes.
 A misspelt placeholder is an error naming the file and line, not silently left in the prompt.
@@ -11,28 +11,22 @@ A misspelt placeholder is an error naming the file and line, not silently left i
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
-from benchmark.errors import ConfigurationError, InputFormatError
-from benchmark.fileio import sha256_text
+from benchmark.core.errors import ConfigurationError, InputFormatError
+from benchmark.core.fileio import sha256_text
 
-BUILTIN_TEMPLATE_NAME = "prompt_template.md"
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
-
-MAPPING_PLACEHOLDERS = frozenset({"sourceName", "sourceMetamodel", "targetName", "targetMetamodel"})
-MAPPING_REQUIRED = frozenset({"sourceMetamodel", "targetMetamodel"})
 
 
 @dataclass(frozen=True)
 class PromptTemplate:
     text: str
-    origin: str  # "builtin:prompt_template.md" or the file path given by the user
+    origin: str  # "builtin:<name>" or the file path given by the user
 
     @property
     def sha256(self) -> str:
@@ -77,15 +71,16 @@ class PromptTemplate:
         return {"origin": self.origin, "sha256": self.sha256}
 
 
-def builtin_template() -> PromptTemplate:
-    text = resources.files("benchmark.llm").joinpath(BUILTIN_TEMPLATE_NAME).read_text(encoding="utf-8")
-    return PromptTemplate(text=text, origin=f"builtin:{BUILTIN_TEMPLATE_NAME}")
+def builtin_template(package: str, name: str) -> PromptTemplate:
+    """A template shipped as package data of ``package`` (each track ships its own)."""
+    text = resources.files(package).joinpath(name).read_text(encoding="utf-8")
+    return PromptTemplate(text=text, origin=f"builtin:{name}")
 
 
-def load_template(path: str | Path | None) -> PromptTemplate:
-    """The template in ``path``, or the shipped one when ``path`` is ``None``."""
+def load_template(path: str | Path | None, *, builtin: tuple[str, str]) -> PromptTemplate:
+    """The template in ``path``, or the shipped one (``builtin`` = (package, file name)) when ``None``."""
     if path is None:
-        return builtin_template()
+        return builtin_template(*builtin)
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -94,31 +89,3 @@ def load_template(path: str | Path | None) -> PromptTemplate:
     except (OSError, UnicodeDecodeError) as error:
         raise ConfigurationError(f"cannot read prompt template: {error}", file=path) from error
     return PromptTemplate(text=text, origin=str(path))
-
-
-def metamodel_json(view_json: Mapping[str, Any]) -> str:
-    """The metamodel view as embedded in prompts: compact JSON, keys in the view's documented order.
-
-    Compact (no indentation) because metamodels of thirty classes are tens of kilobytes of JSON and the
-    indentation alone would be a large share of the prompt's tokens; models read compact JSON fine.
-    """
-    return json.dumps(view_json, ensure_ascii=False, separators=(",", ":"))
-
-
-def mapping_prompt(
-    template: PromptTemplate,
-    *,
-    source_name: str,
-    source_view_json: Mapping[str, Any],
-    target_name: str,
-    target_view_json: Mapping[str, Any],
-) -> str:
-    template.check(MAPPING_PLACEHOLDERS, MAPPING_REQUIRED)
-    return template.render(
-        {
-            "sourceName": source_name,
-            "sourceMetamodel": metamodel_json(source_view_json),
-            "targetName": target_name,
-            "targetMetamodel": metamodel_json(target_view_json),
-        }
-    )

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from benchmark.fileio import sha256_text
+from benchmark.core.fileio import sha256_text
 
 TRANSPORT_DIRECT = "direct"
 TRANSPORT_BATCH = "batch"

@@ -1,9 +1,9 @@
 """What a track implements to use the LLM machinery: jobs out, results filed.
 
 The engine does not know what a prompt means or where answers go; a task does. The ATL mapping task
-(:mod:`benchmark.llm.mapping_task`) builds one job per (transformation, run index) and files each answer
-as a jJodel export; a round-trip or OCL track would build its own prompts and parse its own answers with
-the same engine, cache, logs and statistics (see :func:`benchmark.llm.runner.run_task`).
+(:mod:`benchmark.tracks.mapping.llm_task`) builds one job per (transformation, run index) and files each
+answer as a jJodel export; a round-trip or OCL track would build its own prompts and parse its own answers
+with the same engine, cache, logs and statistics (see :func:`benchmark.llm.runner.run_task`).
 """
 
 from __future__ import annotations

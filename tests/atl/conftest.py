@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmark.atl import ast, parse
+from benchmark.lang.atl import ast, parse
 
 MODULE_HEADER = "module M;\ncreate OUT : B from IN : A;\n"
 

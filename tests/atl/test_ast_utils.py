@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from benchmark.atl import ast, parse
+from benchmark.lang.atl import ast, parse
 
 from .conftest import MODULE_HEADER
 

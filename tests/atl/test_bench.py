@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from benchmark.atl import parse
-from benchmark.atl.summary import summarize
-from benchmark.atl.synthetic import synthetic_module
 from benchmark.bench import main
+from benchmark.lang.atl import parse
+from benchmark.lang.atl.summary import summarize
+from benchmark.lang.atl.synthetic import synthetic_module
 
 
 def test_synthetic_module_scales_linearly_in_content():
@@ -66,7 +66,7 @@ def test_parse_and_extract_benches_count_the_same_bytes_as_stored(tmp_path, caps
 
 
 def test_bench_extract_reports_a_file_too_deep_to_extract_and_goes_on(tmp_path, capsys, monkeypatch):
-    from benchmark.extractor import document
+    from benchmark.tracks.mapping.extractor import document
 
     monkeypatch.setattr(document, "_RECURSION_LIMIT", 400)  # the default limit (1000 frames) applies
     header = "module M; create OUT : B from IN : A;\n"

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.atl import AtlSyntaxError, ast, parse_file, read_atl_text
-from benchmark.errors import BenchmarkError
+from benchmark.core.errors import BenchmarkError
+from benchmark.lang.atl import AtlSyntaxError, ast, parse_file, read_atl_text
 
 SOURCE = "-- {comment}\nmodule M; create OUT : B from IN : A;\nhelper def : s : String = '{text}';\n"
 
@@ -121,7 +121,7 @@ def test_lexical_errors_name_the_file_too(tmp_path):
 
 
 def test_a_file_that_cannot_be_read_is_an_input_error_naming_it(tmp_path):
-    from benchmark.errors import InputFormatError
+    from benchmark.core.errors import InputFormatError
 
     missing = tmp_path / "missing.atl"
     for read in (read_atl_text, parse_file):

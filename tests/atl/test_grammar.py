@@ -6,7 +6,7 @@ import pytest
 from lark import Lark
 from lark.exceptions import GrammarError
 
-from benchmark.atl.parser import build_lark
+from benchmark.lang.atl.parser import build_lark
 
 
 def test_grammar_builds_in_strict_mode():
@@ -38,9 +38,9 @@ def test_strict_mode_does_catch_the_iterator_trap():
 def test_compiled_grammar_cache_gives_the_same_parser(tmp_path, monkeypatch):
     from pathlib import Path
 
-    from benchmark.atl.builder import AstBuilder
-    from benchmark.atl.parser import grammar_cache_file
-    from benchmark.atl.synthetic import synthetic_module
+    from benchmark.lang.atl.builder import AstBuilder
+    from benchmark.lang.atl.parser import grammar_cache_file
+    from benchmark.lang.atl.synthetic import synthetic_module
 
     monkeypatch.setenv("ATLBENCH_GRAMMAR_CACHE", str(tmp_path / "cache"))
     path = grammar_cache_file()

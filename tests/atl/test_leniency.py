@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from benchmark.atl import ast, parse
+from benchmark.lang.atl import ast, parse
 
 from .conftest import MODULE_HEADER, parse_expression
 

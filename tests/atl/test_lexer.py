@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from benchmark.atl import AtlSyntaxError
-from benchmark.atl.lexer import describe_terminal, tokenize
+from benchmark.lang.atl import AtlSyntaxError
+from benchmark.lang.atl.lexer import describe_terminal, tokenize
 
 
 def kinds(text: str) -> list[tuple[str, str]]:

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from benchmark.atl import ast, parse
-from benchmark.atl.lexer import KEYWORDS
-from benchmark.atl.printer import quote_name, string_literal, to_atl
+from benchmark.lang.atl import ast, parse
+from benchmark.lang.atl.lexer import KEYWORDS
+from benchmark.lang.atl.printer import quote_name, string_literal, to_atl
 
 from .conftest import parse_expression
 

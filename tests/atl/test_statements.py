@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from benchmark.atl import AtlSyntaxError
-from benchmark.atl import ast as a
+from benchmark.lang.atl import AtlSyntaxError
+from benchmark.lang.atl import ast as a
 
 from .conftest import parse_statements
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from benchmark.atl import parse
-from benchmark.atl.batch import parse_files, workers
-from benchmark.atl.summary import SUMMARY_KEYS, summarize
 from benchmark.cli import main
+from benchmark.lang.atl import parse
+from benchmark.lang.atl.batch import parse_files, workers
+from benchmark.lang.atl.summary import SUMMARY_KEYS, summarize
 
 TRANSFORMATION = """-- @path A=/p/A.ecore
 module Sample;

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.atl import parse, parse_file
-from benchmark.atl.batch import parse_files
-from benchmark.atl.printer import to_atl
+from benchmark.lang.atl import parse, parse_file
+from benchmark.lang.atl.batch import parse_files
+from benchmark.lang.atl.printer import to_atl
 
 ZOO = Path(os.environ.get("ATL_ZOO_DIR", "/work/ext/aymaneo+LLM-Agents-for-Model-Based-Engineering/atl-zoo"))
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.metamodel import LoadedMetamodel, load_resource
+from benchmark.lang.ecore import LoadedMetamodel, load_resource
 
 HEADER = (
     '<?xml version="1.0" encoding="UTF-8"?>\n'

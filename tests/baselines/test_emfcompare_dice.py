@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmark.baselines.emfcompare.dice import SIMILAR, dice_coefficient
+from benchmark.tracks.mapping.baselines.emfcompare.dice import SIMILAR, dice_coefficient
 
 
 def test_equal_strings_are_exactly_one() -> None:

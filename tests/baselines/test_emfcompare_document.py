@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from benchmark.baselines import BASELINES
-from benchmark.baselines.emfcompare.document import MODEL, PROVIDER, emf_compare
-from benchmark.metamodel import LoadedMetamodel
+from benchmark.lang.ecore import LoadedMetamodel
+from benchmark.tracks.mapping.baselines import BASELINES
+from benchmark.tracks.mapping.baselines.emfcompare.document import MODEL, PROVIDER, emf_compare
 
 STRING = "ecore:EDataType http://www.eclipse.org/emf/2002/Ecore#//EString"
 Loader = Callable[[str, str], LoadedMetamodel]

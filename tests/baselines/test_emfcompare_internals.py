@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from benchmark.baselines.emfcompare.distance import CACHE_SIZE, CachingDistance
-from benchmark.baselines.emfcompare.matcher import java_hashmap_order, java_string_hash
-from benchmark.baselines.emfcompare.naming import qualified_name
-from benchmark.baselines.emfcompare.scope import build_scope
-from benchmark.metamodel import LoadedMetamodel
+from benchmark.lang.ecore import LoadedMetamodel
+from benchmark.tracks.mapping.baselines.emfcompare.distance import CACHE_SIZE, CachingDistance
+from benchmark.tracks.mapping.baselines.emfcompare.matcher import java_hashmap_order, java_string_hash
+from benchmark.tracks.mapping.baselines.emfcompare.naming import qualified_name
+from benchmark.tracks.mapping.baselines.emfcompare.scope import build_scope
 
 NS = "http://www.eclipse.org/emf/2002/Ecore:"
 
@@ -107,7 +107,7 @@ def test_generic_types_in_scope_only_with_arguments(
 def test_matching_ahead_of_time_every_10000_left_objects() -> None:
     from pyecore.ecore import EEnum, EEnumLiteral, EPackage
 
-    from benchmark.baselines.emfcompare import match_roots
+    from benchmark.tracks.mapping.baselines.emfcompare import match_roots
 
     def enumeration(count: int, *extra: str) -> EPackage:
         package = EPackage("p")

@@ -21,9 +21,9 @@ from collections.abc import Callable
 
 import pytest
 
-from benchmark.baselines.emfcompare import MatchResult, match
-from benchmark.baselines.emfcompare.naming import qualified_name
-from benchmark.metamodel import LoadedMetamodel
+from benchmark.lang.ecore import LoadedMetamodel
+from benchmark.tracks.mapping.baselines.emfcompare import MatchResult, match
+from benchmark.tracks.mapping.baselines.emfcompare.naming import qualified_name
 
 STRING = "ecore:EDataType http://www.eclipse.org/emf/2002/Ecore#//EString"
 Loader = Callable[[str, str], LoadedMetamodel]

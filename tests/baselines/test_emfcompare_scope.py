@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from benchmark.baselines.emfcompare.distance import proximity
-from benchmark.baselines.emfcompare.naming import qualified_name
-from benchmark.baselines.emfcompare.scope import Node, build_scope
-from benchmark.metamodel import LoadedMetamodel
+from benchmark.lang.ecore import LoadedMetamodel
+from benchmark.tracks.mapping.baselines.emfcompare.distance import proximity
+from benchmark.tracks.mapping.baselines.emfcompare.naming import qualified_name
+from benchmark.tracks.mapping.baselines.emfcompare.scope import Node, build_scope
 
 STRING = "ecore:EDataType http://www.eclipse.org/emf/2002/Ecore#//EString"
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from benchmark import interchange
-from benchmark.interchange import InterchangeDocument
-from benchmark.metamodel.view import ClassView, FeatureView, MetamodelView, PackageView
+from benchmark.lang.ecore.view import ClassView, FeatureView, MetamodelView, PackageView
+from benchmark.tracks.mapping import interchange
+from benchmark.tracks.mapping.interchange import InterchangeDocument
 
 DATA = Path(__file__).parent / "data"
 

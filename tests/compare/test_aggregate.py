@@ -8,7 +8,8 @@ from fractions import Fraction
 import pytest
 from tabulate import tabulate
 
-from benchmark.aggregate import (
+from benchmark.core.errors import ConfigurationError
+from benchmark.tracks.mapping.aggregate import (
     ALL,
     CSV_COLUMNS,
     aggregate,
@@ -18,10 +19,9 @@ from benchmark.aggregate import (
     spread,
     table_rows,
 )
-from benchmark.compare import error_row
-from benchmark.counts import RunRow
-from benchmark.errors import ConfigurationError
-from benchmark.metrics import BindingCounts, ClassCounts
+from benchmark.tracks.mapping.compare import error_row
+from benchmark.tracks.mapping.counts import RunRow
+from benchmark.tracks.mapping.metrics import BindingCounts, ClassCounts
 
 
 def row(provider, transformation, run, classes, bindings, model="m", w=0.5, **kwargs):
@@ -202,7 +202,7 @@ def test_spread_of_nothing():
 
 
 def test_tables_print_every_metric_with_three_decimals(rows):
-    from benchmark.tables import format_tables
+    from benchmark.tracks.mapping.tables import format_tables
 
     text = format_tables(aggregate(rows))
     p2 = next(line for line in text.splitlines() if line.startswith("P2") and "ALL" in line)
@@ -213,7 +213,7 @@ def test_tables_print_every_metric_with_three_decimals(rows):
 
 
 def test_an_excluded_run_names_its_file_once(rows):
-    from benchmark.tables import format_tables
+    from benchmark.tracks.mapping.tables import format_tables
 
     parsed = error_row(
         "T3/r.json:1:2: not valid JSON", provider="P1", transformation="T3", run="r", file="T3/r.json"

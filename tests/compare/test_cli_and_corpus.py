@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-import benchmark.metamodel
-from benchmark import interchange
+import benchmark.lang.ecore
 from benchmark.cli import main
-from benchmark.corpus import (
+from benchmark.tracks.mapping import interchange
+from benchmark.tracks.mapping.corpus import (
     CorpusError,
     MetamodelResolver,
     discover,
@@ -26,8 +26,8 @@ from benchmark.corpus import (
     merge_views,
     resolve_metamodels,
 )
-from benchmark.interchange import ModelDecl, TransformationInfo
-from benchmark.suggestions import extract_json_array
+from benchmark.tracks.mapping.interchange import ModelDecl, TransformationInfo
+from benchmark.tracks.mapping.suggestions import extract_json_array
 
 
 @pytest.fixture
@@ -47,10 +47,10 @@ def stand_ins(monkeypatch, data_dir, library, catalog):
             return catalog
         return view
 
-    module = types.ModuleType("benchmark.extractor")
+    module = types.ModuleType("benchmark.tracks.mapping.extractor")
     module.extract_file = extract_file
-    monkeypatch.setitem(sys.modules, "benchmark.extractor", module)
-    monkeypatch.setattr(benchmark.metamodel, "load_metamodel", load_metamodel, raising=False)
+    monkeypatch.setitem(sys.modules, "benchmark.tracks.mapping.extractor", module)
+    monkeypatch.setattr(benchmark.lang.ecore, "load_metamodel", load_metamodel, raising=False)
     return calls
 
 

@@ -4,17 +4,22 @@ from fractions import Fraction
 
 import pytest
 
-from benchmark.compare import (
+from benchmark.tracks.mapping.compare import (
     classify_binding,
     compare,
     error_row,
     ground_truth_bindings,
     three_way,
 )
-from benchmark.counts import RunRow
-from benchmark.interchange import ClassMatch, FeatureMatch, InterchangeDocument, TransformationInfo
-from benchmark.metrics import BindingCounts, ClassCounts
-from benchmark.suggestions import load_suggestions, parse_suggestions
+from benchmark.tracks.mapping.counts import RunRow
+from benchmark.tracks.mapping.interchange import (
+    ClassMatch,
+    FeatureMatch,
+    InterchangeDocument,
+    TransformationInfo,
+)
+from benchmark.tracks.mapping.metrics import BindingCounts, ClassCounts
+from benchmark.tracks.mapping.suggestions import load_suggestions, parse_suggestions
 
 
 def close(value: float, fraction: Fraction | int) -> bool:

@@ -1,7 +1,7 @@
 import json
 
-from benchmark.corpus import score_file
-from benchmark.interchange import InterchangeDocument, TransformationInfo
+from benchmark.tracks.mapping.corpus import score_file
+from benchmark.tracks.mapping.interchange import InterchangeDocument, TransformationInfo
 
 
 def test_a_failed_llm_run_stays_under_its_provider(tmp_path):
@@ -32,9 +32,9 @@ def test_an_unreadable_file_has_an_unknown_provider(tmp_path):
 def test_runs_of_an_unusable_transformation_keep_their_provider_in_validate_and_pytest(tmp_path):
     """``atlbench validate`` (score_folder) and the pytest track give a run of a transformation whose
     ATL file does not parse the same error row: the provider and model its file names, the options."""
-    from benchmark.corpus import discover, score_folder
-    from benchmark.tracks import TrackOptions
-    from benchmark.tracks.atl import AtlTrack
+    from benchmark.core.track import TrackOptions
+    from benchmark.tracks.mapping.corpus import discover, score_folder
+    from benchmark.tracks.mapping.track import AtlTrack
 
     folder = tmp_path / "T"
     (folder / "runs").mkdir(parents=True)

@@ -1,5 +1,5 @@
-from benchmark.counts import BindingItem, ClassItem, CountSlice, RunRow
-from benchmark.metrics import BindingCounts, ClassCounts
+from benchmark.tracks.mapping.counts import BindingItem, ClassItem, CountSlice, RunRow
+from benchmark.tracks.mapping.metrics import BindingCounts, ClassCounts
 
 
 def test_row_survives_the_json_string_that_crosses_xdist():

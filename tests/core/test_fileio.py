@@ -3,7 +3,7 @@
 import os
 import stat
 
-from benchmark.fileio import write_bytes_atomic, write_text_atomic
+from benchmark.core.fileio import write_bytes_atomic, write_text_atomic
 
 
 def _umask() -> int:

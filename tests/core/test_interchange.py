@@ -2,9 +2,9 @@ import json
 
 import pytest
 
-from benchmark import interchange
-from benchmark.errors import InputFormatError
-from benchmark.interchange import (
+from benchmark.core.errors import InputFormatError
+from benchmark.tracks.mapping import interchange
+from benchmark.tracks.mapping.interchange import (
     ClassMatch,
     FeatureMatch,
     InterchangeDocument,

@@ -2,10 +2,10 @@ import json
 
 import pytest
 
-from benchmark.counts import RunRow
-from benchmark.errors import InputFormatError
-from benchmark.metrics import BindingCounts, ClassCounts
-from benchmark.results import Results, ResultsHeader, TransformationFacts
+from benchmark.core.errors import InputFormatError
+from benchmark.core.results import Results, ResultsHeader, TransformationFacts
+from benchmark.tracks.mapping.counts import RunRow
+from benchmark.tracks.mapping.metrics import BindingCounts, ClassCounts
 
 
 def test_results_round_trip_through_a_file(tmp_path):

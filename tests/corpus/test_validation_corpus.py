@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from benchmark.atl import ast
-from benchmark.atl.parser import parse_file
-from benchmark.extractor import extract_file
-from benchmark.interchange import InterchangeDocument
-from benchmark.metamodel.build import load_metamodel
-from benchmark.metamodel.view import MetamodelView
+from benchmark.lang.atl import ast
+from benchmark.lang.atl.parser import parse_file
+from benchmark.lang.ecore.build import load_metamodel
+from benchmark.lang.ecore.view import MetamodelView
+from benchmark.tracks.mapping.extractor import extract_file
+from benchmark.tracks.mapping.interchange import InterchangeDocument
 
 ROOT = Path(__file__).resolve().parents[2]
 VALIDATION = ROOT / "validation"

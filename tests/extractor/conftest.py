@@ -7,10 +7,10 @@ from collections.abc import Callable
 
 import pytest
 
-from benchmark import interchange
-from benchmark.atl import parse
-from benchmark.extractor import extract
-from benchmark.interchange import FeatureMatch, InterchangeDocument
+from benchmark.lang.atl import parse
+from benchmark.tracks.mapping import interchange
+from benchmark.tracks.mapping.extractor import extract
+from benchmark.tracks.mapping.interchange import FeatureMatch, InterchangeDocument
 
 #: Prepended to snippets that have no unit header (no line starting with module, query or library).
 HEADER = "module M;\ncreate OUT : T from IN : S;\n"

@@ -6,13 +6,13 @@ import json
 
 import pytest
 
-from benchmark import interchange
-from benchmark.atl import AtlSyntaxError
 from benchmark.bench import main as bench_main
 from benchmark.cli import main
-from benchmark.corpus import load_ground_truth
-from benchmark.errors import InputFormatError
-from benchmark.extractor import extract_file
+from benchmark.core.errors import InputFormatError
+from benchmark.lang.atl import AtlSyntaxError
+from benchmark.tracks.mapping import interchange
+from benchmark.tracks.mapping.corpus import load_ground_truth
+from benchmark.tracks.mapping.extractor import extract_file
 
 GOOD = (
     "module Families2Persons;\ncreate OUT : Persons from IN : Families;\n"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from benchmark.extractor import DIAGNOSTIC_CODES, STANDARD_OPERATIONS
+from benchmark.tracks.mapping.extractor import DIAGNOSTIC_CODES, STANDARD_OPERATIONS
 
 from .conftest import extract_text, paths
 

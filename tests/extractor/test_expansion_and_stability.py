@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benchmark import interchange
-from benchmark.atl import parse
-from benchmark.extractor import ExtractionError, extract
+from benchmark.lang.atl import parse
+from benchmark.tracks.mapping import interchange
+from benchmark.tracks.mapping.extractor import ExtractionError, extract
 
 from .conftest import HEADER, binding, extract_text, paths
 
@@ -136,7 +136,7 @@ def test_deep_expressions():
 
 
 def test_too_deep_is_an_error_with_the_file(monkeypatch):
-    from benchmark.extractor import document as document_module
+    from benchmark.tracks.mapping.extractor import document as document_module
 
     # with a budget below Python's default limit, the default (1000 frames) applies
     monkeypatch.setattr(document_module, "_RECURSION_LIMIT", 400)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from benchmark import interchange
+from benchmark.tracks.mapping import interchange
 
 from .conftest import binding, extract_text, paths
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from benchmark import interchange
-from benchmark.atl import AtlSyntaxError
-from benchmark.extractor import extract_file
+from benchmark.lang.atl import AtlSyntaxError
+from benchmark.tracks.mapping import interchange
+from benchmark.tracks.mapping.extractor import extract_file
 
 ZOO = Path(os.environ.get("ATL_ZOO_DIR", "/work/ext/aymaneo+LLM-Agents-for-Model-Based-Engineering/atl-zoo"))
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.errors import ConfigurationError
+from benchmark.core.errors import ConfigurationError
 from benchmark.llm.config import LlmConfig, find_config_file, load_config, resolve_cache_dir
 
 

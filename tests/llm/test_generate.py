@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from benchmark.cli import main
-from benchmark.errors import ConfigurationError, InputFormatError
+from benchmark.core.errors import ConfigurationError, InputFormatError
 from benchmark.llm.generate import GenerateOptions, generate, plan
-from benchmark.llm.mapping_task import GENERATOR
-from benchmark.suggestions import load_suggestions, parse_suggestions
+from benchmark.tracks.mapping.llm_task import GENERATOR
+from benchmark.tracks.mapping.suggestions import load_suggestions, parse_suggestions
 from tests.llm.conftest import BOOK_ANSWER, FAKE_ANTHROPIC_KEY, FAKE_OPENAI_KEY
 from tests.llm.fake_llm_server import FakeLLMServer, Reply
 
@@ -134,7 +134,7 @@ def test_fenced_malformed_and_empty_answers(
 def test_failed_run_becomes_an_error_row_of_the_scorer(
     make_options: Options, llm_server: FakeLLMServer, validation_tree: Path
 ) -> None:
-    from benchmark import corpus
+    from benchmark.tracks.mapping import corpus
 
     llm_server.enqueue("not json")
     generate(make_options(selectors=["Book"]))
@@ -439,7 +439,7 @@ def test_batch_files_the_same_runs_as_the_direct_path(
 def test_generated_runs_are_scored_like_any_other(
     make_options: Options, llm_server: FakeLLMServer, validation_tree: Path
 ) -> None:
-    from benchmark.corpus import score_corpus
+    from benchmark.tracks.mapping.corpus import score_corpus
 
     llm_server.enqueue("[]")  # Book run 1 answers an empty array
     llm_server.enqueue("no array")  # Book run 2 fails

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from benchmark.cli import main
-from benchmark.llm.importer import ALREADY_PRESENT, FAILED, IMPORTED, import_runs
-from benchmark.suggestions import load_suggestions
+from benchmark.tracks.mapping.importer import ALREADY_PRESENT, FAILED, IMPORTED, import_runs
+from benchmark.tracks.mapping.suggestions import load_suggestions
 from tests.llm.conftest import BOOK_ANSWER
 
 

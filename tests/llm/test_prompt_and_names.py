@@ -8,15 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.errors import InputFormatError
+from benchmark.core.errors import InputFormatError
+from benchmark.lang.ecore.view import ClassView, FeatureView, MetamodelView
 from benchmark.llm.cache import cache_key, cache_key_fields
 from benchmark.llm.config import KIND_OPENAI, ProviderConfig
 from benchmark.llm.naming import existing_run_indices, run_file_name, safe_component
-from benchmark.llm.prompt import PromptTemplate, builtin_template, mapping_prompt
+from benchmark.llm.prompt import PromptTemplate
 from benchmark.llm.redact import Redactor
 from benchmark.llm.requests import GenerationParameters, LlmRequest
 from benchmark.llm.retry import RetryPolicy, parse_retry_after
-from benchmark.metamodel.view import ClassView, FeatureView, MetamodelView
+from benchmark.tracks.mapping.prompt import mapping_prompt, mapping_template
 
 
 def view(name: str, *classes: ClassView) -> MetamodelView:
@@ -24,7 +25,7 @@ def view(name: str, *classes: ClassView) -> MetamodelView:
 
 
 def test_builtin_template_asks_for_the_jjodel_answer_with_its_rules() -> None:
-    template = builtin_template()
+    template = mapping_template()
     assert template.placeholders() == {"sourceName", "sourceMetamodel", "targetName", "targetMetamodel"}
     text = template.text
     for required in (
@@ -69,7 +70,7 @@ def test_prompt_embeds_both_views_as_compact_json() -> None:
     )
     target = view("Shop", ClassView(name="Item", qualified_name="Shop::Item", package="Shop", abstract=True))
     prompt = mapping_prompt(
-        builtin_template(),
+        mapping_template(),
         source_name="Library",
         source_view_json=source.to_json(),
         target_name="Shop",

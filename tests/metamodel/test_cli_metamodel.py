@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from benchmark.cli import main
-from benchmark.metamodel import load_metamodel
+from benchmark.lang.ecore import load_metamodel
 
 
 def test_prints_the_view_json(data: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from pyecore.ecore import EAttribute, EClass, EDataType, EEnum, EPackage, EProxy, EReference, EString
 
-from benchmark.metamodel import LoadedMetamodel, MetamodelError, load_resource
-from benchmark.metamodel.ecore_io import iter_proper_contents
-from benchmark.metamodel.loader import clear_cache
+from benchmark.lang.ecore import LoadedMetamodel, MetamodelError, load_resource
+from benchmark.lang.ecore.ecore_io import iter_proper_contents
+from benchmark.lang.ecore.loader import clear_cache
 
 ECORE_HEADER = (
     '<?xml version="1.0" encoding="UTF-8"?>\n'

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from pyecore.ecore import EAttribute, EClass, EDataType, EEnum, EOperation, EReference
 
-from benchmark.metamodel import MetamodelError, load_metamodel, load_resource
-from benchmark.metamodel.km3 import Km3Class, Km3Feature, load_km3_text, parse_km3
+from benchmark.lang.ecore import MetamodelError, load_metamodel, load_resource
+from benchmark.lang.ecore.km3 import Km3Class, Km3Feature, load_km3_text, parse_km3
 
 
 def km3(text: str) -> tuple:

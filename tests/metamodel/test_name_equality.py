@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.baselines import BASELINES, run_baseline
-from benchmark.baselines.name_equality import name_equality
-from benchmark.errors import ConfigurationError
-from benchmark.metamodel import load_resource
+from benchmark.core.errors import ConfigurationError
+from benchmark.lang.ecore import load_resource
+from benchmark.tracks.mapping.baselines import BASELINES, run_baseline
+from benchmark.tracks.mapping.baselines.name_equality import name_equality
 
 SOURCE = """
 package Families {

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.metamodel import (
+from benchmark.lang.ecore import (
     AmbiguousNameError,
     MetamodelView,
     UnknownNameError,
@@ -15,7 +15,7 @@ from benchmark.metamodel import (
     load_metamodel,
     load_resource,
 )
-from benchmark.metamodel.view import UNBOUNDED
+from benchmark.lang.ecore.view import UNBOUNDED
 
 TWO_PACKAGES = """
 package Shop {

@@ -7,8 +7,9 @@ from pathlib import Path
 import pyecore.resources.xmi
 import pytest
 
-from benchmark.metamodel import MetamodelError, load_resource, xmlguard
-from benchmark.metamodel.xmlguard import check_xml_prolog
+from benchmark.core import xmlguard
+from benchmark.core.xmlguard import check_xml_prolog
+from benchmark.lang.ecore import MetamodelError, load_resource
 
 BILLION_LAUGHS = """<?xml version="1.0" encoding="UTF-8"?>
 <!-- a classic: ten levels of ten-fold entity expansion -->
@@ -105,7 +106,7 @@ def test_undeclared_entity_references_fail_as_syntax_errors(tmp_path: Path) -> N
 
 
 def test_the_no_parsing_guard_would_notice_a_parse(no_xml_parsing: None, data: Path) -> None:
-    from benchmark.metamodel.loader import clear_cache
+    from benchmark.lang.ecore.loader import clear_cache
 
     clear_cache()
     with pytest.raises(AssertionError, match="XML parser was called"):

@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 import pytest
 
-from benchmark.ocl.engine import OclEngine
-from benchmark.ocl.state import ObjectState
+from benchmark.lang.ocl.engine import OclEngine
+from benchmark.lang.ocl.state import ObjectState
 
 CAMPUS_USE = """\
 -- campus model for the OCL track tests

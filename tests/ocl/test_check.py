@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from benchmark.ocl.check import FAILED, OK
-from benchmark.ocl.engine import OclEngine
-from benchmark.ocl.errors import EvaluationError, ModelError, OclTypeError
-from benchmark.ocl.state import ObjectState
+from benchmark.lang.ocl.check import FAILED, OK
+from benchmark.lang.ocl.engine import OclEngine
+from benchmark.lang.ocl.errors import EvaluationError, ModelError, OclTypeError
+from benchmark.lang.ocl.state import ObjectState
 
 
 def test_invariants_ok_only_when_defined_and_true(engine: OclEngine, state: ObjectState) -> None:

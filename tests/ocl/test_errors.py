@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from benchmark.errors import BenchmarkError
-from benchmark.ocl.engine import OclEngine
-from benchmark.ocl.errors import ModelError, OclSyntaxError, OclTypeError, StateError
-from benchmark.ocl.parser import parse_expression
-from benchmark.ocl.state import ObjectState
-from benchmark.ocl.use_io import parse_use
+from benchmark.core.errors import BenchmarkError
+from benchmark.lang.ocl.engine import OclEngine
+from benchmark.lang.ocl.errors import ModelError, OclSyntaxError, OclTypeError, StateError
+from benchmark.lang.ocl.parser import parse_expression
+from benchmark.lang.ocl.state import ObjectState
+from benchmark.lang.ocl.use_io import parse_use
 
 # (expression, error class, column, a fragment of the message); all on line 1
 EXPRESSION_ERRORS = [

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from benchmark.ocl.engine import OclEngine
-from benchmark.ocl.errors import ModelError, OclSyntaxError
-from benchmark.ocl.model import MANY, Multiplicity, model_key, models_equal
-from benchmark.ocl.puml_io import parse_puml, write_puml
-from benchmark.ocl.types import CollectionType
-from benchmark.ocl.use_io import parse_use, write_use
+from benchmark.lang.ocl.engine import OclEngine
+from benchmark.lang.ocl.errors import ModelError, OclSyntaxError
+from benchmark.lang.ocl.model import MANY, Multiplicity, model_key, models_equal
+from benchmark.lang.ocl.puml_io import parse_puml, write_puml
+from benchmark.lang.ocl.types import CollectionType
+from benchmark.lang.ocl.use_io import parse_use, write_use
 
 from .conftest import CAMPUS_USE
 

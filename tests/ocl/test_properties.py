@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from benchmark.ocl import ast
-from benchmark.ocl.engine import OclEngine
-from benchmark.ocl.model import (
+from benchmark.lang.ocl import ast
+from benchmark.lang.ocl.engine import OclEngine
+from benchmark.lang.ocl.model import (
     Association,
     AssociationEnd,
     Attribute,
@@ -25,11 +25,11 @@ from benchmark.ocl.model import (
     Parameter,
     model_key,
 )
-from benchmark.ocl.parser import parse_expression
-from benchmark.ocl.printer import print_expr
-from benchmark.ocl.puml_io import parse_puml, write_puml
-from benchmark.ocl.types import BOOLEAN, INTEGER, REAL, STRING, CollectionType, TupleType, Type
-from benchmark.ocl.use_io import parse_use, write_use
+from benchmark.lang.ocl.parser import parse_expression
+from benchmark.lang.ocl.printer import print_expr
+from benchmark.lang.ocl.puml_io import parse_puml, write_puml
+from benchmark.lang.ocl.types import BOOLEAN, INTEGER, REAL, STRING, CollectionType, TupleType, Type
+from benchmark.lang.ocl.use_io import parse_use, write_use
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # The laws range over small inputs (up to 8 integers in -6..6, a few dozen predicates) and each example

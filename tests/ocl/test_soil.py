@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from benchmark.ocl.engine import OclEngine
-from benchmark.ocl.errors import StateError
-from benchmark.ocl.soil import parse_soil
-from benchmark.ocl.state import ObjectState
-from benchmark.ocl.values import Obj, OclSet
+from benchmark.lang.ocl.engine import OclEngine
+from benchmark.lang.ocl.errors import StateError
+from benchmark.lang.ocl.soil import parse_soil
+from benchmark.lang.ocl.state import ObjectState
+from benchmark.lang.ocl.values import Obj, OclSet
 
 
 def test_campus_state(state: ObjectState) -> None:

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from benchmark.ocl.engine import OclEngine
-from benchmark.ocl.state import ObjectState
-from benchmark.ocl.values import (
+from benchmark.lang.ocl.engine import OclEngine
+from benchmark.lang.ocl.state import ObjectState
+from benchmark.lang.ocl.values import (
     FALSE,
     TRUE,
     OclBag,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from benchmark.tracks import TrackOptions
-from benchmark.tracks.atl import AtlTrack
+from benchmark.core.track import TrackOptions
+from benchmark.tracks.mapping.track import AtlTrack
 
 
 def _export(provider: str) -> str:

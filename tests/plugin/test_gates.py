@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from benchmark.counts import RunRow
-from benchmark.metrics import BindingCounts, ClassCounts
-from benchmark.pytest_plugin import compare_with, min_f1_failures
-from benchmark.results import Results, ResultsHeader
+from benchmark.core.results import Results, ResultsHeader
+from benchmark.harness.plugin import compare_with, min_f1_failures
+from benchmark.tracks.mapping.counts import RunRow
+from benchmark.tracks.mapping.metrics import BindingCounts, ClassCounts
 
 # class TP 2, FN 1; bindings: 2 exact, 2 partial, 1 only-generated.
 ROW = RunRow(

@@ -14,16 +14,21 @@ from pathlib import Path
 
 import pytest
 
-import benchmark.atl
-import benchmark.extractor
-import benchmark.metamodel.loader
-import benchmark.pytest_plugin
-import benchmark.tracks.atl
-from benchmark.results import Results
+import benchmark.harness.plugin
+import benchmark.lang.atl
+import benchmark.lang.ecore.loader
+import benchmark.tracks.mapping.extractor
+import benchmark.tracks.mapping.track
+from benchmark.core.results import Results
 
 # Imported here so that pytester's in-process sessions reuse them: pytester only unloads modules that a
 # session imported itself, and re-importing the parser, pyecore and the plugin costs seconds per session.
-_PRELOADED = (benchmark.atl, benchmark.extractor, benchmark.metamodel.loader, benchmark.pytest_plugin)
+_PRELOADED = (
+    benchmark.lang.atl,
+    benchmark.tracks.mapping.extractor,
+    benchmark.lang.ecore.loader,
+    benchmark.harness.plugin,
+)
 
 pytest_plugins = ("pytester",)
 
@@ -60,7 +65,7 @@ def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     """An in-process session (fast); xdist still starts real worker processes for ``-n 2``."""
     return pytester.runpytest(
         "-p",
-        "benchmark.pytest_plugin",
+        "benchmark.harness.plugin",
         "--validation-root",
         "validation",
         "--reports-dir",
@@ -208,7 +213,7 @@ def test_a_crash_while_scoring_is_an_excluded_run_not_a_lost_row(
     def crash(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the baseline engine tripped")
 
-    monkeypatch.setattr(benchmark.tracks.atl.AtlTrack, "_score_baseline", crash)
+    monkeypatch.setattr(benchmark.tracks.mapping.track.AtlTrack, "_score_baseline", crash)
     result = run(pytester, "-k", "Library2Catalog and (NameEquality or Oracle)", "--baseline", "nameequality")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*RuntimeError: the baseline engine tripped*"])
@@ -236,7 +241,9 @@ def test_min_f1_gate_and_compare(pytester: pytest.Pytester, tree: Path) -> None:
 def test_reports_that_cannot_be_written_fail_the_session(
     pytester: pytest.Pytester, tree: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(sys.modules, "benchmark.reports", None)  # what a missing dependency looks like
+    monkeypatch.setitem(
+        sys.modules, "benchmark.tracks.mapping.reports", None
+    )  # what a missing dependency looks like
     result = run(pytester, "-k", "Library and Oracle")
     result.assert_outcomes(passed=1)
     assert result.ret == 1
@@ -262,7 +269,7 @@ def test_options_from_the_ini_file_are_relative_to_it(
     )
     elsewhere = pytester.mkdir("elsewhere")
     monkeypatch.chdir(elsewhere)
-    result = pytester.runpytest("-p", "benchmark.pytest_plugin", str(pytester.path), "-k", "test_run")
+    result = pytester.runpytest("-p", "benchmark.harness.plugin", str(pytester.path), "-k", "test_run")
     result.assert_outcomes(passed=2, deselected=5)
     assert result.ret == 1  # the min-F1 gate from the ini file: Oracle scores 0.944 on Library2Catalog
     result.stdout.fnmatch_lines(["*--min-f1 Synthetic-Oracle=0.99: micro overall F1 is 0.9*"])

@@ -9,9 +9,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from benchmark.diskcache import DiskCache
-from benchmark.tracks import TrackOptions
-from benchmark.tracks.atl import AtlTrack
+from benchmark.core.diskcache import DiskCache
+from benchmark.core.track import TrackOptions
+from benchmark.tracks.mapping.track import AtlTrack
 
 TREE = Path(__file__).parent / "data" / "tree"
 

@@ -7,11 +7,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
+from synthetic_results import synthetic_results
 
-from benchmark.counts import BindingItem, ClassItem, RunRow
-from benchmark.metrics import BindingCounts, ClassCounts
-from benchmark.reports.synthetic import synthetic_results
-from benchmark.results import Results
+from benchmark.core.results import Results
+from benchmark.tracks.mapping.counts import BindingItem, ClassItem, RunRow
+from benchmark.tracks.mapping.metrics import BindingCounts, ClassCounts
 
 COMPARE_DATA = Path(__file__).parent.parent / "compare" / "data"
 
@@ -85,7 +85,7 @@ def written_reports(
     small_results: Results, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[list[Path], Path]:
     """Every artefact of ``small_results`` (200 bootstrap draws), written once for the whole session."""
-    from benchmark.reports import write_reports
+    from benchmark.tracks.mapping.reports import write_reports
 
     out = tmp_path_factory.mktemp("reports")
     return write_reports(small_results, out, draws=REPORT_DRAWS), out

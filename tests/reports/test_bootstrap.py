@@ -7,7 +7,6 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from benchmark.metrics import scores
 from benchmark.stats import bootstrap
 from benchmark.stats.bootstrap import (
     cluster_bootstrap,
@@ -17,6 +16,7 @@ from benchmark.stats.bootstrap import (
     resample_sums,
     rng_for,
 )
+from benchmark.tracks.mapping.metrics import scores
 
 A = np.array([[4.0, 1.0, 2.0]])  # one run: tp, fp, fn
 B = np.array([[1.0, 3.0, 3.0]])

@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from benchmark import interchange
-from benchmark.compare import compare, three_way
-from benchmark.metrics import BindingCounts
-from benchmark.stats import (
+from benchmark.tracks.mapping import interchange
+from benchmark.tracks.mapping.compare import compare, three_way
+from benchmark.tracks.mapping.metrics import BindingCounts
+from benchmark.tracks.mapping.stats import (
     baseline_relative_recall,
     category_profile,
     confidence_profile,
@@ -23,7 +23,7 @@ from benchmark.stats import (
     missed_by_baseline,
     stability,
 )
-from benchmark.suggestions import load_suggestions
+from benchmark.tracks.mapping.suggestions import load_suggestions
 
 
 def test_right_follows_the_comparator():
@@ -196,7 +196,7 @@ def test_category_profile_shares():
 def test_blockwise_jaccard_equals_one_block(monkeypatch):
     import importlib
 
-    stability_module = importlib.import_module("benchmark.stats.stability")
+    stability_module = importlib.import_module("benchmark.tracks.mapping.stats.stability")
 
     rng = random.Random(8)
     sets = [frozenset(rng.sample(range(30), rng.randint(0, 20))) for _ in range(40)]

@@ -10,15 +10,15 @@ from dataclasses import replace
 
 import pytest
 
-from benchmark.aggregate import CSV_COLUMNS
-from benchmark.errors import InputFormatError
-from benchmark.fileio import dumps_json
-from benchmark.reports import write_reports
-from benchmark.reports.html import render_html
-from benchmark.reports.latex import latex_escape, render_latex
-from benchmark.reports.tables import summary_markdown
-from benchmark.results import Results, ResultsHeader, TransformationFacts
-from benchmark.stats import compute_statistics
+from benchmark.core.errors import InputFormatError
+from benchmark.core.fileio import dumps_json
+from benchmark.core.results import Results, ResultsHeader, TransformationFacts
+from benchmark.tracks.mapping.aggregate import CSV_COLUMNS
+from benchmark.tracks.mapping.reports import write_reports
+from benchmark.tracks.mapping.reports.html import render_html
+from benchmark.tracks.mapping.reports.latex import latex_escape, render_latex
+from benchmark.tracks.mapping.reports.tables import summary_markdown
+from benchmark.tracks.mapping.stats import compute_statistics
 
 FIGURES = ("pr_scatter", "f1_heatmap", "confidence", "categories")
 EXPECTED = (

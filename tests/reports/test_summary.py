@@ -7,11 +7,11 @@ from dataclasses import replace
 
 import pytest
 
-from benchmark.aggregate import aggregate
-from benchmark.compare import error_row
-from benchmark.errors import ConfigurationError
-from benchmark.stats import compute_statistics
+from benchmark.core.errors import ConfigurationError
 from benchmark.stats.significance import MCNEMAR_EXACT, mcnemar
+from benchmark.tracks.mapping.aggregate import aggregate
+from benchmark.tracks.mapping.compare import error_row
+from benchmark.tracks.mapping.stats import compute_statistics
 
 
 def test_micro_and_macro_come_from_the_aggregation(small_results):

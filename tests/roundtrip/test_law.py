@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from ecore_strategies import ecore_packages
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from benchmark.roundtrip.ecore_io import write_ecore
-from benchmark.roundtrip.ecoremodel import EcorePackage
-from benchmark.roundtrip.forward import forward
-from benchmark.roundtrip.lines import ecore_lines, sql_lines
-from benchmark.roundtrip.operators import OPERATOR_NAMES, OperatorNotApplicable, operator
-from benchmark.roundtrip.sql_io import write_sql
-from benchmark.roundtrip.strategies import ecore_packages
-from benchmark.roundtrip.witness import diff_lines, witness_problems
+from benchmark.tracks.roundtrip.ecore_io import write_ecore
+from benchmark.tracks.roundtrip.ecoremodel import EcorePackage
+from benchmark.tracks.roundtrip.forward import forward
+from benchmark.tracks.roundtrip.lines import ecore_lines, sql_lines
+from benchmark.tracks.roundtrip.operators import OPERATOR_NAMES, OperatorNotApplicable, operator
+from benchmark.tracks.roundtrip.sql_io import write_sql
+from benchmark.tracks.roundtrip.witness import diff_lines, witness_problems
 
 LAW_SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -55,7 +55,7 @@ def test_commutation_law(name: str, package: EcorePackage, seed: int) -> None:
 
 def test_law_check_detects_a_broken_t_side(monkeypatch: pytest.MonkeyPatch) -> None:
     """The law is not vacuous: a T side that forgets the NOT NULL breaks it on a package that has a target."""
-    from benchmark.roundtrip.ecoremodel import EcoreAttribute, EcoreClass
+    from benchmark.tracks.roundtrip.ecoremodel import EcoreAttribute, EcoreClass
 
     op = operator("make_mandatory")
     package = EcorePackage(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmark.roundtrip.ecoremodel import (
+from benchmark.tracks.roundtrip.ecoremodel import (
     EcoreAttribute,
     EcoreClass,
     EcoreEnum,
@@ -12,9 +12,9 @@ from benchmark.roundtrip.ecoremodel import (
     EcorePackage,
     EcoreReference,
 )
-from benchmark.roundtrip.lines import ecore_lines, sql_lines
-from benchmark.roundtrip.sqlmodel import SqlColumn, SqlForeignKey, SqlPrimaryKey, SqlSchema, SqlTable
-from benchmark.roundtrip.synonyms import normalize_ecore_type, normalize_sql_type
+from benchmark.tracks.roundtrip.lines import ecore_lines, sql_lines
+from benchmark.tracks.roundtrip.sqlmodel import SqlColumn, SqlForeignKey, SqlPrimaryKey, SqlSchema, SqlTable
+from benchmark.tracks.roundtrip.synonyms import normalize_ecore_type, normalize_sql_type
 
 
 def test_ecore_lines_render_every_kind() -> None:

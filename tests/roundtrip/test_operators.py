@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.roundtrip.ecoremodel import EcoreAttribute, EcoreClass, EcorePackage, EcoreReference
-from benchmark.roundtrip.forward import forward
-from benchmark.roundtrip.lines import sql_lines
-from benchmark.roundtrip.operators import OPERATORS, OperatorNotApplicable, choose, operator
-from benchmark.roundtrip.sql_io import write_sql
+from benchmark.tracks.roundtrip.ecoremodel import EcoreAttribute, EcoreClass, EcorePackage, EcoreReference
+from benchmark.tracks.roundtrip.forward import forward
+from benchmark.tracks.roundtrip.lines import sql_lines
+from benchmark.tracks.roundtrip.operators import OPERATORS, OperatorNotApplicable, choose, operator
+from benchmark.tracks.roundtrip.sql_io import write_sql
 
 SHOP = EcorePackage(
     "shop",

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.roundtrip.lines import CanonicalLine, Property
-from benchmark.roundtrip.scoring import match_lines, score
+from benchmark.tracks.roundtrip.lines import CanonicalLine, Property
+from benchmark.tracks.roundtrip.scoring import match_lines, score
 
 
 def verdicts(report):  # type: ignore[no-untyped-def]
@@ -144,8 +144,8 @@ def test_empty_output_scores_zero_not_nan(tmp_path: Path, models: types.SimpleNa
 
 
 def test_unreadable_reference_is_an_input_error(tmp_path: Path, models: types.SimpleNamespace) -> None:
-    from benchmark.errors import BenchmarkError, InputFormatError
-    from benchmark.roundtrip.reading import SQL
+    from benchmark.core.errors import BenchmarkError, InputFormatError
+    from benchmark.tracks.roundtrip.reading import SQL
 
     base = models.write(tmp_path, "T.sql.xmi", models.BASE_T)
     broken = models.write(tmp_path, "DeltaT.sql.xmi", models.EXPECTED_T.replace("</sql:Schema>", ""))

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.errors import InputFormatError
-from benchmark.roundtrip.reading import ECORE, SQL
-from benchmark.roundtrip.track import TRACK
+from benchmark.core.errors import InputFormatError
+from benchmark.tracks.roundtrip.reading import ECORE, SQL
+from benchmark.tracks.roundtrip.track import TRACK
 
 
 def test_cases_come_from_the_manifest() -> None:

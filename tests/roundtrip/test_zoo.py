@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.errors import BenchmarkError
-from benchmark.metamodel import load_resource
-from benchmark.roundtrip.reading import ECORE, read_model
+from benchmark.core.errors import BenchmarkError
+from benchmark.lang.ecore import load_resource
+from benchmark.tracks.roundtrip.reading import ECORE, read_model
 
 ZOO = Path("/work/ext/aymaneo+LLM-Agents-for-Model-Based-Engineering/atl-zoo")
 SAMPLE = sorted(ZOO.rglob("*.ecore"))[::15] if ZOO.is_dir() else []

@@ -5,10 +5,16 @@ from pathlib import Path
 import pytest
 
 from benchmark.cli import main
-from benchmark.compare import compare
-from benchmark.interchange import ClassMatch, FeatureMatch, InterchangeDocument, ModelDecl, TransformationInfo
-from benchmark.suggestions import parse_suggestions
-from benchmark.synth import PROFILES, run_seed, synthesize
+from benchmark.tracks.mapping.compare import compare
+from benchmark.tracks.mapping.interchange import (
+    ClassMatch,
+    FeatureMatch,
+    InterchangeDocument,
+    ModelDecl,
+    TransformationInfo,
+)
+from benchmark.tracks.mapping.suggestions import parse_suggestions
+from benchmark.tracks.mapping.synth import PROFILES, run_seed, synthesize
 
 TREE = Path(__file__).parents[1] / "plugin" / "data" / "tree"
 

@@ -1,0 +1,92 @@
+"""Prints how long ``atlbench report`` takes on a synthetic session of a typical and of a huge size.
+
+Usage: ``python scripts/bench_report.py [--transformations 8] [--providers 5] [--runs 5] [--draws 2000]
+[--huge-runs 300]``. The session is generated through the real comparator
+(:func:`synthetic_results.synthetic_results`: every LLM provider has RUNS runs per
+transformation, plus one EMFCompare baseline run), saved as results.json, and the report command's
+steps are timed: loading the file, the statistics, the figures, and writing every artefact. CPU time of
+this process (other processes on the machine do not count) and wall-clock time are both printed; the
+import of matplotlib is timed on its own, since a fresh ``atlbench report`` pays it once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+T = TypeVar("T")
+NAMES = ("Claude", "GPT", "Gemini", "Llama", "Mistral", "Qwen", "DeepSeek", "Grok")
+
+
+def timed(label: str, action: Callable[[], T]) -> tuple[T, float, float]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    value = action()
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    print(f"  {label:<36} {cpu:6.2f} s CPU {wall:6.2f} s wall")
+    return value, cpu, wall
+
+
+def session(transformations: int, providers: int, runs: int, draws: int, out: Path) -> None:
+    from synthetic_results import synthetic_results
+
+    from benchmark.core.results import Results
+    from benchmark.tracks.mapping.reports import write_reports
+    from benchmark.tracks.mapping.reports.plots import all_figures
+    from benchmark.tracks.mapping.stats import compute_statistics
+
+    names = NAMES[:providers] if providers <= len(NAMES) else tuple(f"P{i:02d}" for i in range(providers))
+    results = synthetic_results(transformations=transformations, providers=names, runs=runs, seed=1)
+    path = results.save(out / "results.json")
+    print(
+        f"{transformations} transformations x {providers} LLM providers x {runs} runs + 1 baseline run each: "
+        f"{len(results.rows)} rows, results.json {path.stat().st_size / 1e6:.1f} MB, {draws} bootstrap draws"
+    )
+    loaded, load_cpu, load_wall = timed("load results.json", lambda: Results.load(path))
+    stats, stats_cpu, stats_wall = timed("statistics", lambda: compute_statistics(loaded.rows, draws=draws))
+    timed("figures alone (part of the next line)", lambda: all_figures(stats))
+    paths, write_cpu, write_wall = timed(
+        "write_reports (14 artefacts)", lambda: write_reports(loaded, out / "reports", statistics=stats)
+    )
+    print(
+        f"  {'total: load + statistics + write':<36} {load_cpu + stats_cpu + write_cpu:6.2f} s CPU "
+        f"{load_wall + stats_wall + write_wall:6.2f} s wall; artefacts "
+        f"{sum(p.stat().st_size for p in paths) / 1e6:.1f} MB"
+    )
+
+
+def _imports() -> None:
+    import matplotlib.backends.backend_agg  # noqa: F401
+    import matplotlib.figure  # noqa: F401
+    import scipy.stats  # noqa: F401
+
+    import benchmark.tracks.mapping.reports  # noqa: F401
+    import benchmark.tracks.mapping.stats  # noqa: F401
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--transformations", type=int, default=8)
+    parser.add_argument("--providers", type=int, default=5, help="LLM providers (the baseline comes on top)")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--draws", type=int, default=2000)
+    parser.add_argument(
+        "--huge-runs", type=int, default=300, help="runs per provider, huge session (0: skip)"
+    )
+    args = parser.parse_args()
+    timed("import benchmark, scipy, matplotlib", _imports)
+    with tempfile.TemporaryDirectory() as folder:
+        session(args.transformations, args.providers, args.runs, args.draws, Path(folder) / "typical")
+        if args.huge_runs:
+            session(args.transformations, 3, args.huge_runs, args.draws, Path(folder) / "huge")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

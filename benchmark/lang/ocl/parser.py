@@ -1,0 +1,502 @@
+"""Parsing OCL expressions and types (USE dialect) with the lark grammar ``use.lark``.
+
+One LALR parser serves expressions, types, ``.use`` models and SOIL lines (several start rules), built
+once per process. :class:`ExprBuilder` turns lark trees into :mod:`benchmark.lang.ocl.ast` nodes with their
+line and column; the model and SOIL readers extend it. Syntax errors become
+:class:`~benchmark.lang.ocl.errors.OclSyntaxError` with the position of the offending token.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from importlib import resources
+from typing import Any
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from benchmark.lang.ocl import ast
+from benchmark.lang.ocl.errors import OclError, OclSyntaxError
+from benchmark.lang.ocl.values import INT_MAX
+
+START_RULES = ["expression_only", "type_only", "model_file", "soil_line", "constraints_file", "ocl_note"]
+
+
+# Words USE's grammars reserve (literal tokens of its OCL, model and SOIL rules). lark's contextual lexer
+# would accept them as identifiers where no keyword can follow; USE does not, and neither do we.
+RESERVED_WORDS = frozenset(
+    """and or xor not implies div if then else endif let in true false null Undefined oclUndefined
+    oclEmpty iterate oclAsType oclIsKindOf oclIsTypeOf selectByKind selectByType Set Bag Sequence
+    OrderedSet Collection Tuple model constraints context inv pre post end attributes operations
+    between enum abstract ordered associationclass associationClass new destroy insert delete into
+    from begin declare for do while""".split()
+)
+
+
+class _ReservedWordUsed(Exception):
+    def __init__(self, token: Token) -> None:
+        super().__init__(str(token))
+        self.token = token
+
+
+def _check_identifier(token: Token) -> Token:
+    """The lexer produced an identifier; a reserved word here means it is misplaced (``a and or b``)."""
+    if token in RESERVED_WORDS:
+        raise _ReservedWordUsed(token)
+    return token
+
+
+@functools.cache
+def lark_parser() -> Lark:
+    grammar = resources.files("benchmark.lang.ocl").joinpath("use.lark").read_text(encoding="utf-8")
+    return Lark(
+        grammar,
+        parser="lalr",
+        start=START_RULES,
+        propagate_positions=True,
+        maybe_placeholders=True,
+        cache=True,
+        lexer_callbacks={"IDENT": _check_identifier},
+    )
+
+
+_READABLE_TERMINALS = {
+    "IDENT": "identifier",
+    "INT": "integer",
+    "REAL": "real",
+    "STRING": "string",
+    "$END": "end of input",
+}
+
+
+def _describe_terminal(name: str) -> str:
+    if name in _READABLE_TERMINALS:
+        return _READABLE_TERMINALS[name]
+    try:
+        pattern = lark_parser().get_terminal(name).pattern
+    except KeyError:
+        return name
+    if pattern.type == "str":
+        return f"`{pattern.value}'"
+    return name.lower()
+
+
+def _end_position(text: str) -> tuple[int, int]:
+    """Line and column just after the last non-blank character (where the input ran out)."""
+    stripped = text.rstrip()
+    line = stripped.count("\n") + 1
+    column = len(stripped) - (stripped.rfind("\n") + 1) + 1
+    return line, column
+
+
+def syntax_error(error: UnexpectedInput, file: str | None, text: str = "") -> OclSyntaxError:
+    """A positioned, readable error from lark's exception."""
+    end: tuple[int, int] | None = None
+    if isinstance(error, UnexpectedToken):
+        token = error.token
+        if token.type == "$END":
+            what = "unexpected end of input"
+            end = _end_position(text)
+        else:
+            what = f"unexpected `{token.value}'"
+        expected = sorted({_describe_terminal(t) for t in error.accepts or error.expected})
+    elif isinstance(error, UnexpectedCharacters):
+        what = f"unexpected character `{error.char}'"
+        expected = sorted({_describe_terminal(t) for t in (error.allowed or ())})
+    elif isinstance(error, UnexpectedEOF):
+        what = "unexpected end of input"
+        expected = sorted({_describe_terminal(t) for t in error.expected})
+        end = _end_position(text)
+    else:  # pragma: no cover - lark has no other subclasses
+        what, expected = str(error), []
+    if expected:
+        shown = ", ".join(expected[:10]) + (", ..." if len(expected) > 10 else "")
+        what += f"; expected {shown}"
+    line = getattr(error, "line", None)
+    column = getattr(error, "column", None)
+    if end is not None:
+        line, column = end
+    if line is None or line < 0:
+        line, column = None, None
+    return OclSyntaxError(what, file=file, line=line, column=column)
+
+
+def parse_tree(text: str, start: str, *, file: str | None = None, line_offset: int = 0) -> Tree:
+    """Parse ``text``; positions are shifted by ``line_offset`` lines (text cut out of a larger file)."""
+    try:
+        tree = lark_parser().parse(text, start=start)
+    except UnexpectedInput as error:
+        err = syntax_error(error, file, text)
+        if err.line is not None:
+            err.line += line_offset
+        raise err from None
+    except _ReservedWordUsed as used:
+        token = used.token
+        raise OclSyntaxError(
+            f"unexpected `{token}' (a reserved word cannot be used as a name)",
+            file=file,
+            line=(token.line or 0) + line_offset,
+            column=token.column,
+        ) from None
+    if line_offset:
+        _shift_lines(tree, line_offset)
+    return tree
+
+
+def _shift_lines(tree: Tree, offset: int) -> None:
+    for subtree in tree.iter_subtrees():
+        meta = subtree.meta
+        if not meta.empty:
+            meta.line += offset
+            meta.end_line += offset
+        for child in subtree.children:
+            if isinstance(child, Token) and child.line is not None:
+                child.line += offset
+                if child.end_line is not None:
+                    child.end_line += offset
+
+
+def transform(builder: Transformer, tree: Tree) -> Any:
+    """Apply ``builder``; an :class:`OclError` raised inside a callback surfaces unwrapped."""
+    try:
+        return builder.transform(tree)
+    except VisitError as error:
+        if isinstance(error.orig_exc, OclError):
+            raise error.orig_exc from None
+        raise
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as the grammar counts them: only CR, LF and CRLF end a line (not U+0085, U+2028...)."""
+    return re.split(r"\r\n|\r|\n", text.removesuffix("\n").removesuffix("\r"))
+
+
+def _padding(line: int, column: int) -> str:
+    """Leading whitespace that makes positions of embedded text match the enclosing file."""
+    return "\n" * (line - 1) + " " * (column - 1)
+
+
+def parse_expression(text: str, *, file: str | None = None, line: int = 1, column: int = 1) -> ast.Expr:
+    """Parse one OCL expression; ``line``/``column`` give its position inside ``file``."""
+    tree = parse_tree(_padding(line, column) + text, "expression_only", file=file)
+    return transform(ExprBuilder(file), tree)
+
+
+def parse_type(text: str, *, file: str | None = None, line: int = 1, column: int = 1) -> ast.TypeExpr:
+    tree = parse_tree(_padding(line, column) + text, "type_only", file=file)
+    return transform(ExprBuilder(file), tree)
+
+
+_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|[0-3][0-7]{0,2}|[4-7][0-7]?|.)")
+_SIMPLE_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "b": "\b", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
+
+
+def unescape_string(body: str) -> str:
+    """Java-style escapes of USE's STRING token (``\\n``, ``\\'``, ``\\u00e9``, octal)."""
+
+    def replace(m: re.Match[str]) -> str:
+        code = m.group(1)
+        if code[0] == "u":
+            return chr(int(code[1:], 16))
+        if code[0] in "01234567":
+            return chr(int(code, 8))
+        if code in _SIMPLE_ESCAPES:
+            return _SIMPLE_ESCAPES[code]
+        raise ValueError(code)
+
+    return _ESCAPE.sub(replace, body)
+
+
+def _pos(item: Token | Any) -> dict[str, Any]:
+    return {"line": item.line, "column": item.column}
+
+
+class _Property:
+    """What follows ``.``/``->`` before the source is known."""
+
+    __slots__ = ("kind", "token", "roles", "call", "extra", "pre")
+
+    def __init__(
+        self,
+        kind: str,
+        token: Token,
+        roles: tuple[str, ...] = (),
+        call: Any = None,
+        extra: Any = None,
+        pre: bool = False,
+    ):
+        self.pre = pre
+        self.kind = kind
+        self.token = token
+        self.roles = roles
+        self.call = call
+        self.extra = extra
+
+
+class _CallArgs:
+    __slots__ = ("args", "bar", "body", "token")
+
+    def __init__(
+        self, args: list[tuple[ast.Expr, ast.TypeExpr | None]], bar: Token | None, body: ast.Expr | None
+    ):
+        self.args = args
+        self.bar = bar
+        self.body = body
+
+
+@v_args(inline=False)
+class ExprBuilder(Transformer):
+    """lark tree -> AST for expressions and types (the model/SOIL builders subclass it)."""
+
+    def __init__(self, file: str | None = None) -> None:
+        super().__init__()
+        self.file = file
+
+    def error(self, message: str, item: Any) -> OclSyntaxError:
+        return OclSyntaxError(message, file=self.file, line=item.line, column=item.column)
+
+    # -- entry points ---------------------------------------------------------------------------
+    def expression_only(self, c: list[Any]) -> ast.Expr:
+        return c[0]
+
+    def type_only(self, c: list[Any]) -> ast.TypeExpr:
+        return c[0]
+
+    # -- let, operators -------------------------------------------------------------------------
+    @v_args(meta=True)
+    def let_expr(self, meta: Any, c: list[Any]) -> ast.Let:
+        return ast.Let(tuple(c[:-1]), c[-1], line=meta.line, column=meta.column)
+
+    def let_binding(self, c: list[Any]) -> ast.LetBinding:
+        name, typ, _eq, value = c
+        return ast.LetBinding(str(name), typ, value, **_pos(name))
+
+    def binary(self, c: list[Any]) -> ast.Binary:
+        left, op, right = c
+        return ast.Binary(str(op), left, right, **_pos(op))
+
+    def unary(self, c: list[Any]) -> ast.Unary:
+        op, operand = c
+        return ast.Unary(str(op), operand, **_pos(op))
+
+    # -- postfix calls --------------------------------------------------------------------------
+    def postfix(self, c: list[Any]) -> ast.Expr:
+        source, op, prop = c
+        return self._call(source, op.type == "ARROW", prop)
+
+    def named_property(self, c: list[Any]) -> _Property:
+        name, roles, pre, call = c
+        return _Property("named", name, tuple(roles or ()), call, pre=pre is not None)
+
+    def at_pre(self, c: list[Any]) -> Token:
+        return c[0]
+
+    def iterate_property(self, c: list[Any]) -> _Property:
+        return self._iterate_parts(c)
+
+    def type_property(self, c: list[Any]) -> _Property:
+        name, typ = c
+        return _Property("type", name, extra=typ)
+
+    def roles(self, c: list[Token]) -> list[str]:
+        return [str(t) for t in c]
+
+    def call_args(self, c: list[Any]) -> _CallArgs:
+        args: list[tuple[ast.Expr, ast.TypeExpr | None]] = []
+        bar: Token | None = None
+        body: ast.Expr | None = None
+        for item in c:
+            if item is None:
+                continue
+            if isinstance(item, tuple):
+                args.append(item)
+            elif isinstance(item, Token) and item.type == "BAR":
+                bar = item
+            else:
+                body = item
+        result = _CallArgs(args, bar, body)
+        return result
+
+    def call_arg(self, c: list[Any]) -> tuple[ast.Expr, ast.TypeExpr | None]:
+        return (c[0], c[1])
+
+    def iter_vars(self, c: list[ast.VarDecl]) -> list[ast.VarDecl]:
+        return c
+
+    def iter_var(self, c: list[Any]) -> ast.VarDecl:
+        name, typ = c
+        return ast.VarDecl(str(name), typ, **_pos(name))
+
+    def _iterate_parts(self, c: list[Any]) -> _Property:
+        keyword, variables, acc_name, acc_type, _eq, init, _bar, body = c
+        acc = ast.VarDecl(str(acc_name), acc_type, **_pos(acc_name))
+        return _Property("iterate", keyword, extra=(tuple(variables), acc, init, body))
+
+    def _call(self, source: ast.Expr | None, arrow: bool, prop: _Property) -> ast.Expr:
+        tok = prop.token
+        if prop.kind == "type":
+            return ast.TypeOp(source, arrow, str(tok), prop.extra, **_pos(tok))
+        if prop.kind == "iterate":
+            variables, acc, init, body = prop.extra
+            return ast.Iterate(source, arrow, variables, acc, init, body, **_pos(tok))
+        name = str(tok)
+        call: _CallArgs | None = prop.call
+        if call is None:
+            return ast.PropertyCall(source, arrow, name, None, prop.roles, prop.pre, **_pos(tok))
+        if name in ast.ITERATORS and prop.pre:
+            raise self.error(f"`@pre' cannot modify the iterator `{name}'", tok)
+        if name in ast.ITERATORS:
+            if prop.roles:
+                raise self.error(f"`{name}' takes no role qualification", tok)
+            if call.bar is not None:
+                variables = []
+                for expr, typ in call.args:
+                    if not isinstance(expr, ast.Name):
+                        raise self.error(f"iterator variable of `{name}' must be a name", expr)
+                    variables.append(ast.VarDecl(expr.name, typ, line=expr.line, column=expr.column))
+                assert call.body is not None
+                return ast.IteratorCall(source, arrow, name, tuple(variables), call.body, **_pos(tok))
+            if len(call.args) != 1 or call.args[0][1] is not None:
+                raise self.error(f"`{name}' expects one body expression, as in `{name}(x | ...)'", tok)
+            return ast.IteratorCall(source, arrow, name, (), call.args[0][0], **_pos(tok))
+        if call.bar is not None:
+            raise self.error(f"`{name}' is not an iterator; `|' is not allowed in its arguments", call.bar)
+        for expr, typ in call.args:
+            if typ is not None:
+                raise self.error("a type annotation is only allowed for iterator variables", expr)
+        args = tuple(e for e, _ in call.args)
+        return ast.PropertyCall(source, arrow, name, args, prop.roles, prop.pre, **_pos(tok))
+
+    # -- primaries ------------------------------------------------------------------------------
+    def name_primary(self, c: list[Any]) -> ast.Expr:
+        name, pre, call = c
+        if call is None:
+            return ast.Name(str(name), pre is not None, **_pos(name))
+        return self._call(None, False, _Property("named", name, (), call, pre=pre is not None))
+
+    def type_primary(self, c: list[Any]) -> ast.Expr:
+        name, typ = c
+        return ast.TypeOp(None, False, str(name), typ, **_pos(name))
+
+    def iterate_primary(self, c: list[Any]) -> ast.Expr:
+        return self._call(None, False, self._iterate_parts(c))
+
+    @v_args(meta=True)
+    def if_expr(self, meta: Any, c: list[Any]) -> ast.If:
+        cond, then, otherwise = c
+        return ast.If(cond, then, otherwise, line=meta.line, column=meta.column)
+
+    @v_args(meta=True)
+    def object_ref(self, meta: Any, c: list[Any]) -> ast.ObjectRef:
+        return ast.ObjectRef(str(c[0]), line=meta.line, column=meta.column)
+
+    def enum_qualified(self, c: list[Token]) -> ast.EnumLit:
+        enum, literal = c
+        return ast.EnumLit(str(enum), str(literal), **_pos(enum))
+
+    @v_args(meta=True)
+    def enum_hash(self, meta: Any, c: list[Token]) -> ast.EnumLit:
+        return ast.EnumLit(None, str(c[0]), line=meta.line, column=meta.column)
+
+    # -- literals -------------------------------------------------------------------------------
+    def int_lit(self, c: list[Token]) -> ast.IntegerLit:
+        tok = c[0]
+        value = int(tok)
+        if value > INT_MAX:
+            raise self.error(f"integer literal `{tok}' is out of range (USE's Integer is 32-bit)", tok)
+        return ast.IntegerLit(value, **_pos(tok))
+
+    def real_lit(self, c: list[Token]) -> ast.RealLit:
+        return ast.RealLit(float(c[0]), **_pos(c[0]))
+
+    def string_lit(self, c: list[Token]) -> ast.StringLit:
+        tok = c[0]
+        try:
+            value = unescape_string(tok[1:-1])
+        except ValueError:
+            raise self.error("invalid escape sequence in string literal", tok) from None
+        return ast.StringLit(value, **_pos(tok))
+
+    @v_args(meta=True)
+    def true_lit(self, meta: Any, c: list[Any]) -> ast.BooleanLit:
+        return ast.BooleanLit(True, line=meta.line, column=meta.column)
+
+    @v_args(meta=True)
+    def false_lit(self, meta: Any, c: list[Any]) -> ast.BooleanLit:
+        return ast.BooleanLit(False, line=meta.line, column=meta.column)
+
+    def null_lit(self, c: list[Any]) -> ast.NullLit:
+        tok, typ = c
+        return ast.NullLit(typ, "null", **_pos(tok))
+
+    def undefined_lit(self, c: list[Token]) -> ast.NullLit:
+        return ast.NullLit(None, "Undefined", **_pos(c[0]))
+
+    def ocl_undefined_lit(self, c: list[Any]) -> ast.NullLit:
+        tok, typ = c
+        return ast.NullLit(typ, "oclUndefined", **_pos(tok))
+
+    def collection_kind(self, c: list[Token]) -> Token:
+        return c[0]
+
+    def type_op_name(self, c: list[Token]) -> Token:
+        return c[0]
+
+    def collection_lit(self, c: list[Any]) -> ast.CollectionLit:
+        kind = c[0]
+        items = tuple(i for i in c[1:] if i is not None)
+        return ast.CollectionLit(str(kind), items, **_pos(kind))
+
+    def collection_item(self, c: list[Any]) -> ast.Expr | ast.RangeItem:
+        first, dots, last = c
+        if dots is None:
+            return first
+        return ast.RangeItem(first, last, **_pos(dots))
+
+    def empty_collection_lit(self, c: list[Any]) -> ast.EmptyCollectionLit:
+        kind, elem = c
+        return ast.EmptyCollectionLit(
+            ast.CollectionTypeExpr(str(kind), elem, **_pos(kind)), "braces", **_pos(kind)
+        )
+
+    @v_args(meta=True)
+    def ocl_empty_lit(self, meta: Any, c: list[Any]) -> ast.EmptyCollectionLit:
+        return ast.EmptyCollectionLit(c[0], "oclEmpty", line=meta.line, column=meta.column)
+
+    @v_args(meta=True)
+    def tuple_lit(self, meta: Any, c: list[ast.TupleItem]) -> ast.TupleLit:
+        names = [i.name for i in c]
+        for i, item in enumerate(c):
+            if item.name in names[:i]:
+                raise self.error(f"tuple part `{item.name}' is defined twice", item)
+        return ast.TupleLit(tuple(c), line=meta.line, column=meta.column)
+
+    def tuple_item(self, c: list[Any]) -> ast.TupleItem:
+        name = c[0]
+        value = c[-1]
+        if (
+            len(c) == 2
+            and isinstance(value, ast.Binary)
+            and value.op == "="
+            and isinstance(value.left, ast.Name)
+        ):
+            # `name : Type = value` (USE prefers this reading, as its grammar's syntactic predicate does)
+            typ = ast.SimpleTypeExpr(value.left.name, line=value.left.line, column=value.left.column)
+            return ast.TupleItem(str(name), typ, value.right, **_pos(name))
+        return ast.TupleItem(str(name), None, value, **_pos(name))
+
+    # -- types ----------------------------------------------------------------------------------
+    def simple_type(self, c: list[Token]) -> ast.SimpleTypeExpr:
+        return ast.SimpleTypeExpr(str(c[0]), **_pos(c[0]))
+
+    def collection_type(self, c: list[Any]) -> ast.CollectionTypeExpr:
+        kind, elem = c
+        return ast.CollectionTypeExpr(str(kind), elem, **_pos(kind))
+
+    @v_args(meta=True)
+    def tuple_type(self, meta: Any, c: list[tuple[str, ast.TypeExpr]]) -> ast.TupleTypeExpr:
+        return ast.TupleTypeExpr(tuple(c), line=meta.line, column=meta.column)
+
+    def tuple_part(self, c: list[Any]) -> tuple[str, ast.TypeExpr]:
+        return (str(c[0]), c[1])

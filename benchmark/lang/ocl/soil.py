@@ -1,0 +1,310 @@
+"""Reading SOIL object states (``.soil`` / ``.cmd`` files of USE shell commands).
+
+Supported statements (with or without the leading ``!``; several per line separated by ``;``):
+``new C('o')``, ``o := new C('o')``, ``o := new C``, ``create a, b : C``, ``set o.attr := expr``,
+``o.attr := expr``, ``insert (a, b) into Assoc``, ``delete (a, b) from Assoc``, ``destroy o``,
+``new AC('l') between (a, b)``, ``create l : AC between (a, b)``, and ``v := expr`` (a SOIL variable).
+Lines starting with ``--`` or ``//`` are comments; ``check`` and ``?``/``??`` queries do not change the
+state and are recorded in :attr:`SoilResult.skipped`. Every value is an OCL expression evaluated in the
+state built so far, so ``!set ada.boss := bob`` and ``!set s.tags := Set{'a'}`` work as in USE.
+"""
+
+from __future__ import annotations
+
+from collections import ChainMap
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lark import Token, v_args
+
+from benchmark.lang.ocl import ast
+from benchmark.lang.ocl.compiler import RECURSION_TOO_DEEP, MultiplicityViolation, Runtime
+from benchmark.lang.ocl.errors import OclError, StateError
+from benchmark.lang.ocl.model import Class, Model
+from benchmark.lang.ocl.parser import ExprBuilder, parse_tree, split_lines, transform
+from benchmark.lang.ocl.state import ObjectState
+from benchmark.lang.ocl.textfile import read_text_file
+from benchmark.lang.ocl.types import OCL_VOID, Type
+from benchmark.lang.ocl.values import Obj, runtime_type
+
+
+@dataclass
+class _Statement:
+    kind: str
+    line: int
+    column: int
+    args: dict[str, Any]
+
+
+@dataclass
+class SoilResult:
+    """The state a SOIL file builds, and the shell commands it contained that do not change state."""
+
+    state: ObjectState
+    variables: dict[str, Any] = field(default_factory=dict)
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+
+
+class _SoilBuilder(ExprBuilder):
+    def soil_line(self, c: list[_Statement]) -> list[_Statement]:
+        return c
+
+    @v_args(meta=True)
+    def new_statement(self, meta: Any, c: list[Any]) -> _Statement:
+        cls, name, between = c
+        return _Statement("new", meta.line, meta.column, {"cls": cls, "name": name, "between": between})
+
+    def between(self, c: list[ast.Expr]) -> list[ast.Expr]:
+        return c
+
+    def assign_new(self, c: list[Any]) -> _Statement:
+        var, stmt = c
+        stmt.args["variable"] = var
+        return stmt
+
+    def assign_value(self, c: list[Any]) -> _Statement:
+        var, expr = c
+        return _Statement("assign", var.line, var.column, {"variable": var, "expr": expr})
+
+    @v_args(meta=True)
+    def create(self, meta: Any, c: list[Any]) -> _Statement:
+        names = [t for t in c if isinstance(t, Token)]
+        between = c[-1] if isinstance(c[-1], list) else None
+        *objects, cls = names
+        return _Statement(
+            "create", meta.line, meta.column, {"names": objects, "cls": cls, "between": between}
+        )
+
+    def attribute_target(self, c: list[Any]) -> tuple[ast.Expr, Token]:
+        """``o.attr``, ``@o.attr`` or ``o.role.attr``: the object expression and the attribute name."""
+        at, first, *rest = c
+        names = [t for t in rest if t.type == "IDENT"]
+        obj: ast.Expr = (ast.ObjectRef if at is not None else ast.Name)(
+            str(first), line=first.line, column=first.column
+        )
+        for role in names[:-1]:
+            obj = ast.PropertyCall(obj, False, str(role), None, line=role.line, column=role.column)
+        return obj, names[-1]
+
+    def set_attribute(self, c: list[Any]) -> _Statement:
+        (obj, attr), expr = c
+        return _Statement("set", obj.line, obj.column, {"object": obj, "attribute": attr, "expr": expr})
+
+    def let_value(self, c: list[Any]) -> _Statement:
+        var, _type, _eq, expr = c
+        return _Statement("assign", var.line, var.column, {"variable": var, "expr": expr})
+
+    @v_args(meta=True)
+    def insert(self, meta: Any, c: list[Any]) -> _Statement:
+        *objects, assoc = c
+        return _Statement("insert", meta.line, meta.column, {"objects": objects, "association": assoc})
+
+    @v_args(meta=True)
+    def delete(self, meta: Any, c: list[Any]) -> _Statement:
+        *objects, assoc = c
+        return _Statement("delete", meta.line, meta.column, {"objects": objects, "association": assoc})
+
+    @v_args(meta=True)
+    def destroy(self, meta: Any, c: list[Any]) -> _Statement:
+        return _Statement("destroy", meta.line, meta.column, {"objects": c})
+
+
+def read_soil(path: str | Path, model: Model, *, runtime: Runtime | None = None) -> SoilResult:
+    path = Path(path)
+    text = read_text_file(path, StateError, "state")
+    return parse_soil(text, model, file=str(path), runtime=runtime)
+
+
+def parse_soil(
+    text: str, model: Model, *, file: str | None = None, runtime: Runtime | None = None
+) -> SoilResult:
+    """Execute the SOIL commands of ``text`` on an empty state of ``model``."""
+    runner = _Runner(model, runtime or Runtime(model), file)
+    for number, raw in enumerate(split_lines(text), start=1):
+        line = raw.strip()
+        if not line or line.startswith(("--", "//")):
+            continue
+        if line.startswith("?") or line.split()[0] == "check":
+            runner.result.skipped.append((number, line))
+            continue
+        tree = parse_tree(raw, "soil_line", file=file, line_offset=number - 1)
+        for statement in transform(_SoilBuilder(file), tree):
+            runner.run(statement)
+    return runner.result
+
+
+class _Runner:
+    def __init__(self, model: Model, runtime: Runtime, file: str | None) -> None:
+        self.model = model
+        self.runtime = runtime
+        self.file = file
+        self.state = ObjectState(model, file=file)
+        self.result = SoilResult(self.state)
+        self.ctx = runtime.context(self.state)
+
+    # -- helpers ------------------------------------------------------------------------------------
+    def error(self, message: str, where: Any) -> StateError:
+        return StateError(
+            message, file=self.file, line=getattr(where, "line", None), column=getattr(where, "column", None)
+        )
+
+    def namespace(self) -> Mapping[str, Obj]:
+        """Objects by name, SOIL variables bound to objects first (as in USE's shell)."""
+        bound = {var: value for var, value in self.result.variables.items() if isinstance(value, Obj)}
+        return ChainMap(bound, self.state.objects) if bound else self.state.objects
+
+    def evaluate(self, expr: ast.Expr) -> tuple[Any, Type]:
+        compiler = self.runtime.compiler(objects=self.namespace(), file=self.file)
+        variables = {k: v for k, v in self.result.variables.items() if not isinstance(v, Obj)}
+        compiled = compiler.compile_query(expr, {k: runtime_type(v) for k, v in variables.items()})
+        env = compiled.frame(self.ctx)
+        for name, slot in compiled.slots.items():
+            env[slot] = variables[name]
+        with self.evaluating(expr):
+            return compiled.fn(env), compiled.type
+
+    @contextmanager
+    def evaluating(self, where: Any) -> Iterator[None]:
+        """An evaluation that cannot finish (USE: N/A) stops the state with an error at ``where``."""
+        try:
+            yield
+        except MultiplicityViolation as violation:
+            raise self.error(f"evaluation failed: {violation}", where) from None
+        except RecursionError:
+            raise self.error(f"evaluation failed: {RECURSION_TOO_DEEP}", where) from None
+
+    def object_of(self, expr: ast.Expr) -> Obj:
+        value, _ = self.evaluate(expr)
+        if not isinstance(value, Obj):
+            raise self.error("an object was expected here", expr)
+        if self.state.objects.get(value.name) is not value:
+            raise self.error(f"object `{value.name}' does not exist any more", expr)
+        return value
+
+    def class_named(self, token: Token) -> Class:
+        cls = self.model.classes.get(str(token))
+        if cls is None:
+            raise self.error(f"undefined class `{token}'", token)
+        return cls
+
+    def object_name(self, name_expr: ast.Expr | None, cls: Class) -> str:
+        if name_expr is None:
+            return self.state.unique_name(cls)
+        value, t = self.evaluate(name_expr)
+        if not isinstance(value, str):
+            raise self.error(f"the object name must be a String, found type `{t}'", name_expr)
+        return value
+
+    def create(self, cls: Class, name: str, where: Any, between: list[ast.Expr] | None) -> Obj:
+        if between is not None:
+            if not cls.is_association_class:
+                raise self.error(f"`{cls.name}' is not an association class; `between' needs one", where)
+            participants = [self.object_of(e) for e in between]
+        elif cls.is_association_class:
+            raise self.error(f"objects of association class `{cls.name}' need `between (...)'", where)
+        try:
+            obj = self.state.create_object(cls, name)
+            if between is not None:
+                assert cls.association is not None
+                try:
+                    self.state.insert_link(cls.association, participants, obj)
+                except StateError:
+                    self.state.destroy_object(obj)
+                    raise
+        except OclError as error:
+            raise self.error(error.message, where) from None
+        self.initialize(obj, where)
+        return obj
+
+    def initialize(self, obj: Obj, where: Any) -> None:
+        """USE evaluates ``init`` expressions when an object is created."""
+        for attr in obj.cls.all_attributes():
+            if attr.init is not None:
+                with self.evaluating(where):
+                    obj.values[attr.name] = self.runtime.initial_value(self.ctx, attr, obj)
+
+    # -- statements ---------------------------------------------------------------------------------
+    def run(self, s: _Statement) -> None:
+        getattr(self, "_" + s.kind)(s)
+
+    def _new(self, s: _Statement) -> None:
+        cls = self.class_named(s.args["cls"])
+        obj = self.create(cls, self.object_name(s.args["name"], cls), s, s.args["between"])
+        variable = s.args.get("variable")
+        if variable is not None:
+            self.result.variables[str(variable)] = obj
+
+    def _create(self, s: _Statement) -> None:
+        cls = self.class_named(s.args["cls"])
+        names = s.args["names"]
+        if s.args["between"] is not None and len(names) != 1:
+            raise self.error("`create ... between' creates exactly one link object", s)
+        for name in names:
+            self.create(cls, str(name), name, s.args["between"])
+
+    def _assign(self, s: _Statement) -> None:
+        value, _ = self.evaluate(s.args["expr"])
+        self.result.variables[str(s.args["variable"])] = value
+
+    def _set(self, s: _Statement) -> None:
+        target: ast.Expr = s.args["object"]
+        if isinstance(target, ast.Name) and target.name not in self.namespace():
+            raise self.error(f"undefined object `{target.name}'", target)
+        obj = self.object_of(target)
+        attr_token: Token = s.args["attribute"]
+        attr = obj.cls.attribute(str(attr_token))
+        if attr is None:
+            raise self.error(f"class `{obj.cls.name}' has no attribute `{attr_token}'", attr_token)
+        value, t = self.evaluate(s.args["expr"])
+        if not t.conforms_to(attr.type) and t != OCL_VOID:
+            raise self.error(
+                f"type mismatch in assignment: `{t}' does not conform to the type `{attr.type}' of "
+                f"`{obj.cls.name}::{attr.name}'",
+                s.args["expr"],
+            )
+        try:
+            self.state.set_attribute(obj, attr.name, value)
+        except OclError as error:
+            raise self.error(error.message, attr_token) from None
+
+    def _association(self, token: Token) -> Any:
+        assoc = self.model.associations.get(str(token))
+        if assoc is None:
+            raise self.error(f"undefined association `{token}'", token)
+        return assoc
+
+    def _insert(self, s: _Statement) -> None:
+        assoc = self._association(s.args["association"])
+        if assoc.is_class:
+            raise self.error(
+                f"links of association class `{assoc.name}' are created with `new {assoc.name}(...) "
+                "between (...)'",
+                s.args["association"],
+            )
+        objects = [self.object_of(e) for e in s.args["objects"]]
+        try:
+            self.state.insert_link(assoc, objects)
+        except OclError as error:
+            raise self.error(error.message, s) from None
+
+    def _delete(self, s: _Statement) -> None:
+        assoc = self._association(s.args["association"])
+        objects = [self.object_of(e) for e in s.args["objects"]]
+        try:
+            self.state.delete_link(assoc, objects)
+        except OclError as error:
+            raise self.error(error.message, s) from None
+
+    def _destroy(self, s: _Statement) -> None:
+        for expr in s.args["objects"]:
+            obj = self.object_of(expr)
+            self.state.destroy_object(obj)
+            for var, value in list(self.result.variables.items()):
+                if value is obj:
+                    del self.result.variables[var]
+
+
+__all__ = ["SoilResult", "parse_soil", "read_soil"]

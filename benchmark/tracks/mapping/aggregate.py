@@ -1,0 +1,475 @@
+"""Aggregation of the count table: micro and macro scores per provider x transformation and per provider.
+
+Rows (:class:`benchmark.tracks.mapping.counts.RunRow`) are the single source of truth. *Micro* pools the raw
+counts of the selected rows and applies the formulas once; *macro* applies the formulas to each run and
+averages (macro F1 is the mean of per-run F1, not the F1 of mean P and R), with the sample standard deviation
+over runs. Repeated runs of one transformation pool counts: they are never merged as sets, so a mapping found
+in two runs counts twice. Error rows are excluded from every number and listed.
+
+Everything here is a pure function returning plain data; the CLI, the pytest plugin and the report writers
+print or write it. Sums use exact arithmetic (integers, :func:`math.fsum`, :mod:`statistics`), so results
+do not depend on the order of the rows.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from benchmark.core.errors import ConfigurationError
+from benchmark.tracks.mapping.counts import FEATURE_KINDS, RunRow
+from benchmark.tracks.mapping.metrics import (
+    BindingCounts,
+    ClassCounts,
+    LevelScores,
+    Scores,
+    check_partial_weight,
+    level_scores,
+)
+
+ALL = "ALL"
+LEVELS = ("class", "binding", "overall")
+METRICS = ("precision", "recall", "f1", "accuracy")
+
+
+@dataclass(frozen=True)
+class Spread:
+    """Mean and sample standard deviation of one metric over runs (``sd`` is None for a single run)."""
+
+    mean: float
+    sd: float | None
+    n: int
+
+    def to_json(self) -> dict[str, float | int | None]:
+        return {"mean": self.mean, "sd": self.sd, "n": self.n}
+
+
+def spread(values: Sequence[float]) -> Spread:
+    if not values:
+        return Spread(0.0, None, 0)
+    mean = math.fsum(values) / len(values)
+    sd = statistics.stdev(values) if len(values) > 1 else None
+    return Spread(mean, sd, len(values))
+
+
+def _level(scores: LevelScores, level: str) -> Scores:
+    return {"class": scores.classes, "binding": scores.bindings, "overall": scores.overall}[level]
+
+
+@dataclass(frozen=True)
+class ExcludedRun:
+    """An error row: which run, and why it was left out."""
+
+    provider: str
+    model: str
+    transformation: str
+    run: str
+    file: str
+    error: str
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "provider": self.provider,
+            "model": self.model,
+            "transformation": self.transformation,
+            "run": self.run,
+            "file": self.file,
+            "error": self.error,
+        }
+
+
+@dataclass(frozen=True)
+class GroupResult:
+    """Micro and macro scores of one group of runs (a provider on one transformation, or ``ALL``).
+
+    ``model`` is set when the aggregation separates models; ``models`` lists the models pooled.
+    ``macro[level][metric]`` is a :class:`Spread` over the group's runs.
+    """
+
+    provider: str
+    transformation: str
+    model: str | None
+    models: tuple[str, ...]
+    runs: int
+    partial_weight: float
+    classes: ClassCounts
+    bindings: BindingCounts
+    bindings_by_kind: dict[str, BindingCounts]
+    micro: LevelScores
+    macro: dict[str, dict[str, Spread]]
+    suggestions: int = 0
+    invalid: int = 0
+    duplicates: int = 0
+    hallucinated_classes: int = 0
+    hallucinated_features: int = 0
+
+    @property
+    def is_total(self) -> bool:
+        return self.transformation == ALL
+
+    def micro_by_kind(self) -> dict[str, Scores]:
+        return {kind: counts.scores(self.partial_weight) for kind, counts in self.bindings_by_kind.items()}
+
+    def to_json(self) -> dict[str, Any]:
+        w = self.partial_weight
+        return {
+            "provider": self.provider,
+            "transformation": self.transformation,
+            "model": self.model,
+            "models": list(self.models),
+            "runs": self.runs,
+            "partialWeight": w,
+            "counts": {
+                "class": self.classes.to_json(),
+                "binding": {
+                    **self.bindings.to_json(),
+                    "tp": self.bindings.tp(w),
+                    "fp": self.bindings.fp(w),
+                    "fn": self.bindings.fn(w),
+                },
+                "bindingByKind": {k: v.to_json() for k, v in sorted(self.bindings_by_kind.items())},
+            },
+            "micro": {level: _level(self.micro, level).to_json() for level in LEVELS},
+            "microByKind": {k: v.to_json() for k, v in sorted(self.micro_by_kind().items())},
+            "macro": {
+                level: {metric: s.to_json() for metric, s in metrics.items()}
+                for level, metrics in self.macro.items()
+            },
+            "suggestions": self.suggestions,
+            "invalid": self.invalid,
+            "duplicates": self.duplicates,
+            "hallucinations": {"classes": self.hallucinated_classes, "features": self.hallucinated_features},
+        }
+
+
+@dataclass(frozen=True)
+class Aggregation:
+    """Every group, ordered by provider, then transformation, each provider's ``ALL`` row last."""
+
+    partial_weight: float
+    groups: tuple[GroupResult, ...]
+    excluded: tuple[ExcludedRun, ...] = ()
+    by_model: bool = False
+    rows_used: int = field(default=0)
+
+    def totals(self) -> tuple[GroupResult, ...]:
+        """The ``ALL`` row of each provider."""
+        return tuple(g for g in self.groups if g.is_total)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "partialWeight": self.partial_weight,
+            "byModel": self.by_model,
+            "rowsUsed": self.rows_used,
+            "groups": [g.to_json() for g in self.groups],
+            "excluded": [e.to_json() for e in self.excluded],
+        }
+
+
+# -------------------------------------------------------------------------------------- functions
+
+
+def resolve_partial_weight(rows: Iterable[RunRow], partial_weight: float | None) -> float:
+    """The weight to apply: the one given, else the rows' common weight (rows store raw counts, so any
+    weight can be re-applied; mixing rows scored at different weights without choosing one is an error)."""
+    if partial_weight is not None:
+        return check_partial_weight(partial_weight)
+    weights = sorted({row.partial_weight for row in rows})
+    if len(weights) > 1:
+        raise ConfigurationError(
+            f"rows were scored with different partial weights {weights}; choose one explicitly",
+            field="partial_weight",
+        )
+    return weights[0] if weights else 0.5
+
+
+def pooled_counts(rows: Iterable[RunRow]) -> tuple[ClassCounts, BindingCounts]:
+    classes, bindings = ClassCounts(), BindingCounts()
+    for row in rows:
+        classes += row.classes
+        bindings += row.bindings
+    return classes, bindings
+
+
+def micro(rows: Sequence[RunRow], partial_weight: float) -> LevelScores:
+    """Counts summed over the rows, then the formulas."""
+    classes, bindings = pooled_counts(rows)
+    return level_scores(classes, bindings, partial_weight)
+
+
+def macro(rows: Sequence[RunRow], partial_weight: float) -> dict[str, dict[str, Spread]]:
+    """The formulas per run, then mean and standard deviation, for each level and metric."""
+    per_run = [row.scores(partial_weight) for row in rows]
+    return {
+        level: {metric: spread([getattr(_level(s, level), metric) for s in per_run]) for metric in METRICS}
+        for level in LEVELS
+    }
+
+
+def _group(
+    rows: Sequence[RunRow], provider: str, transformation: str, model: str | None, w: float
+) -> GroupResult:
+    classes, bindings = pooled_counts(rows)
+    by_kind: dict[str, BindingCounts] = {}
+    for row in rows:
+        for kind, counts in row.bindings_by_kind.items():
+            by_kind[kind] = by_kind.get(kind, BindingCounts()) + counts
+    return GroupResult(
+        provider=provider,
+        transformation=transformation,
+        model=model,
+        models=tuple(sorted({row.model for row in rows})),
+        runs=len(rows),
+        partial_weight=w,
+        classes=classes,
+        bindings=bindings,
+        bindings_by_kind={k: by_kind[k] for k in sorted(by_kind, key=_kind_order)},
+        micro=level_scores(classes, bindings, w),
+        macro=macro(rows, w),
+        suggestions=sum(row.suggestions for row in rows),
+        invalid=sum(row.invalid for row in rows),
+        duplicates=sum(row.duplicates for row in rows),
+        hallucinated_classes=sum(len(row.hallucinated_classes) for row in rows),
+        hallucinated_features=sum(len(row.hallucinated_features) for row in rows),
+    )
+
+
+def _kind_order(kind: str) -> tuple[int, str]:
+    return (FEATURE_KINDS.index(kind) if kind in FEATURE_KINDS else len(FEATURE_KINDS), kind)
+
+
+def aggregate(
+    rows: Iterable[RunRow], *, partial_weight: float | None = None, by_model: bool = False
+) -> Aggregation:
+    """Group ok rows by provider (and model when ``by_model``) x transformation, plus an ``ALL`` row per
+    provider; error rows are listed in ``excluded``."""
+    all_rows = list(rows)
+    ok = [row for row in all_rows if row.ok]
+    w = resolve_partial_weight(ok, partial_weight)
+    excluded = tuple(
+        sorted(
+            (
+                ExcludedRun(r.provider, r.model, r.transformation, r.run, r.file, r.error or "")
+                for r in all_rows
+                if not r.ok
+            ),
+            key=lambda e: (e.provider, e.model, e.transformation, e.run, e.file),
+        )
+    )
+    by_provider: dict[tuple[str, str | None], list[RunRow]] = {}
+    for row in ok:
+        by_provider.setdefault((row.provider, row.model if by_model else None), []).append(row)
+    groups: list[GroupResult] = []
+    for (provider, model), provider_rows in sorted(
+        by_provider.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")
+    ):
+        by_transformation: dict[str, list[RunRow]] = {}
+        for row in provider_rows:
+            by_transformation.setdefault(row.transformation, []).append(row)
+        for transformation in sorted(by_transformation):
+            groups.append(_group(by_transformation[transformation], provider, transformation, model, w))
+        groups.append(_group(provider_rows, provider, ALL, model, w))
+    return Aggregation(
+        partial_weight=w, groups=tuple(groups), excluded=excluded, by_model=by_model, rows_used=len(ok)
+    )
+
+
+# ---------------------------------------------------------------------------------------- tables
+
+CSV_COLUMNS: tuple[str, ...] = (
+    "provider",
+    "model",
+    "transformation",
+    "runs",
+    "partial_weight",
+    *(f"{level}_{count}" for level in ("class", "binding", "overall") for count in ("tp", "fp", "fn")),
+    "binding_exact",
+    "binding_partial",
+    "binding_divergent",
+    "binding_target_only",
+    "binding_only_generated",
+    "binding_only_atl",
+    *(f"micro_{level}_{metric}" for level in LEVELS for metric in METRICS),
+    *(f"micro_{kind}_{metric}" for kind in ("attribute", "reference") for metric in METRICS),
+    *(f"macro_{level}_{metric}{stat}" for level in LEVELS for metric in METRICS for stat in ("", "_sd")),
+    "suggestions",
+    "invalid",
+    "duplicates",
+    "hallucinated_classes",
+    "hallucinated_features",
+)
+
+
+def csv_records(aggregation: Aggregation) -> list[dict[str, Any]]:
+    """One flat record per group, keys in :data:`CSV_COLUMNS` order (``csv.DictWriter`` ready).
+
+    Missing values (a standard deviation over one run, a feature-kind split without metamodels) are
+    empty strings, so the CSV never says 0 for "not measured".
+    """
+    records = []
+    for group in aggregation.groups:
+        w = group.partial_weight
+        record: dict[str, Any] = {
+            "provider": group.provider,
+            "model": group.model if group.model is not None else ";".join(group.models),
+            "transformation": group.transformation,
+            "runs": group.runs,
+            "partial_weight": w,
+            "class_tp": group.classes.tp,
+            "class_fp": group.classes.fp,
+            "class_fn": group.classes.fn,
+            "binding_tp": group.bindings.tp(w),
+            "binding_fp": group.bindings.fp(w),
+            "binding_fn": group.bindings.fn(w),
+            "overall_tp": group.classes.tp + group.bindings.tp(w),
+            "overall_fp": group.classes.fp + group.bindings.fp(w),
+            "overall_fn": group.classes.fn + group.bindings.fn(w),
+            "binding_exact": group.bindings.exact,
+            "binding_partial": group.bindings.partial,
+            "binding_divergent": group.bindings.divergent,
+            "binding_target_only": group.bindings.target_only,
+            "binding_only_generated": group.bindings.only_generated,
+            "binding_only_atl": group.bindings.only_atl,
+            "suggestions": group.suggestions,
+            "invalid": group.invalid,
+            "duplicates": group.duplicates,
+            "hallucinated_classes": group.hallucinated_classes,
+            "hallucinated_features": group.hallucinated_features,
+        }
+        for level in LEVELS:
+            for metric in METRICS:
+                record[f"micro_{level}_{metric}"] = getattr(_level(group.micro, level), metric)
+                value = group.macro[level][metric]
+                record[f"macro_{level}_{metric}"] = value.mean
+                record[f"macro_{level}_{metric}_sd"] = value.sd if value.sd is not None else ""
+        by_kind = group.micro_by_kind()
+        for kind in ("attribute", "reference"):
+            for metric in METRICS:
+                record[f"micro_{kind}_{metric}"] = getattr(by_kind[kind], metric) if kind in by_kind else ""
+        records.append({column: record[column] for column in CSV_COLUMNS})
+    return records
+
+
+def run_records(rows: Iterable[RunRow], *, partial_weight: float | None = None) -> list[dict[str, Any]]:
+    """One flat record per run (error rows included, with their error), every count and metric."""
+    all_rows = list(rows)
+    w = resolve_partial_weight([r for r in all_rows if r.ok], partial_weight)
+    records = []
+    for row in sorted(all_rows, key=lambda r: r.key):
+        scores = row.scores(w)
+        record: dict[str, Any] = {
+            "track": row.track,
+            "provider": row.provider,
+            "model": row.model,
+            "transformation": row.transformation,
+            "run": row.run,
+            "file": row.file,
+            "status": row.status,
+            "error": row.error or "",
+            "partial_weight": w,
+            "confidence_filter": row.confidence_filter,
+            "class_tp": row.classes.tp,
+            "class_fp": row.classes.fp,
+            "class_fn": row.classes.fn,
+            "binding_exact": row.bindings.exact,
+            "binding_partial": row.bindings.partial,
+            "binding_divergent": row.bindings.divergent,
+            "binding_target_only": row.bindings.target_only,
+            "binding_only_generated": row.bindings.only_generated,
+            "binding_only_atl": row.bindings.only_atl,
+            "binding_tp": row.bindings.tp(w),
+            "binding_fp": row.bindings.fp(w),
+            "binding_fn": row.bindings.fn(w),
+        }
+        for level in LEVELS:
+            record.update({f"{level}_{m}": getattr(_level(scores, level), m) for m in METRICS})
+        record.update(
+            {
+                "suggestions": row.suggestions,
+                "invalid": row.invalid,
+                "duplicates": row.duplicates,
+                "hallucinated_classes": len(row.hallucinated_classes),
+                "hallucinated_features": len(row.hallucinated_features),
+            }
+        )
+        records.append(record)
+    return records
+
+
+def _format_spread(value: Spread, digits: int) -> str:
+    if value.sd is None:
+        return f"{value.mean:.{digits}f}"
+    return f"{value.mean:.{digits}f} ± {value.sd:.{digits}f}"
+
+
+def table_rows(
+    aggregation: Aggregation, *, level: str = "overall", totals_only: bool = False, digits: int = 3
+) -> list[dict[str, Any]]:
+    """Rows for ``tabulate(rows, headers="keys")``: micro P, R, F1, accuracy, macro F1 ± SD at one level."""
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
+    rows = []
+    for group in aggregation.groups:
+        if totals_only and not group.is_total:
+            continue
+        scores = _level(group.micro, level)
+        row: dict[str, Any] = {"provider": group.provider}
+        if aggregation.by_model:
+            row["model"] = group.model
+        row.update(
+            {
+                "transformation": group.transformation,
+                "runs": group.runs,
+                "P": round(scores.precision, digits),
+                "R": round(scores.recall, digits),
+                "F1": round(scores.f1, digits),
+                "Acc": round(scores.accuracy, digits),
+                "macro F1": _format_spread(group.macro[level]["f1"], digits),
+            }
+        )
+        rows.append(row)
+    return rows
+
+
+def split_rows(aggregation: Aggregation, *, digits: int = 3) -> list[dict[str, Any]]:
+    """Per provider (``ALL`` rows): micro F1 for classes, bindings, attribute and reference bindings."""
+    rows = []
+    for group in aggregation.totals():
+        by_kind = group.micro_by_kind()
+        row: dict[str, Any] = {"provider": group.provider}
+        if aggregation.by_model:
+            row["model"] = group.model
+        row.update(
+            {
+                "class F1": round(group.micro.classes.f1, digits),
+                "binding F1": round(group.micro.bindings.f1, digits),
+                "attribute F1": round(by_kind["attribute"].f1, digits) if "attribute" in by_kind else None,
+                "reference F1": round(by_kind["reference"].f1, digits) if "reference" in by_kind else None,
+                "overall F1": round(group.micro.overall.f1, digits),
+            }
+        )
+        rows.append(row)
+    return rows
+
+
+__all__ = [
+    "ALL",
+    "CSV_COLUMNS",
+    "Aggregation",
+    "ExcludedRun",
+    "GroupResult",
+    "Spread",
+    "aggregate",
+    "csv_records",
+    "macro",
+    "micro",
+    "pooled_counts",
+    "resolve_partial_weight",
+    "run_records",
+    "split_rows",
+    "spread",
+    "table_rows",
+]

@@ -1,0 +1,214 @@
+"""``atlbench import``: file hand-exported jJodel runs under the right transformation, normalised name.
+
+Each file is read with the comparator's reader
+(:func:`benchmark.tracks.mapping.suggestions.load_suggestions`), so a file that imports is a file that scores;
+a file that does not is reported with the reader's message (file, line, JSON path) and nothing is written for
+it. The transformation folder is, in this order: the one named by ``--transformation``; the one whose folder
+name equals the export's ``transformation.name`` (ignoring case); the only one holding metamodels named like
+the export's ``transformation.source`` and ``transformation.target``. The file is copied byte for byte to
+``<folder>/runs/<provider>-<model>-runNN.json`` with the next free run number of that provider and model; a
+file whose bytes are already in ``runs/`` is not imported twice.
+
+A bare LLM answer (the JSON array, e.g. pasted from a chat window) carries no provider, model or
+transformation; with ``--provider``, ``--model`` and ``--transformation`` it is wrapped into a jJodel
+export (entries unchanged, plus an ``imported`` block naming the original file and its hash).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchmark.core.errors import BenchmarkError, ConfigurationError, InputFormatError
+from benchmark.core.fileio import dumps_json, sha256_file, sha256_text, write_text_atomic
+from benchmark.llm.naming import existing_run_indices, run_file_name
+from benchmark.tracks.mapping.corpus import MetamodelResolver, TransformationFolder, discover
+from benchmark.tracks.mapping.llm_task import RUNS_DIR, answer_entry
+
+IMPORTED = "imported"
+ALREADY_PRESENT = "already-present"
+FAILED = "error"
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    source: Path
+    status: str
+    destination: Path | None = None
+    message: str | None = None
+    error: BenchmarkError | None = None
+
+
+def _folders(into: Path) -> list[TransformationFolder]:
+    return list(discover(into).transformations)
+
+
+def _choose_folder(
+    folders: Sequence[TransformationFolder],
+    *,
+    source: Path,
+    forced: str | None,
+    name: str | None,
+    mm_source: str | None,
+    mm_target: str | None,
+) -> TransformationFolder:
+    def by_name(wanted: str) -> list[TransformationFolder]:
+        return [f for f in folders if f.name.casefold() == wanted.casefold()]
+
+    if forced is not None:
+        found = by_name(forced)
+        if not found:
+            known = ", ".join(f.name for f in folders)
+            raise ConfigurationError(
+                f"no transformation folder {forced!r}; available: {known}", field="--transformation"
+            )
+        return found[0]
+    if name:
+        found = by_name(name)
+        if len(found) == 1:
+            return found[0]
+    if mm_source and mm_target:
+        matching = []
+        for folder in folders:
+            resolver = MetamodelResolver(folder.metamodel_files, folder=folder.path)
+            try:
+                if resolver.find(mm_source) is not None and resolver.find(mm_target) is not None:
+                    matching.append(folder)
+            except BenchmarkError:
+                continue
+        if len(matching) == 1:
+            return matching[0]
+        if len(matching) > 1:
+            names = ", ".join(f.name for f in matching)
+            raise InputFormatError(
+                f"transformation {mm_source} -> {mm_target} matches several folders ({names});"
+                " give --transformation",
+                file=source,
+                field="$.transformation",
+            )
+    described = name or (f"{mm_source} -> {mm_target}" if mm_source or mm_target else "nothing")
+    raise InputFormatError(
+        f"cannot tell which transformation this run belongs to (the file names {described});"
+        " give --transformation",
+        file=source,
+        field="$.transformation",
+    )
+
+
+def import_file(
+    path: Path,
+    into: Path,
+    *,
+    transformation: str | None = None,
+    provider: str | None = None,
+    model: str | None = None,
+    dry_run: bool = False,
+    folders: Sequence[TransformationFolder] | None = None,
+    reserved: set[Path] | None = None,
+) -> ImportResult:
+    """Validate one file and file it (see the module docstring). Errors come back in the result."""
+    from benchmark.tracks.mapping.suggestions import SHAPE_EXPORT, UNKNOWN, load_suggestions
+
+    try:
+        suggestions = load_suggestions(path)
+        raw_bytes = path.read_bytes()
+        text = raw_bytes.decode("utf-8")
+        is_export = suggestions.shape == SHAPE_EXPORT
+        chosen_provider = provider or (suggestions.provider if suggestions.provider != UNKNOWN else None)
+        chosen_model = model or (suggestions.model if suggestions.model != UNKNOWN else None)
+        missing = [
+            flag for flag, value in (("--provider", chosen_provider), ("--model", chosen_model)) if not value
+        ]
+        if missing:
+            what = "an LLM answer names" if not is_export else "the export names"
+            raise InputFormatError(
+                f"{what} no {' or '.join(m.removeprefix('--') for m in missing)};"
+                f" give {' and '.join(missing)}",
+                file=path,
+                field="$.analysis",
+            )
+        if not is_export and transformation is None:
+            raise InputFormatError(
+                "an LLM answer names no transformation; give --transformation", file=path, field="$"
+            )
+        assert chosen_provider is not None and chosen_model is not None
+        info = suggestions.transformation
+        folder = _choose_folder(
+            folders if folders is not None else _folders(into),
+            source=path,
+            forced=transformation,
+            name=info.name if info else None,
+            mm_source=info.source if info else None,
+            mm_target=info.target if info else None,
+        )
+        if not is_export:
+            text = _wrap_answer(text, path, folder.name, chosen_provider, chosen_model)
+        runs_dir = folder.path / RUNS_DIR
+        digest = sha256_text(text) if not is_export else sha256_file(path)
+        for existing in sorted(runs_dir.glob("*.json")) if runs_dir.is_dir() else []:
+            if sha256_file(existing) == digest:
+                return ImportResult(path, ALREADY_PRESENT, existing, f"already imported as {existing}")
+        used = existing_run_indices(runs_dir, chosen_provider, chosen_model)
+        index = max(used, default=0) + 1
+        destination = runs_dir / run_file_name(chosen_provider, chosen_model, index)
+        while reserved is not None and destination in reserved:  # earlier files of a dry run
+            index += 1
+            destination = runs_dir / run_file_name(chosen_provider, chosen_model, index)
+        if reserved is not None:
+            reserved.add(destination)
+        if not dry_run:
+            write_text_atomic(destination, text)
+        return ImportResult(path, IMPORTED, destination)
+    except BenchmarkError as error:
+        return ImportResult(path, FAILED, None, str(error), error)
+    except (OSError, UnicodeDecodeError) as error:
+        failure = InputFormatError(f"cannot read: {error}", file=path)
+        return ImportResult(path, FAILED, None, str(failure), failure)
+
+
+def _wrap_answer(text: str, path: Path, transformation: str, provider: str, model: str) -> str:
+    from benchmark.tracks.mapping.jjodel import export_document
+    from benchmark.tracks.mapping.suggestions import extract_json_array
+
+    entries = extract_json_array(text, source=path)
+    document = export_document(
+        transformation=transformation,
+        source="",
+        target="",
+        provider=provider,
+        model=model,
+        mappings=[answer_entry(entry) for entry in entries],
+        extra={"imported": {"file": path.name, "sha256": sha256_text(text), "shape": "llm-answer"}},
+    )
+    document["transformation"] = {"name": transformation, "source": None, "target": None}
+    return dumps_json(document)
+
+
+def import_runs(
+    files: Sequence[Path],
+    into: Path,
+    *,
+    transformation: str | None = None,
+    provider: str | None = None,
+    model: str | None = None,
+    dry_run: bool = False,
+) -> list[ImportResult]:
+    folders = _folders(into)
+    if not folders:
+        raise ConfigurationError("no transformation folder (one .atl file each) found", file=into)
+    results = []
+    reserved: set[Path] = set()
+    for path in files:
+        result = import_file(
+            Path(path),
+            into,
+            transformation=transformation,
+            provider=provider,
+            model=model,
+            dry_run=dry_run,
+            folders=folders,
+            reserved=reserved,
+        )
+        results.append(result)
+    return results

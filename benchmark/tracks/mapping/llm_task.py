@@ -1,0 +1,298 @@
+"""The ATL mapping track's task: one prompt per transformation, N runs, answers filed as jJodel exports.
+
+Prompt: the template filled with the folder's source and target metamodel views (which is which comes from the
+ATL module header, through :mod:`benchmark.tracks.mapping.corpus`). Answer: the JSON array of the LLM matcher,
+found with :func:`benchmark.tracks.mapping.suggestions.extract_json_array` and checked with
+:func:`benchmark.tracks.mapping.suggestions.parse_suggestions`. Filing, in
+``<folder>/runs/<provider>-<model>-runNN.json``:
+
+* a usable answer becomes a jJodel export whose ``mappings`` are the answer's entries converted one for
+  one (names, confidence labels, duplicates and unusable entries kept as the model wrote them, so the
+  comparator counts exactly what it would count on the raw answer), plus a ``generation`` block;
+* an answer that is not a JSON array of mapping objects becomes a **failed run**: the same file, with
+  ``generation.status = "failed"``, the parser's message and the raw text, and *no* ``mappings`` key. The
+  comparator's reader rejects it, so ``atlbench validate`` and the pytest suite show that run as an error
+  row naming the file, instead of scoring an invented empty answer;
+* no answer at all (timeout, HTTP error, offline cache miss) files nothing: an existing file stays as it
+  was and the raw log says why.
+
+A file that ``generate`` did not write (a hand-exported jJodel file, an imported run) is never
+overwritten; that run is reported as refused.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+from benchmark.core.errors import BenchmarkError, ConfigurationError, InputFormatError
+from benchmark.core.fileio import dumps_json, write_text_atomic
+from benchmark.llm.config import ProviderConfig
+from benchmark.llm.naming import log_file_name, run_file_name
+from benchmark.llm.prompt import PromptTemplate
+from benchmark.llm.redact import Redactor
+from benchmark.llm.requests import Job, JobResult, LlmRequest
+from benchmark.llm.task import FILED_NO_ANSWER, FILED_OK, FILED_REFUSED, FILED_UNUSABLE, Filed
+from benchmark.tracks.mapping.jjodel import KIND_ATTRIBUTE, KIND_CLASS, MappingEntry, export_document
+from benchmark.tracks.mapping.prompt import mapping_prompt
+
+GENERATOR = "atlbench generate"
+STATUS_OK = "ok"
+STATUS_FAILED = "failed"
+RUNS_DIR = "runs"
+LOG_DIR = ".log"
+
+
+@dataclass(frozen=True)
+class MappingCase:
+    """One transformation folder, ready to prompt: names and metamodel views (as JSON)."""
+
+    name: str
+    folder: Path
+    source_name: str
+    target_name: str
+    source_view: dict[str, Any]
+    target_view: dict[str, Any]
+
+    @property
+    def runs_dir(self) -> Path:
+        return self.folder / RUNS_DIR
+
+
+def _matches(name: str, selectors: Sequence[str]) -> bool:
+    return not selectors or any(s.casefold() in name.casefold() for s in selectors)
+
+
+def load_cases(
+    root: str | Path,
+    selectors: Sequence[str] = (),
+    *,
+    ground_truth_loader: Callable[[Path], Any] | None = None,
+) -> list[MappingCase]:
+    """The selected transformations of a validation tree (``-k``: case-insensitive substrings, any).
+
+    Raises :class:`ConfigurationError` when nothing is selected, and one error listing every selected
+    folder whose metamodels cannot be resolved, before any token is spent.
+    """
+    from benchmark.tracks.mapping import corpus
+
+    discovery = corpus.discover(root)
+    load = ground_truth_loader or corpus.load_ground_truth
+    selected = [t for t in discovery.transformations if _matches(t.name, selectors)]
+    if not selected:
+        available = ", ".join(t.name for t in discovery.transformations) or "none"
+        what = f"matches -k {' -k '.join(selectors)}" if selectors else "was found"
+        raise ConfigurationError(f"no transformation {what}; available: {available}", file=str(root))
+    cases: list[MappingCase] = []
+    problems: list[str] = []
+    for folder in selected:
+        try:
+            document = load(folder.atl_file)
+            metamodels = corpus.resolve_metamodels(document, folder.metamodel_files, folder=folder.path)
+        except BenchmarkError as error:
+            problems.append(f"{folder.name}: {error}")
+            continue
+        if metamodels.source is None or metamodels.target is None:
+            problems.append(f"{folder.name}: " + ("; ".join(metamodels.notes) or "metamodels not found"))
+            continue
+        cases.append(
+            MappingCase(
+                name=folder.name,
+                folder=folder.path,
+                source_name=metamodels.source.name,
+                target_name=metamodels.target.name,
+                source_view=metamodels.source.to_json(),
+                target_view=metamodels.target.to_json(),
+            )
+        )
+    if problems:
+        raise ConfigurationError(
+            "cannot build prompts for " + "; ".join(problems), file=str(root), field="transformations"
+        )
+    return cases
+
+
+def parse_answer(text: str) -> list[Any]:
+    """The answer's array of mapping objects, or :class:`InputFormatError` saying why there is none."""
+    from benchmark.tracks.mapping.suggestions import extract_json_array, parse_suggestions
+
+    data = extract_json_array(text, source="response")
+    parse_suggestions(data, source="response")  # type-checks every entry against the answer schema
+    return data
+
+
+def answer_entry(entry: dict[str, Any]) -> MappingEntry:
+    """One answer object as an export entry, values as written (the reader normalises both shapes alike).
+
+    The kind follows the reader's rule for answers: a class mapping when neither attribute names a
+    feature, else a feature mapping (``attribute`` in jJodel's vocabulary). Missing classes stay
+    ``None``: the reader lists such entries as invalid, as it would for the raw answer.
+    """
+    from benchmark.tracks.mapping.suggestions import normalise_name
+
+    source_feature = entry.get("sourceAttribute")
+    target_feature = entry.get("targetAttribute")
+    is_class = normalise_name(source_feature) is None and normalise_name(target_feature) is None
+    return MappingEntry(
+        kind=KIND_CLASS if is_class else KIND_ATTRIBUTE,
+        source_class=cast(str, entry.get("sourceClass")),
+        target_class=cast(str, entry.get("targetClass")),
+        source_feature=source_feature,
+        target_feature=target_feature,
+        confidence=entry.get("confidence"),
+        reason=entry.get("reason"),
+        guard_hint=entry.get("guardHint"),
+        conversion_hint=entry.get("conversionHint"),
+    )
+
+
+def generation_block(
+    result: JobResult, config: ProviderConfig, template: PromptTemplate, **extra: Any
+) -> dict[str, Any]:
+    """Provenance of one run. Everything in it is replayed from the cache, so offline runs write the
+    same bytes; the tool version and the local template path live in the raw log's spec line instead."""
+    completion = result.completion
+    assert completion is not None
+    request = result.job.request
+    template_name = Path(template.origin.removeprefix("builtin:")).name
+    block: dict[str, Any] = {
+        "generator": GENERATOR,
+        "status": STATUS_OK,
+        "providerKind": config.kind,
+        "baseUrl": config.endpoint["baseUrl"],
+        "promptTemplate": {
+            "name": template_name,
+            "builtin": template.origin.startswith("builtin:"),
+            "sha256": template.sha256,
+        },
+        "promptSha256": request.prompt_sha256,
+        "parameters": request.parameters.to_json(request.run_index),
+        "run": request.run_index,
+        "cacheKey": result.key,
+        "timestamp": completion.created_at,
+        "usage": {"inputTokens": completion.input_tokens, "outputTokens": completion.output_tokens},
+        "latencySeconds": completion.latency_seconds,
+        "responseModel": completion.response_model,
+        "finishReason": completion.finish_reason,
+        "transport": completion.transport,
+    }
+    if completion.batch_id is not None:
+        block["batchId"] = completion.batch_id
+    block.update(extra)
+    return block
+
+
+def run_document(
+    case: MappingCase, config: ProviderConfig, template: PromptTemplate, result: JobResult
+) -> tuple[dict[str, Any], str | None]:
+    """(document, parse error). A parse error gives the failed-run document described in the module doc."""
+    assert result.completion is not None
+    text = result.completion.text
+    entries: list[Any] = []
+    try:
+        entries = parse_answer(text)
+        message = None
+        outcome: dict[str, Any] = {"answerEntries": len(entries)}
+    except InputFormatError as error:
+        message = str(error)
+        outcome = {"status": STATUS_FAILED, "error": message, "rawResponse": text}
+    document = export_document(
+        transformation=case.name,
+        source=case.source_name,
+        target=case.target_name,
+        provider=config.name,
+        model=config.model,
+        model_label=config.model_label,
+        mappings=[answer_entry(entry) for entry in entries],
+        extra={"generation": generation_block(result, config, template, **outcome)},
+    )
+    if message is not None:
+        # No "mappings" at all: a reader must not mistake a failed run for an empty answer.
+        del document["mappings"]
+    return document, message
+
+
+def written_by_generate(path: Path) -> bool:
+    """Whether an existing run file came from ``atlbench generate`` (and may therefore be replaced)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    generation = data.get("generation") if isinstance(data, dict) else None
+    return isinstance(generation, dict) and generation.get("generator") == GENERATOR
+
+
+class MappingTask:
+    """Jobs for every (case, run index); files each result as described in the module docstring."""
+
+    def __init__(
+        self,
+        cases: Sequence[MappingCase],
+        template: PromptTemplate,
+        config: ProviderConfig,
+        runs: Iterable[int],
+        redactor: Redactor,
+    ) -> None:
+        self.cases = list(cases)
+        self.template = template
+        self.config = config
+        self.runs = sorted(set(runs))
+        self.redactor = redactor
+        self._cases_by_label: dict[str, MappingCase] = {}
+
+    def prompt(self, case: MappingCase) -> str:
+        return mapping_prompt(
+            self.template,
+            source_name=case.source_name,
+            source_view_json=case.source_view,
+            target_name=case.target_name,
+            target_view_json=case.target_view,
+        )
+
+    def output_path(self, case: MappingCase, run_index: int) -> Path:
+        return case.runs_dir / run_file_name(self.config.name, self.config.model, run_index)
+
+    def log_path(self, case: MappingCase) -> Path:
+        return case.runs_dir / LOG_DIR / log_file_name(self.config.name)
+
+    def case_of(self, job: Job) -> MappingCase:
+        return self._cases_by_label[job.label]
+
+    def jobs(self) -> list[Job]:
+        jobs: list[Job] = []
+        for case in self.cases:
+            prompt = self.prompt(case)
+            for run_index in self.runs:
+                label = f"{case.name} run{run_index:02d}"
+                self._cases_by_label[label] = case
+                request = LlmRequest(prompt=prompt, parameters=self.config.parameters, run_index=run_index)
+                jobs.append(Job(request=request, label=label, log_path=self.log_path(case)))
+        return jobs
+
+    def file(self, result: JobResult) -> Filed:
+        label = result.job.label
+        case = self._cases_by_label[label]
+        path = self.output_path(case, result.job.request.run_index)
+        if result.completion is None:
+            return Filed(label, FILED_NO_ANSWER, path=None, message=result.error)
+        if path.exists() and not written_by_generate(path):
+            return Filed(
+                label,
+                FILED_REFUSED,
+                path=path,
+                message=f"{path} exists and was not written by atlbench generate; not overwritten"
+                " (move it away or use another provider name)",
+            )
+        document, error = run_document(case, self.config, self.template, result)
+        text = dumps_json(self.redactor.data(document))
+        changed = not path.exists() or path.read_text(encoding="utf-8") != text
+        if changed:
+            write_text_atomic(path, text)
+        if error is not None:
+            return Filed(
+                label, FILED_UNUSABLE, path=path, message=f"answer unusable: {error}", changed=changed
+            )
+        return Filed(label, FILED_OK, path=path, changed=changed)

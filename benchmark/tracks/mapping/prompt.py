@@ -1,0 +1,47 @@
+"""The mapping track's prompt: the two metamodel views in the shipped (or a replacement) template."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from benchmark.llm.prompt import PromptTemplate, load_template
+
+BUILTIN_TEMPLATE = ("benchmark.tracks.mapping", "prompt_template.md")
+MAPPING_PLACEHOLDERS = frozenset({"sourceName", "sourceMetamodel", "targetName", "targetMetamodel"})
+MAPPING_REQUIRED = frozenset({"sourceMetamodel", "targetMetamodel"})
+
+
+def mapping_template(path: str | Path | None = None) -> PromptTemplate:
+    """The template in ``path``, or the shipped ``prompt_template.md``."""
+    return load_template(path, builtin=BUILTIN_TEMPLATE)
+
+
+def metamodel_json(view_json: Mapping[str, Any]) -> str:
+    """The metamodel view as embedded in prompts: compact JSON, keys in the view's documented order.
+
+    Compact (no indentation) because metamodels of thirty classes are tens of kilobytes of JSON and the
+    indentation alone would be a large share of the prompt's tokens; models read compact JSON fine.
+    """
+    return json.dumps(view_json, ensure_ascii=False, separators=(",", ":"))
+
+
+def mapping_prompt(
+    template: PromptTemplate,
+    *,
+    source_name: str,
+    source_view_json: Mapping[str, Any],
+    target_name: str,
+    target_view_json: Mapping[str, Any],
+) -> str:
+    template.check(MAPPING_PLACEHOLDERS, MAPPING_REQUIRED)
+    return template.render(
+        {
+            "sourceName": source_name,
+            "sourceMetamodel": metamodel_json(source_view_json),
+            "targetName": target_name,
+            "targetMetamodel": metamodel_json(target_view_json),
+        }
+    )

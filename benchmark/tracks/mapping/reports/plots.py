@@ -1,0 +1,339 @@
+"""The report's figures, drawn with matplotlib's Agg renderer and saved as PNG and SVG.
+
+Figures are built on :class:`matplotlib.figure.Figure` directly (no pyplot state, safe inside pytest and
+in threads) under a fixed ``rc_context``: ``svg.hashsalt`` makes the SVG element ids stable and the
+metadata carries no date, so the same statistics give byte-identical files on the same matplotlib.
+Colours follow the provider's position in name order (not in the F1 ranking), so a provider keeps its
+colour across the figures of a report and across sessions with the same providers.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from benchmark.core.fileio import write_bytes_atomic
+from benchmark.tracks.mapping.stats.profiles import PROFILE_CATEGORIES
+from benchmark.tracks.mapping.stats.summary import Statistics, level_of
+
+FORMATS = ("png", "svg")
+RC: dict[str, Any] = {
+    "svg.hashsalt": "atlbench",
+    "svg.fonttype": "path",
+    "font.family": "DejaVu Sans",
+    "font.size": 9,
+    "axes.titlesize": 10,
+    "figure.dpi": 100,
+    "savefig.dpi": 150,
+    "path.simplify": True,
+}
+METADATA: dict[str, dict[str, Any]] = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None}}
+CATEGORY_COLOURS = {
+    "exact": "#2e7d32",
+    "partial": "#9ccc65",
+    "divergent": "#ffa726",
+    "onlyGenerated": "#e53935",
+    "onlyAtl": "#9e9e9e",
+}
+CATEGORY_LABELS = {
+    "exact": "exact",
+    "partial": "partial",
+    "divergent": "divergent",
+    "onlyGenerated": "only generated",
+    "onlyAtl": "only ATL",
+}
+SLICE_MARKERS = {"high": "o", "high+medium": "s", "all": "^"}
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure: ``name`` is the file stem, ``title`` and ``caption`` go to the HTML page."""
+
+    name: str
+    title: str
+    caption: str
+    data: dict[str, bytes]  # format -> file content
+
+
+def provider_colours(names: list[str]) -> dict[str, str]:
+    from matplotlib import colormaps
+
+    palette = colormaps["tab10"].colors + colormaps["Dark2"].colors  # type: ignore[attr-defined]
+    ordered = sorted(names)
+    return {name: _hex(palette[i % len(palette)]) for i, name in enumerate(ordered)}
+
+
+def _hex(rgb: tuple[float, ...]) -> str:
+    return "#" + "".join(f"{round(c * 255):02x}" for c in rgb[:3])
+
+
+def _render(draw: Callable[[object], None], size: tuple[float, float]) -> dict[str, bytes]:
+    """Draw once with constrained layout on the Agg canvas, take the PNG from its pixel buffer, then
+    freeze the layout and write the SVG (one layout pass and one raster pass instead of two each)."""
+    import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure as MplFigure
+    from matplotlib.image import imsave
+
+    with matplotlib.rc_context(RC):  # type: ignore[arg-type]
+        dpi = float(RC["savefig.dpi"])
+        figure = MplFigure(figsize=size, dpi=dpi, layout="constrained")
+        canvas = FigureCanvasAgg(figure)
+        draw(figure)
+        canvas.draw()
+        png = io.BytesIO()
+        imsave(png, np.asarray(canvas.buffer_rgba()), format="png", dpi=dpi, metadata=METADATA["png"])
+        figure.set_layout_engine("none")
+        svg = io.BytesIO()
+        figure.savefig(svg, format="svg", metadata=METADATA["svg"])
+    return {"png": png.getvalue(), "svg": svg.getvalue()}
+
+
+def _empty(figure: object, message: str) -> None:
+    axes = figure.add_subplot()  # type: ignore[attr-defined]
+    axes.text(0.5, 0.5, message, ha="center", va="center", transform=axes.transAxes)
+    axes.set_axis_off()
+
+
+# ------------------------------------------------------------------------------------------- figures
+
+
+def pr_scatter(stats: Statistics, colours: dict[str, str]) -> Figure:
+    def draw(figure: object) -> None:
+        if not stats.providers:
+            _empty(figure, "no scored runs")
+            return
+        axes = figure.add_subplot()  # type: ignore[attr-defined]
+        grid = np.linspace(0.01, 1.0, 400)
+        for f1 in np.arange(0.1, 1.0, 0.1):
+            recall = grid[grid > f1 / 2 + 1e-9]
+            precision = f1 * recall / (2 * recall - f1)
+            keep = precision <= 1.0
+            axes.plot(recall[keep], precision[keep], color="#cccccc", linewidth=0.7, zorder=0)
+            axes.annotate(
+                f"F1={f1:.1f}",
+                (1.0, f1 / (2 - f1)),
+                fontsize=7,
+                color="#999999",
+                xytext=(2, 0),
+                textcoords="offset points",
+                va="center",
+                annotation_clip=False,
+            )
+        for p in stats.providers:
+            r, pr = p.micro.recall, p.micro.precision
+            ci_r, ci_p = p.intervals.get("recall"), p.intervals.get("precision")
+            xerr = [[max(0.0, r - ci_r.low)], [max(0.0, ci_r.high - r)]] if ci_r else None
+            yerr = [[max(0.0, pr - ci_p.low)], [max(0.0, ci_p.high - pr)]] if ci_p else None
+            marker = "D" if p.provider == stats.baseline else "o"
+            axes.errorbar(
+                [r],
+                [pr],
+                xerr=xerr,
+                yerr=yerr,
+                fmt=marker,
+                color=colours[p.provider],
+                capsize=3,
+                markersize=6,
+                label=f"{p.provider} (F1 {p.micro.f1:.3f})",
+            )
+        axes.set_xlim(0, 1.0)
+        axes.set_ylim(0, 1.02)
+        axes.set_xlabel("recall (micro)")
+        axes.set_ylabel("precision (micro)")
+        axes.set_aspect("equal")
+        axes.grid(True, linewidth=0.3, alpha=0.5)
+        axes.legend(loc="lower left", fontsize=7, frameon=True)
+        axes.set_title(f"Precision and recall per provider ({stats.level})")
+
+    return Figure(
+        "pr_scatter",
+        "Precision and recall",
+        f"Micro precision against recall per provider, with {round(stats.confidence * 100):g}% cluster "
+        "bootstrap intervals (transformations, then runs, resampled) as bars; grey curves are F1 iso-lines.",
+        _render(draw, (6.2, 5.6)),
+    )
+
+
+def f1_heatmap(stats: Statistics) -> Figure:
+    providers = [p.provider for p in stats.providers]
+    transformations = list(stats.transformations)
+
+    def draw(figure: object) -> None:
+        if not providers or not transformations:
+            _empty(figure, "no scored runs")
+            return
+        values = np.full((len(transformations), len(providers)), np.nan)
+        for i, t in enumerate(transformations):
+            for j, provider in enumerate(providers):
+                group = stats.group(provider, t)
+                if group is not None:
+                    values[i, j] = level_of(group.micro, stats.level).f1
+        axes = figure.add_subplot()  # type: ignore[attr-defined]
+        from matplotlib import colormaps
+
+        cmap = colormaps["viridis"].with_extremes(bad="#e0e0e0")
+        image = axes.imshow(np.ma.masked_invalid(values), cmap=cmap, vmin=0.0, vmax=1.0, aspect="auto")
+        axes.set_xticks(
+            range(len(providers)),
+            providers,
+            rotation=30 if len(providers) > 4 else 0,
+            ha="right" if len(providers) > 4 else "center",
+        )
+        axes.set_yticks(range(len(transformations)), transformations)
+        if len(providers) * len(transformations) <= 400:
+            for i in range(len(transformations)):
+                for j in range(len(providers)):
+                    v = values[i, j]
+                    text = "–" if np.isnan(v) else f"{v:.2f}"
+                    colour = "black" if np.isnan(v) or v > 0.6 else "white"
+                    axes.text(j, i, text, ha="center", va="center", fontsize=7, color=colour)
+        figure.colorbar(image, ax=axes, label=f"micro F1 ({stats.level})", shrink=0.8)  # type: ignore[attr-defined]
+        axes.set_title("F1 per transformation and provider")
+
+    height = max(2.5, 0.35 * len(transformations) + 1.6)
+    width = max(5.0, 0.8 * len(providers) + 3.5)
+    return Figure(
+        "f1_heatmap",
+        "F1 per transformation",
+        "Micro F1 of each provider on each transformation (pooled over its runs); grey: no scored run.",
+        _render(draw, (width, height)),
+    )
+
+
+def confidence_curves(stats: Statistics, colours: dict[str, str]) -> Figure:
+    profiles = [c for c in stats.confidence_profiles if c.available]
+
+    def draw(figure: object) -> None:
+        if not profiles:
+            _empty(figure, "no confidence labels in the rows")
+            return
+        left, right = figure.subplots(1, 2)  # type: ignore[attr-defined]
+        for profile in profiles:
+            points = [s for s in profile.cumulative() if s.named > 0]
+            if not points:
+                continue
+            colour = colours[profile.provider]
+            left.plot(
+                [s.scores.recall for s in points],
+                [s.scores.precision for s in points],
+                color=colour,
+                linewidth=1.2,
+                label=profile.provider,
+            )
+            for s in points:
+                left.plot(
+                    [s.scores.recall],
+                    [s.scores.precision],
+                    marker=SLICE_MARKERS[s.slice],
+                    color=colour,
+                    linestyle="none",
+                    markersize=5,
+                )
+        for name, marker in SLICE_MARKERS.items():
+            left.plot([], [], marker=marker, color="black", linestyle="none", label=f"cumulative: {name}")
+        left.set_xlim(0, 1)
+        left.set_ylim(0, 1.02)
+        left.set_xlabel("recall")
+        left.set_ylabel("precision")
+        left.set_title("Cumulative: high → high+medium → all")
+        left.grid(True, linewidth=0.3, alpha=0.5)
+        left.legend(fontsize=7, loc="lower left")
+        labels = ("high", "medium", "low", "unknown")
+        width = 0.8 / max(1, len(profiles))
+        for k, profile in enumerate(profiles):
+            heights = []
+            for label in labels:
+                labelled = profile.get(label)
+                heights.append(
+                    labelled.scores.precision if labelled is not None and labelled.named > 0 else np.nan
+                )
+            positions = np.arange(len(labels)) - 0.4 + width * (k + 0.5)
+            right.bar(
+                positions,
+                np.nan_to_num(heights, nan=0.0),
+                width=width,
+                color=colours[profile.provider],
+                label=profile.provider,
+            )
+        right.set_xticks(range(len(labels)), labels)
+        right.set_ylim(0, 1.02)
+        right.set_ylabel("precision")
+        right.set_title("Precision per confidence label")
+        right.grid(True, axis="y", linewidth=0.3, alpha=0.5)
+
+    return Figure(
+        "confidence",
+        "Confidence",
+        "Left: precision and recall of the cumulative slices high, high+medium and all (each slice scored "
+        "against the full ground truth). Right: precision of the mappings carrying each label (no bar: no "
+        "mapping with that label).",
+        _render(draw, (10.0, 4.4)),
+    )
+
+
+def category_bars(stats: Statistics) -> Figure:
+    order = [p.provider for p in stats.providers]
+    totals = {c.provider: c for c in stats.categories if c.transformation == "ALL"}
+
+    def draw(figure: object) -> None:
+        if not order:
+            _empty(figure, "no scored runs")
+            return
+        axes = figure.add_subplot()  # type: ignore[attr-defined]
+        bottom = np.zeros(len(order))
+        for category in PROFILE_CATEGORIES:
+            heights = np.array([totals[p].shares[category] if p in totals else 0.0 for p in order])
+            axes.bar(
+                range(len(order)),
+                heights,
+                bottom=bottom,
+                color=CATEGORY_COLOURS[category],
+                label=CATEGORY_LABELS[category],
+                width=0.7,
+            )
+            bottom += heights
+        axes.set_xticks(
+            range(len(order)),
+            order,
+            rotation=30 if len(order) > 4 else 0,
+            ha="right" if len(order) > 4 else "center",
+        )
+        axes.set_ylim(0, 1)
+        axes.set_ylabel("share of binding keys")
+        axes.set_title("Binding categories per provider (all transformations)")
+        axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8)
+
+    return Figure(
+        "categories",
+        "Binding categories",
+        "Share of each provider's binding keys per category, pooled over transformations and runs "
+        "(target-only keys are neutral and not shown); the per-transformation split is in the tables.",
+        _render(draw, (max(5.5, 0.9 * len(order) + 3.0), 4.0)),
+    )
+
+
+def all_figures(stats: Statistics) -> list[Figure]:
+    colours = provider_colours([p.provider for p in stats.providers])
+    return [
+        pr_scatter(stats, colours),
+        f1_heatmap(stats),
+        confidence_curves(stats, colours),
+        category_bars(stats),
+    ]
+
+
+def write_figures(figures: list[Figure], out_dir: Path) -> list[Path]:
+    paths = []
+    for figure in figures:
+        for fmt in FORMATS:
+            paths.append(write_bytes_atomic(out_dir / f"{figure.name}.{fmt}", figure.data[fmt]))
+    return paths
+
+
+__all__ = ["FORMATS", "Figure", "all_figures", "provider_colours", "write_figures"]

@@ -1,0 +1,381 @@
+"""The report's tables, built once as text cells and rendered to Markdown, HTML and LaTeX.
+
+Each builder returns a :class:`Table` of already formatted strings
+(``benchmark.tracks.mapping.reports.format``), so the three formats cannot disagree on a digit; renderers only
+escape and lay out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from benchmark.core.results import Results
+from benchmark.tracks.mapping.aggregate import ALL, split_rows
+from benchmark.tracks.mapping.reports import format as fmt
+from benchmark.tracks.mapping.stats.profiles import PROFILE_CATEGORIES
+from benchmark.tracks.mapping.stats.summary import Statistics, level_of
+
+LEVEL_NAMES = {"class": "class", "binding": "binding", "overall": "overall (classes + bindings)"}
+CATEGORY_NAMES = {
+    "exact": "exact",
+    "partial": "partial",
+    "divergent": "divergent",
+    "onlyGenerated": "only generated",
+    "onlyAtl": "only ATL",
+}
+SLICE_NAMES = {"high+medium": "high+medium", "all": "all"}
+
+
+@dataclass(frozen=True)
+class Table:
+    """``align`` per column: ``l`` or ``r``. ``notes`` are printed under the table."""
+
+    key: str
+    title: str
+    headers: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    align: str = ""
+    notes: tuple[str, ...] = field(default=())
+
+    def alignment(self) -> str:
+        return self.align or "l" + "r" * (len(self.headers) - 1)
+
+
+def _ci_header(stats: Statistics, name: str) -> str:
+    return f"{name} [{round(stats.confidence * 100):g}% CI]"
+
+
+def results_table(stats: Statistics, *, compact: bool = False) -> Table:
+    """Per provider: micro P, R, F1 (with intervals), accuracy, macro F1 ± SD, stability, baseline-relative
+    recall. ``compact`` keeps the columns a paper table has room for."""
+    has_baseline = stats.baseline is not None
+    headers = ["Provider", "Runs", "Transf."]
+    if compact:
+        headers += ["P", "R", _ci_header(stats, "F1"), "Acc", "Macro F1 ± SD", "Stability"]
+    else:
+        headers += [
+            _ci_header(stats, "P"),
+            _ci_header(stats, "R"),
+            _ci_header(stats, "F1"),
+            "Acc",
+            "Macro F1 ± SD",
+            "Stability",
+            "Suggestions",
+        ]
+    if has_baseline:
+        headers.append(f"R on {stats.baseline} misses")
+    rows = []
+    for p in stats.providers:
+        ci = p.intervals
+        if compact:
+            cells = [
+                fmt.number(p.micro.precision),
+                fmt.number(p.micro.recall),
+                fmt.with_interval(p.micro.f1, ci.get("f1")),
+                fmt.number(p.micro.accuracy),
+                fmt.spread(p.macro["f1"]),
+                fmt.number(p.stability.mean),
+            ]
+        else:
+            cells = [
+                fmt.with_interval(p.micro.precision, ci.get("precision")),
+                fmt.with_interval(p.micro.recall, ci.get("recall")),
+                fmt.with_interval(p.micro.f1, ci.get("f1")),
+                fmt.number(p.micro.accuracy),
+                fmt.spread(p.macro["f1"]),
+                fmt.number(p.stability.mean),
+                str(p.suggestions),
+            ]
+        if has_baseline:
+            relative = p.baseline_recall.levels[stats.level] if p.baseline_recall else None
+            cells.append(
+                fmt.DASH if relative is None else f"{fmt.number(relative.recall)} (n={relative.items})"
+            )
+        rows.append((p.provider, str(p.runs), str(len(p.transformations)), *cells))
+    notes = [
+        f"Level: {LEVEL_NAMES[stats.level]}; partial weight w = {fmt.count(stats.partial_weight)}. "
+        "P, R, F1, Acc: micro (counts pooled over all runs). "
+        f"Intervals: percentile bootstrap, transformations then runs resampled, {stats.draws} draws, "
+        f"seed {stats.seed}. Macro F1: mean ± sample SD over runs (– for one run). "
+        "Stability: mean pairwise Jaccard of the runs' mapping sets per transformation."
+    ]
+    if has_baseline:
+        notes.append(
+            f"R on {stats.baseline} misses: recall on the ground-truth items the {stats.baseline} baseline "
+            "misses (n = number of such items)."
+        )
+    for p in stats.providers:
+        for note in p.notes:
+            notes.append(f"{p.provider}: {note}.")
+        interval = p.intervals.get("f1")
+        if interval is not None and interval.note:
+            notes.append(f"{p.provider}: {interval.note}.")
+    return Table(
+        "results", "Results per provider", tuple(headers), tuple(rows), notes=tuple(dict.fromkeys(notes))
+    )
+
+
+def pairs_table(stats: Statistics) -> Table:
+    """ΔF1 [CI], p: the sign-flip p over transformations, Holm-adjusted over pairs, plus how many
+    transformations McNemar finds significant (Holm over all pair x transformation tests)."""
+    headers = (
+        "A",
+        "B",
+        "Transf.",
+        f"ΔF1 (A − B) [{round(stats.confidence * 100):g}% CI]",
+        "p",
+        "p (Holm)",
+        f"McNemar: A / B better (of T, α = {stats.alpha:g})",
+    )
+    rows = []
+    for pair in stats.pairs:
+        better, worse = pair.significant_mcnemar(stats.alpha)
+        tested = sum(1 for t in pair.mcnemar if t.result is not None)
+        rows.append(
+            (
+                pair.first,
+                pair.second,
+                str(len(pair.transformations)),
+                fmt.with_interval(pair.delta_f1, pair.interval, signed=True),
+                fmt.p_value(pair.permutation.p_value if pair.permutation else None),
+                fmt.p_value(pair.p_holm),
+                f"{better} / {worse} (of {tested})" if tested else fmt.DASH,
+            )
+        )
+    notes = [
+        "ΔF1: micro F1 of A minus micro F1 of B on the transformations both have runs on; interval: paired "
+        "bootstrap (shared transformation draws, runs resampled per provider). p: two-sided sign-flip "
+        "permutation test on the per-transformation F1 differences (exact enumeration up to 16 "
+        "transformations); p (Holm): adjusted over all pairs. McNemar: per transformation on binding "
+        "outcomes (majority over runs; false positives count as wrong), exact binomial when fewer than 25 "
+        "discordant items, Holm-adjusted over all pair x transformation tests."
+    ]
+    notes += [f"{p.first} vs {p.second}: {p.note}." for p in stats.pairs if p.note]
+    if not stats.pairs:
+        notes.append("Fewer than two providers: there is nothing to compare.")
+    return Table("pairs", "Paired comparisons", headers, tuple(rows), align="llrrrrr", notes=tuple(notes))
+
+
+def mcnemar_table(stats: Statistics) -> Table:
+    headers = ("A", "B", "Transformation", "Items", "b (A right)", "c (B right)", "Test", "p", "p (Holm)")
+    rows = []
+    for pair in stats.pairs:
+        for test in pair.mcnemar:
+            result = test.result
+            rows.append(
+                (
+                    pair.first,
+                    pair.second,
+                    test.transformation,
+                    str(test.items),
+                    str(result.b) if result else fmt.DASH,
+                    str(result.c) if result else fmt.DASH,
+                    result.method if result else (test.note or fmt.DASH),
+                    fmt.p_value(result.p_value if result else None),
+                    fmt.p_value(test.p_holm),
+                )
+            )
+    return Table("mcnemar", "McNemar per transformation", headers, tuple(rows), align="lllrrrlrr")
+
+
+def transformation_f1_table(stats: Statistics) -> Table:
+    """Transformation x provider micro F1 (the heatmap's numbers)."""
+    providers = [p.provider for p in stats.providers]
+    rows = []
+    for transformation in stats.transformations:
+        cells = []
+        for provider in providers:
+            group = stats.group(provider, transformation)
+            cells.append(fmt.number(level_of(group.micro, stats.level).f1) if group else fmt.DASH)
+        rows.append((transformation, *cells))
+    return Table("per_transformation", "F1 per transformation", ("Transformation", *providers), tuple(rows))
+
+
+def split_table(stats: Statistics) -> Table:
+    headers = ("Provider", "Class F1", "Binding F1", "Attribute F1", "Reference F1", "Overall F1")
+    rows = [
+        (
+            r["provider"],
+            *(
+                fmt.number(r[k])
+                for k in ("class F1", "binding F1", "attribute F1", "reference F1", "overall F1")
+            ),
+        )
+        for r in split_rows(stats.aggregation, digits=12)
+    ]
+    order = {p.provider: i for i, p in enumerate(stats.providers)}
+    rows.sort(key=lambda r: order.get(r[0], len(order)))
+    notes = ("Micro F1 per level; the attribute/reference split needs the target metamodel (– without it).",)
+    return Table("split", "Classes and bindings", headers, tuple(rows), notes=notes)
+
+
+def confidence_table(stats: Statistics) -> Table:
+    headers = ("Provider", "Slice", "Named", "P", "R", "F1")
+    rows = []
+    for profile in stats.confidence_profiles:
+        if not profile.available:
+            rows.append(
+                (
+                    profile.provider,
+                    "(no confidence slices in the rows)",
+                    fmt.DASH,
+                    fmt.DASH,
+                    fmt.DASH,
+                    fmt.DASH,
+                )
+            )
+            continue
+        for s in profile.slices:
+            empty = s.named == 0
+            rows.append(
+                (
+                    profile.provider,
+                    s.slice,
+                    str(s.named),
+                    fmt.DASH if empty else fmt.number(s.scores.precision),
+                    fmt.number(s.scores.recall),
+                    fmt.DASH if empty else fmt.number(s.scores.f1),
+                )
+            )
+    notes = (
+        "Each slice is scored as if the run had made only the mappings with those labels, against the full "
+        "ground truth; high, high+medium and all are cumulative. Named: class pairs and binding keys named "
+        "(– for P when a slice is empty).",
+    )
+    return Table("confidence", "Confidence", headers, tuple(rows), align="llrrrr", notes=notes)
+
+
+def category_table(stats: Statistics) -> Table:
+    headers = (
+        "Provider",
+        "Transformation",
+        *(CATEGORY_NAMES[c] for c in PROFILE_CATEGORIES),
+        "Keys",
+        "Target-only",
+    )
+    order = {p.provider: i for i, p in enumerate(stats.providers)}
+    profiles = sorted(
+        stats.categories, key=lambda c: (order.get(c.provider, len(order)), c.transformation == ALL)
+    )
+    rows = [
+        (
+            c.provider,
+            c.transformation,
+            *(fmt.share(c.shares[k]) for k in PROFILE_CATEGORIES),
+            str(c.total),
+            str(c.target_only),
+        )
+        for c in profiles
+    ]
+    notes = (
+        "Share of binding keys per category, pooled over runs; target-only keys are neutral and counted "
+        "apart.",
+    )
+    return Table("categories", "Category profile", headers, tuple(rows), align="ll" + "r" * 7, notes=notes)
+
+
+def characteristics_table(results: Results) -> Table:
+    headers = ("Transformation", "Rules", "Helpers", "Class pairs", "Bindings", "Partial", "Target-only")
+    facts = sorted(results.transformations, key=lambda t: t.name)
+    rows: list[tuple[str, ...]] = []
+    for t in facts:
+        rules = t.matched_rules + t.lazy_rules + t.called_rules
+        name = t.name if t.error is None else f"{t.name} (unreadable: {t.error})"
+        rows.append(
+            (
+                name,
+                str(rules),
+                str(t.helpers),
+                str(t.class_pairs),
+                str(t.bindings),
+                str(t.partial_bindings),
+                str(t.target_only_bindings),
+            )
+        )
+    if facts:
+        rows.append(
+            (
+                "Total",
+                str(sum(t.matched_rules + t.lazy_rules + t.called_rules for t in facts)),
+                *(
+                    str(sum(getattr(t, attr) for t in facts))
+                    for attr in (
+                        "helpers",
+                        "class_pairs",
+                        "bindings",
+                        "partial_bindings",
+                        "target_only_bindings",
+                    )
+                ),
+            )
+        )
+    notes = (
+        "Rules: matched + lazy + called rules. Partial: bindings whose ground truth reads more than one "
+        "source feature. Target-only: bindings that read nothing from the source element.",
+    )
+    return Table("characteristics", "Validation set", headers, tuple(rows), notes=notes)
+
+
+def excluded_table(stats: Statistics) -> Table:
+    headers = ("Provider", "Model", "Transformation", "Run", "File", "Error")
+    rows = tuple(
+        (e.provider, e.model, e.transformation, e.run, e.file, e.error) for e in stats.aggregation.excluded
+    )
+    return Table("excluded", "Excluded runs", headers, rows, align="llllll")
+
+
+# ------------------------------------------------------------------------------------------ Markdown
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def to_markdown(table: Table) -> str:
+    lines = [f"## {table.title}", ""]
+    if table.rows:
+        lines.append("| " + " | ".join(_md_cell(h) for h in table.headers) + " |")
+        lines.append("|" + "|".join("---:" if a == "r" else "---" for a in table.alignment()) + "|")
+        lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in table.rows]
+    else:
+        lines.append("(none)")
+    if table.notes:
+        lines.append("")
+        lines += [f"* {note}" for note in table.notes]
+    return "\n".join(lines) + "\n"
+
+
+def summary_markdown(results: Results, stats: Statistics) -> str:
+    """``summary.md``: the headline tables, readable in a terminal or a pull request."""
+    parts = [
+        "# atl-binding-bench summary",
+        "",
+        f"{stats.aggregation.rows_used} scored run(s), {len(stats.aggregation.excluded)} excluded; "
+        f"{len(stats.providers)} provider(s); {len(stats.transformations)} transformation(s). "
+        f"Results file created {results.header.created or 'unknown'}"
+        + (f", commit {results.header.git_commit}" if results.header.git_commit else "")
+        + ".",
+        "",
+    ]
+    if stats.notes:
+        parts += [f"* {note}" for note in stats.notes] + [""]
+    tables = [results_table(stats), pairs_table(stats), split_table(stats), transformation_f1_table(stats)]
+    if stats.aggregation.excluded:
+        tables.append(excluded_table(stats))
+    return "\n".join(parts) + "\n" + "\n".join(to_markdown(t) for t in tables)
+
+
+__all__ = [
+    "Table",
+    "category_table",
+    "characteristics_table",
+    "confidence_table",
+    "excluded_table",
+    "mcnemar_table",
+    "pairs_table",
+    "results_table",
+    "split_table",
+    "summary_markdown",
+    "to_markdown",
+    "transformation_f1_table",
+]

@@ -1,0 +1,488 @@
+"""Every statistic of a session, computed once from the count table (``docs/STATISTICS.md``).
+
+:func:`compute_statistics` is what the report writers, the ``atlbench report`` command and the pytest plugin
+call; it returns plain frozen data that they only format. Micro and macro figures come from
+:mod:`benchmark.tracks.mapping.aggregate` (not recomputed here); this module adds the intervals, stability,
+paired tests, baseline-relative recall and the confidence and category profiles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from benchmark.core.errors import ConfigurationError, InputFormatError
+from benchmark.stats.bootstrap import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_DRAWS,
+    DEFAULT_SEED,
+    Interval,
+    cluster_bootstrap,
+    paired_bootstrap_delta,
+    rng_for,
+)
+from benchmark.stats.significance import (
+    DEFAULT_PERMUTATIONS,
+    EXACT_SIGN_FLIP_MAX,
+    McNemarResult,
+    PermutationResult,
+    holm,
+    mcnemar,
+    sign_flip_test,
+)
+from benchmark.tracks.mapping.aggregate import ALL, Aggregation, GroupResult, Spread, aggregate, micro
+from benchmark.tracks.mapping.compare import ABSENT
+from benchmark.tracks.mapping.counts import RunRow
+from benchmark.tracks.mapping.metrics import Scores
+from benchmark.tracks.mapping.stats.baseline import (
+    BASELINE_PROVIDER,
+    BaselineRelativeRecall,
+    baseline_relative_recall,
+)
+from benchmark.tracks.mapping.stats.items import binding_categories, has_verdicts, majority_right, truth_keys
+from benchmark.tracks.mapping.stats.profiles import (
+    CategoryProfile,
+    ConfidenceProfile,
+    category_profile,
+    confidence_profile,
+    level_counts,
+)
+from benchmark.tracks.mapping.stats.stability import Stability, stability
+
+LEVELS = ("class", "binding", "overall")
+DEFAULT_ALPHA = 0.05
+
+
+def level_of(scores: Any, level: str) -> Scores:
+    return {"class": scores.classes, "binding": scores.bindings, "overall": scores.overall}[level]
+
+
+@dataclass(frozen=True)
+class ProviderStats:
+    """One provider over all its ok runs, at the statistics' level."""
+
+    provider: str
+    models: tuple[str, ...]
+    runs: int
+    transformations: tuple[str, ...]
+    micro: Scores
+    macro: dict[str, Spread]
+    intervals: dict[str, Interval]
+    stability: Stability
+    baseline_recall: BaselineRelativeRecall | None
+    suggestions: int
+    notes: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "provider": self.provider,
+            "models": list(self.models),
+            "runs": self.runs,
+            "transformations": list(self.transformations),
+            "micro": self.micro.to_json(),
+            "macro": {k: v.to_json() for k, v in self.macro.items()},
+            "intervals": {k: v.to_json() for k, v in self.intervals.items()},
+            "stability": self.stability.to_json(),
+            "baselineRelativeRecall": self.baseline_recall.to_json() if self.baseline_recall else None,
+            "suggestions": self.suggestions,
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True)
+class TransformationTest:
+    """McNemar on one transformation's binding outcomes (None with ``note`` when it cannot be run)."""
+
+    transformation: str
+    items: int
+    result: McNemarResult | None
+    p_holm: float | None = None
+    note: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "transformation": self.transformation,
+            "items": self.items,
+            "result": self.result.to_json() if self.result else None,
+            "pHolm": self.p_holm,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class PairComparison:
+    """``first`` against ``second`` on the transformations both have ok runs on; ΔF1 = first - second."""
+
+    first: str
+    second: str
+    transformations: tuple[str, ...]
+    delta_f1: float | None
+    interval: Interval | None
+    differences: dict[str, float]
+    permutation: PermutationResult | None
+    p_holm: float | None
+    mcnemar: tuple[TransformationTest, ...]
+    note: str | None = None
+
+    def significant_mcnemar(self, alpha: float) -> tuple[int, int]:
+        """(transformations where first is significantly better, where second is), Holm-adjusted."""
+        better = worse = 0
+        for test in self.mcnemar:
+            if test.result is not None and test.p_holm is not None and test.p_holm < alpha:
+                if test.result.b > test.result.c:
+                    better += 1
+                elif test.result.c > test.result.b:
+                    worse += 1
+        return better, worse
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "first": self.first,
+            "second": self.second,
+            "transformations": list(self.transformations),
+            "deltaF1": self.delta_f1,
+            "interval": self.interval.to_json() if self.interval else None,
+            "differences": self.differences,
+            "permutation": self.permutation.to_json() if self.permutation else None,
+            "pHolm": self.p_holm,
+            "mcnemar": [t.to_json() for t in self.mcnemar],
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class Statistics:
+    level: str
+    partial_weight: float
+    seed: int
+    draws: int
+    confidence: float
+    alpha: float
+    aggregation: Aggregation
+    providers: tuple[ProviderStats, ...]  # best micro F1 first
+    pairs: tuple[PairComparison, ...]
+    confidence_profiles: tuple[ConfidenceProfile, ...]
+    categories: tuple[CategoryProfile, ...]  # per provider x transformation, ALL last per provider
+    transformations: tuple[str, ...]
+    baseline: str | None
+    notes: tuple[str, ...] = ()
+
+    def provider(self, name: str) -> ProviderStats:
+        for stats in self.providers:
+            if stats.provider == name:
+                return stats
+        raise KeyError(name)
+
+    def group(self, provider: str, transformation: str) -> GroupResult | None:
+        for group in self.aggregation.groups:
+            if group.provider == provider and group.transformation == transformation:
+                return group
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "level": self.level,
+            "partialWeight": self.partial_weight,
+            "seed": self.seed,
+            "draws": self.draws,
+            "confidence": self.confidence,
+            "alpha": self.alpha,
+            "baseline": self.baseline,
+            "transformations": list(self.transformations),
+            "providers": [p.to_json() for p in self.providers],
+            "pairs": [p.to_json() for p in self.pairs],
+            "confidenceProfiles": [c.to_json() for c in self.confidence_profiles],
+            "categories": [c.to_json() for c in self.categories],
+            "excluded": [e.to_json() for e in self.aggregation.excluded],
+            "notes": list(self.notes),
+        }
+
+
+# ------------------------------------------------------------------------------------------ helpers
+
+
+def _by_provider_and_transformation(rows: Iterable[RunRow]) -> dict[str, dict[str, list[RunRow]]]:
+    grouped: dict[str, dict[str, list[RunRow]]] = {}
+    for row in rows:
+        grouped.setdefault(row.provider, {}).setdefault(row.transformation, []).append(row)
+    return {
+        p: {t: sorted(runs, key=lambda r: r.key) for t, runs in sorted(by_t.items())}
+        for p, by_t in sorted(grouped.items())
+    }
+
+
+def _counts(rows: Sequence[RunRow], w: float, level: str) -> np.ndarray:
+    return np.array([level_counts(r.classes, r.bindings, w, level) for r in rows], dtype=float).reshape(-1, 3)
+
+
+def _mcnemar_counts(first: Sequence[RunRow], second: Sequence[RunRow]) -> tuple[int, int, int]:
+    """(items, b, c) over the union of binding keys: b = first right and second wrong (by majority over
+    each side's runs), c the reverse."""
+    truth = truth_keys([*first, *second])
+    cats_first = binding_categories(first, truth_keys=truth)
+    cats_second = binding_categories(second, truth_keys=truth)
+    keys = sorted(set(cats_first) | set(cats_second))
+    b = c = 0
+    for key in keys:
+        right_first = majority_right(cats_first.get(key, [ABSENT] * len(first)))
+        right_second = majority_right(cats_second.get(key, [ABSENT] * len(second)))
+        b += right_first and not right_second
+        c += right_second and not right_first
+    return len(keys), b, c
+
+
+def _power_note(pairs: Sequence[PairComparison], alpha: float) -> str | None:
+    """Say so when the sign-flip test cannot reach ``alpha`` at all: with T transformations its smallest
+    two-sided p is 2 / 2^T, and Holm multiplies the smallest of m p-values by m."""
+    counts = [p.permutation.n for p in pairs if p.permutation is not None and p.permutation.n > 0]
+    if not counts:
+        return None
+    transformations = max(counts)
+    floor = min(1.0, 2.0 / 2**transformations)
+    adjusted = min(1.0, floor * len(counts))
+    if adjusted < alpha:
+        return None
+    return (
+        f"with {transformations} transformation(s) the sign-flip test's smallest p-value is {floor:.4g}, "
+        f"{adjusted:.4g} after Holm over {len(counts)} pair(s): no pair can reach significance at {alpha:g} "
+        "this way; read the ΔF1 intervals and the per-transformation McNemar tests, or add transformations"
+    )
+
+
+def check_single_track(rows: Iterable[RunRow], *, source: str | None = None) -> None:
+    """Refuse rows of several tracks: every statistic groups rows by provider name alone, so an ATL run
+    and, say, a round-trip run of the same provider would be pooled into one meaningless figure.
+
+    Only the ATL track records rows today; a session mixing tracks needs a report per track, which is
+    for whoever adds the second track to design, rather than for this module to guess.
+    """
+    tracks = sorted({row.track for row in rows})
+    if len(tracks) > 1:
+        raise InputFormatError(
+            f"the rows belong to several tracks ({', '.join(tracks)}); statistics and reports pool rows by "
+            "provider and cannot mix tracks: report the rows of one track at a time",
+            file=source,
+            field="$.rows[*].track",
+        )
+
+
+def _check_options(level: str, draws: int, confidence: float, alpha: float, seed: int) -> None:
+    if level not in LEVELS:
+        raise ConfigurationError(f"level must be one of {', '.join(LEVELS)}, got {level!r}", field="level")
+    if draws < 1:
+        raise ConfigurationError(f"draws must be at least 1, got {draws}", field="draws")
+    if not 0 < confidence < 1:
+        raise ConfigurationError(f"confidence must be in (0, 1), got {confidence}", field="confidence")
+    if not 0 < alpha < 1:
+        raise ConfigurationError(f"alpha must be in (0, 1), got {alpha}", field="alpha")
+    if seed < 0:
+        raise ConfigurationError(f"seed must be a non-negative integer, got {seed}", field="seed")
+
+
+# ----------------------------------------------------------------------------------------- compute
+
+
+def compute_statistics(
+    rows: Iterable[RunRow],
+    *,
+    level: str = "overall",
+    draws: int = DEFAULT_DRAWS,
+    seed: int = DEFAULT_SEED,
+    confidence: float = DEFAULT_CONFIDENCE,
+    alpha: float = DEFAULT_ALPHA,
+    partial_weight: float | None = None,
+    baseline: str = BASELINE_PROVIDER,
+    permutations: int = DEFAULT_PERMUTATIONS,
+    exact_max: int = EXACT_SIGN_FLIP_MAX,
+) -> Statistics:
+    """All statistics of the count table at one level (class, binding or overall).
+
+    ``draws`` bootstrap draws (default 2000), seeded by ``seed``; error rows are excluded (and listed by
+    the aggregation); ``baseline`` names the provider whose misses define baseline-relative recall.
+    """
+    _check_options(level, draws, confidence, alpha, seed)
+    all_rows = list(rows)
+    check_single_track(all_rows)
+    aggregation = aggregate(all_rows, partial_weight=partial_weight)
+    w = aggregation.partial_weight
+    ok = [row for row in all_rows if row.ok]
+    grouped = _by_provider_and_transformation(ok)
+    totals = {g.provider: g for g in aggregation.totals()}
+    notes: list[str] = []
+    if aggregation.excluded:
+        notes.append(
+            f"{len(aggregation.excluded)} run(s) could not be scored and are excluded (listed below)"
+        )
+    if not ok:
+        notes.append("no scored runs: there is nothing to summarise")
+
+    has_baseline = baseline in grouped
+    providers: list[ProviderStats] = []
+    for provider, by_t in grouped.items():
+        provider_rows = [r for runs in by_t.values() for r in runs]
+        total = totals[provider]
+        provider_notes = []
+        if total.runs == 1:
+            provider_notes.append("one run: standard deviation undefined")
+        if total.suggestions == 0:
+            provider_notes.append("made no suggestions")
+        if any(not has_verdicts(r) for r in provider_rows):
+            provider_notes.append("some rows carry no per-item verdicts: item-level statistics skipped")
+        intervals = cluster_bootstrap(
+            [_counts(runs, w, level) for runs in by_t.values()],
+            draws=draws,
+            rng=rng_for(seed, "provider", provider),
+            confidence=confidence,
+        )
+        relative = None
+        if has_baseline and provider != baseline:
+            baseline_rows = [r for runs in grouped[baseline].values() for r in runs]
+            relative = baseline_relative_recall(provider_rows, baseline_rows, w, baseline=baseline)
+        providers.append(
+            ProviderStats(
+                provider=provider,
+                models=total.models,
+                runs=total.runs,
+                transformations=tuple(by_t),
+                micro=level_of(total.micro, level),
+                macro=total.macro[level],
+                intervals=intervals,
+                stability=stability(provider_rows),
+                baseline_recall=relative,
+                suggestions=total.suggestions,
+                notes=tuple(provider_notes),
+            )
+        )
+    providers.sort(key=lambda p: (-p.micro.f1, p.provider))
+    if len(providers) == 1:
+        notes.append("one provider: no paired comparison")
+    if ok and not has_baseline:
+        notes.append(f"no {baseline} rows: baseline-relative recall not computed")
+    transformations = tuple(sorted({r.transformation for r in ok}))
+    if len(transformations) == 1:
+        notes.append(
+            "one transformation: bootstrap intervals show run-to-run variation only, and the sign-flip "
+            "test cannot reach significance (its smallest p-value is 1)"
+        )
+
+    pairs = _pairs(
+        providers, grouped, aggregation, w, level, draws, seed, confidence, permutations, exact_max
+    )
+    power = _power_note(pairs, alpha)
+    if power:
+        notes.append(power)
+
+    confidence_profiles = tuple(
+        confidence_profile(p.provider, [r for runs in grouped[p.provider].values() for r in runs], w, level)
+        for p in providers
+    )
+    categories = tuple(category_profile(g.provider, g.transformation, g.bindings) for g in aggregation.groups)
+    return Statistics(
+        level=level,
+        partial_weight=w,
+        seed=seed,
+        draws=draws,
+        confidence=confidence,
+        alpha=alpha,
+        aggregation=aggregation,
+        providers=tuple(providers),
+        pairs=pairs,
+        confidence_profiles=confidence_profiles,
+        categories=categories,
+        transformations=transformations,
+        baseline=baseline if has_baseline else None,
+        notes=tuple(notes),
+    )
+
+
+def _pairs(
+    providers: Sequence[ProviderStats],
+    grouped: dict[str, dict[str, list[RunRow]]],
+    aggregation: Aggregation,
+    w: float,
+    level: str,
+    draws: int,
+    seed: int,
+    confidence: float,
+    permutations: int,
+    exact_max: int,
+) -> tuple[PairComparison, ...]:
+    f1 = {
+        (g.provider, g.transformation): level_of(g.micro, level).f1
+        for g in aggregation.groups
+        if g.transformation != ALL
+    }
+    drafts: list[PairComparison] = []
+    for first_stats, second_stats in combinations(providers, 2):
+        first, second = first_stats.provider, second_stats.provider
+        common = tuple(sorted(set(grouped[first]) & set(grouped[second])))
+        if not common:
+            drafts.append(
+                PairComparison(
+                    first, second, common, None, None, {}, None, None, (), "no transformation in common"
+                )
+            )
+            continue
+        rows_first = [r for t in common for r in grouped[first][t]]
+        rows_second = [r for t in common for r in grouped[second][t]]
+        delta = level_of(micro(rows_first, w), level).f1 - level_of(micro(rows_second, w), level).f1
+        interval = paired_bootstrap_delta(
+            [_counts(grouped[first][t], w, level) for t in common],
+            [_counts(grouped[second][t], w, level) for t in common],
+            draws=draws,
+            rng=rng_for(seed, "pair", first, second),
+            confidence=confidence,
+        )
+        differences = {t: f1[(first, t)] - f1[(second, t)] for t in common}
+        permutation = sign_flip_test(
+            [differences[t] for t in common],
+            exact_max=exact_max,
+            resamples=permutations,
+            rng=rng_for(seed, "sign-flip", first, second),
+        )
+        tests = []
+        for t in common:
+            runs_first, runs_second = grouped[first][t], grouped[second][t]
+            if not all(has_verdicts(r) for r in (*runs_first, *runs_second)):
+                tests.append(TransformationTest(t, 0, None, note="rows without per-item verdicts"))
+                continue
+            items, b, c = _mcnemar_counts(runs_first, runs_second)
+            tests.append(TransformationTest(t, items, mcnemar(b, c)))
+        note = None
+        if len(common) < max(len(grouped[first]), len(grouped[second])):
+            note = f"compared on the {len(common)} transformation(s) both providers have runs on"
+        drafts.append(
+            PairComparison(
+                first, second, common, delta, interval, differences, permutation, None, tuple(tests), note
+            )
+        )
+
+    # Holm within two families: the sign-flip tests of all pairs, and all McNemar tests
+    pair_p = iter(holm([d.permutation.p_value for d in drafts if d.permutation is not None]))
+    test_p = iter(holm([t.result.p_value for d in drafts for t in d.mcnemar if t.result is not None]))
+    return tuple(
+        replace(
+            draft,
+            p_holm=next(pair_p) if draft.permutation is not None else None,
+            mcnemar=tuple(
+                replace(t, p_holm=next(test_p)) if t.result is not None else t for t in draft.mcnemar
+            ),
+        )
+        for draft in drafts
+    )
+
+
+__all__ = [
+    "DEFAULT_ALPHA",
+    "LEVELS",
+    "PairComparison",
+    "ProviderStats",
+    "Statistics",
+    "TransformationTest",
+    "check_single_track",
+    "compute_statistics",
+]

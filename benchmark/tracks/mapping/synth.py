@@ -1,0 +1,340 @@
+"""Synthetic suggestion runs: the ground truth with controlled, seeded noise.
+
+They exist so that the bundled corpus can be benchmarked honestly without claiming to be LLM output
+(their provider names say ``Synthetic-…``), so that the metrics can be sanity-checked against a known
+truth (``Synthetic-Oracle`` must score recall 1, and precision 1 up to partial bindings), and so that
+scaling benchmarks can multiply runs. ``docs/SYNTHETIC_RUNS.md`` documents every noise operation.
+
+The generator is a pure function of (ground truth, metamodel views, profile, seed): the same inputs give
+byte-identical files on every machine (``random.Random`` seeded with a string, sorted inputs, no clocks).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path, PurePath
+from typing import Any
+
+from benchmark.lang.ecore.view import MetamodelView
+from benchmark.tracks.mapping.interchange import InterchangeDocument, dumps
+from benchmark.tracks.mapping.jjodel import KIND_ATTRIBUTE, KIND_CLASS, MappingEntry, export_document
+
+GENERATOR_VERSION = 1
+LABELS = ("high", "medium", "low")
+
+
+@dataclass(frozen=True)
+class NoiseProfile:
+    """Probabilities of each noise operation, applied independently per mapping.
+
+    ``confidence_correct``/``confidence_noise`` are the label weights (high, medium, low) of faithful
+    and of corrupted mappings: noise gets lower confidence more often, as a calibrated model would, so the
+    confidence curves have something to show. ``unlabelled`` drops the label, ``spelling`` writes it as
+    ``HIGH``/``med``/``Low`` (normalisation must cope), ``qualify`` writes class names as ``MM!C`` or
+    ``pkg::C``.
+    """
+
+    name: str
+    drop_class: float = 0.0
+    drop_binding: float = 0.0
+    swap_source: float = 0.0  # name another feature of the source class: a divergent binding
+    wrong_target_class: float = 0.0  # pair the source class with another target class
+    invent_class: float = 0.0  # a class mapping to a class that does not exist (hallucination)
+    invent_binding: float = 0.0  # a feature mapping to a target feature that does not exist
+    duplicate: float = 0.0
+    qualify: float = 0.0
+    unlabelled: float = 0.0
+    spelling: float = 0.0
+    confidence_correct: tuple[float, float, float] = (1.0, 0.0, 0.0)
+    confidence_noise: tuple[float, float, float] = (0.2, 0.4, 0.4)
+    description: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+PROFILES: dict[str, NoiseProfile] = {
+    profile.name: profile
+    for profile in (
+        NoiseProfile(
+            name="Synthetic-Oracle",
+            description="the ground truth itself: every class pair, one mapping per binding naming one "
+            "of its source features; scores recall 1 and precision 1 up to partial bindings",
+        ),
+        NoiseProfile(
+            name="Synthetic-Noisy",
+            drop_class=0.1,
+            drop_binding=0.2,
+            swap_source=0.15,
+            wrong_target_class=0.1,
+            invent_class=0.05,
+            invent_binding=0.1,
+            duplicate=0.05,
+            qualify=0.15,
+            unlabelled=0.05,
+            spelling=0.1,
+            confidence_correct=(0.6, 0.3, 0.1),
+            confidence_noise=(0.2, 0.4, 0.4),
+            description="a plausible but imperfect matcher: drops, swaps, wrong pairs, a few "
+            "hallucinations, qualified names and mixed confidence labels",
+        ),
+        NoiseProfile(
+            name="Synthetic-Sloppy",
+            drop_class=0.3,
+            drop_binding=0.45,
+            swap_source=0.3,
+            wrong_target_class=0.25,
+            invent_class=0.15,
+            invent_binding=0.25,
+            duplicate=0.1,
+            qualify=0.3,
+            unlabelled=0.15,
+            spelling=0.2,
+            confidence_correct=(0.4, 0.4, 0.2),
+            confidence_noise=(0.3, 0.4, 0.3),
+            description="a weak matcher: heavy noise, confidence labels barely informative",
+        ),
+    )
+}
+
+
+def profile(name: str) -> NoiseProfile:
+    from benchmark.core.errors import ConfigurationError
+
+    try:
+        return PROFILES[name]
+    except KeyError:
+        raise ConfigurationError(
+            f"unknown synthetic profile {name!r}; known: {', '.join(PROFILES)}", field="--profile"
+        ) from None
+
+
+def run_seed(seed: int, profile_name: str, transformation: str, run: int) -> str:
+    """The seed of one run, derived from the user's seed so runs and transformations never share noise."""
+    return f"{seed}:{profile_name}:{transformation}:{run}"
+
+
+@dataclass
+class _Writer:
+    rng: random.Random
+    profile: NoiseProfile
+    source_package: str
+    target_package: str
+    entries: list[MappingEntry] = field(default_factory=list)
+    operations: dict[str, int] = field(default_factory=dict)
+
+    def chance(self, probability: float, operation: str) -> bool:
+        hit = probability > 0 and self.rng.random() < probability
+        if hit:
+            self.operations[operation] = self.operations.get(operation, 0) + 1
+        return hit
+
+    def confidence(self, faithful: bool) -> str | None:
+        if self.chance(self.profile.unlabelled, "unlabelled"):
+            return None
+        weights = self.profile.confidence_correct if faithful else self.profile.confidence_noise
+        label = self.rng.choices(LABELS, weights=weights)[0]
+        if self.chance(self.profile.spelling, "spelling"):
+            return {"high": "HIGH", "medium": "med", "low": "Low"}[label]
+        return label
+
+    def name(self, class_name: str, package: str) -> str:
+        if self.chance(self.profile.qualify, "qualify"):
+            return f"{package}!{class_name}" if self.rng.random() < 0.5 else f"{package}::{class_name}"
+        return class_name
+
+    def add(self, entry: MappingEntry) -> None:
+        self.entries.append(entry)
+        if self.chance(self.profile.duplicate, "duplicate"):
+            self.entries.append(entry)
+
+
+def _features(view: MetamodelView | None, class_name: str) -> list[str]:
+    if view is None:
+        return []
+    found = view.find_class(class_name)
+    return sorted({f.name for f in found.all_features}) if found is not None else []
+
+
+def _classes(view: MetamodelView | None) -> list[str]:
+    return sorted({c.name for c in view.classes if not c.abstract}) if view is not None else []
+
+
+def ground_truth_digest(document: InterchangeDocument) -> str:
+    """SHA-256 of the ground truth a run was derived from. The ATL file is named without its directory:
+    where the tree lives (``atlbench synth validation`` or ``atlbench synth $PWD/validation``) must not
+    change the bytes written."""
+    info = document.transformation
+    located = replace(document, transformation=replace(info, file=PurePath(info.file).name))
+    return hashlib.sha256(dumps(located).encode("utf-8")).hexdigest()
+
+
+def synthesize(
+    document: InterchangeDocument,
+    *,
+    noise: NoiseProfile,
+    seed: str,
+    source_view: MetamodelView | None = None,
+    target_view: MetamodelView | None = None,
+) -> dict[str, Any]:
+    """A jJodel export derived from ``document`` under ``noise``; a ``synthetic`` block records how."""
+    rng = random.Random(seed)
+    info = document.transformation
+    source_name = source_view.name if source_view else (info.in_models[0].metamodel if info.in_models else "")
+    target_name = (
+        target_view.name if target_view else (info.out_models[0].metamodel if info.out_models else "")
+    )
+    writer = _Writer(rng, noise, source_name or "Source", target_name or "Target")
+    target_classes = _classes(target_view) or sorted({m.target_class for m in document.class_matches})
+
+    for match in sorted(document.class_matches, key=lambda m: m.key):
+        source_class, target_class = match.source_class, match.target_class
+        if writer.chance(noise.wrong_target_class, "wrong_target_class"):
+            others = [c for c in target_classes if c != target_class]
+            if others:
+                wrong = rng.choice(others)
+                writer.add(
+                    MappingEntry(
+                        KIND_CLASS,
+                        writer.name(source_class, writer.source_package),
+                        writer.name(wrong, writer.target_package),
+                        confidence=writer.confidence(False),
+                    )
+                )
+        if not writer.chance(noise.drop_class, "drop_class"):
+            writer.add(
+                MappingEntry(
+                    KIND_CLASS,
+                    writer.name(source_class, writer.source_package),
+                    writer.name(target_class, writer.target_package),
+                    confidence=writer.confidence(True),
+                )
+            )
+        source_features = _features(source_view, source_class)
+        for binding in sorted(match.feature_matches, key=lambda f: f.target_feature):
+            if writer.chance(noise.drop_binding, "drop_binding"):
+                continue
+            faithful = True
+            chosen = rng.choice(sorted(binding.source_features)) if binding.source_features else None
+            if writer.chance(noise.swap_source, "swap_source"):
+                candidates = [f for f in source_features if f not in binding.source_features]
+                if candidates:
+                    chosen, faithful = rng.choice(candidates), False
+            writer.add(
+                MappingEntry(
+                    KIND_ATTRIBUTE,
+                    writer.name(source_class, writer.source_package),
+                    writer.name(target_class, writer.target_package),
+                    chosen,
+                    binding.target_feature,
+                    confidence=writer.confidence(faithful),
+                )
+            )
+        if writer.chance(noise.invent_binding, "invent_binding"):
+            invented = f"{rng.choice(['related', 'parent', 'owner', 'display', 'total'])}{target_class}Ref"
+            writer.add(
+                MappingEntry(
+                    KIND_ATTRIBUTE,
+                    source_class,
+                    target_class,
+                    rng.choice(source_features) if source_features else None,
+                    invented,
+                    confidence=writer.confidence(False),
+                )
+            )
+        if writer.chance(noise.invent_class, "invent_class"):
+            writer.add(
+                MappingEntry(
+                    KIND_CLASS,
+                    source_class,
+                    f"{target_class}{rng.choice(['Descriptor', 'Entry', 'Model', 'Item'])}",
+                    confidence=writer.confidence(False),
+                )
+            )
+
+    return export_document(
+        transformation=info.name,
+        source=writer.source_package,
+        target=writer.target_package,
+        provider=noise.name,
+        model=f"atlbench-synth-v{GENERATOR_VERSION}",
+        model_label=f"synthetic ({noise.name}), seed {seed}",
+        mappings=writer.entries,
+        extra={
+            "synthetic": {
+                "generator": "atlbench synth",
+                "version": GENERATOR_VERSION,
+                "seed": seed,
+                "profile": noise.to_json(),
+                "operations": dict(sorted(writer.operations.items())),
+                "groundTruthSha256": ground_truth_digest(document),
+                "note": "synthetic run derived from the ground truth; not produced by a language model",
+            }
+        },
+    )
+
+
+@dataclass
+class SynthReport:
+    """What :func:`write_synthetic_runs` did, file by file."""
+
+    transformations: int = 0
+    written: list[Path] = field(default_factory=list)
+    unchanged: list[Path] = field(default_factory=list)
+    refused: list[Path] = field(default_factory=list)  # existed with other content; left alone
+    notes: list[str] = field(default_factory=list)
+
+
+def write_synthetic_runs(
+    root: str | Path,
+    *,
+    profiles: Sequence[NoiseProfile],
+    runs: int,
+    first_run: int = 1,
+    seed: int = 0,
+    out_dir: str = "runs",
+    force: bool = False,
+    progress: Callable[[str], None] | None = None,
+) -> SynthReport:
+    """Write ``<folder>/<out_dir>/<profile>-runNN.json`` for every transformation folder under ``root``.
+
+    An existing file with the same content is left as it is; one with other content is only replaced
+    with ``force`` (a hand-edited run is never lost silently).
+    """
+    from benchmark.core.fileio import dumps_json, write_text_atomic
+    from benchmark.tracks.mapping.corpus import discover, load_ground_truth, resolve_metamodels
+
+    report = SynthReport()
+    discovery = discover(root)
+    report.transformations = len(discovery.transformations)
+    for folder in discovery.transformations:
+        document = load_ground_truth(folder.atl_file)
+        metamodels = resolve_metamodels(document, folder.metamodel_files, folder=folder.path)
+        report.notes += [
+            f"{folder.path}: {note} (names are not checked against it)" for note in metamodels.notes
+        ]
+        for noise in profiles:
+            for number in range(first_run, first_run + runs):
+                export = synthesize(
+                    document,
+                    noise=noise,
+                    seed=run_seed(seed, noise.name, folder.name, number),
+                    source_view=metamodels.source,
+                    target_view=metamodels.target,
+                )
+                path = folder.path / out_dir / f"{noise.name}-run{number:02d}.json"
+                text = dumps_json(export)
+                if path.exists() and path.read_text(encoding="utf-8") == text:
+                    report.unchanged.append(path)
+                    continue
+                if path.exists() and not force:
+                    report.refused.append(path)
+                    continue
+                write_text_atomic(path, text)
+                report.written.append(path)
+                if progress is not None:
+                    progress(f"wrote {path} ({len(export['mappings'])} mappings)")
+    return report
