@@ -1,7 +1,7 @@
 """The benchmark as a pytest suite, run for real with pytester on a tiny validation tree we wrote.
 
-Sessions run in a subprocess (like a user's ``pytest``), with and without xdist, and the tests read what a
-user would read: the exit code, the terminal tables, ``results.json`` and the JUnit XML.
+Sessions run in process (fast; ``conftest.py`` says what that requires), with and without xdist, and the
+tests read what a user would read: the exit code, the terminal tables, ``results.json`` and the JUnit XML.
 """
 
 from __future__ import annotations
@@ -14,21 +14,10 @@ from pathlib import Path
 
 import pytest
 
-import benchmark.harness.plugin
-import benchmark.lang.atl
-import benchmark.lang.ecore.loader
-import benchmark.tracks.mapping.extractor
 import benchmark.tracks.mapping.track
 from benchmark.core.results import Results
 
-# Imported here so that pytester's in-process sessions reuse them: pytester only unloads modules that a
-# session imported itself, and re-importing the parser, pyecore and the plugin costs seconds per session.
-_PRELOADED = (
-    benchmark.lang.atl,
-    benchmark.tracks.mapping.extractor,
-    benchmark.lang.ecore.loader,
-    benchmark.harness.plugin,
-)
+# Modules the in-process sessions import are preloaded by conftest.py (see there why that matters).
 
 pytest_plugins = ("pytester",)
 
@@ -296,3 +285,18 @@ def test_unwritable_reports_fail_the_session_but_gates_still_run(
     assert result.ret == 1
     result.stdout.fnmatch_lines(["*atlbench: cannot write the reports*blocked*"])
     result.stdout.fnmatch_lines(["*--min-f1 Synthetic-Noisy=0.99: micro overall F1 is 0.*"])
+
+
+def test_an_in_process_session_leaves_the_report_stack_importable(
+    pytester: pytest.Pytester, tree: Path, tmp_path: Path
+) -> None:
+    """After an in-process session has written reports (and pytester has unloaded what it imported),
+    this process can still write reports: what the outer session does at its end when ``cases`` and
+    ``tests/plugin`` run together. Fails, run alone, when numpy is first imported inside the session."""
+    result = run(pytester, "-k", "Library and Oracle")
+    result.assert_outcomes(passed=1)
+    assert (pytester.path / "reports" / "index.html").exists()
+    from benchmark.tracks.mapping.reports import INDEX_HTML, write_reports
+
+    written = write_reports(Results.load(pytester.path / "reports" / "results.json"), tmp_path, draws=50)
+    assert tmp_path / INDEX_HTML in written
