@@ -166,12 +166,40 @@ def test_bad_inputs_fail_only_their_own_cases(pytester: pytest.Pytester, tree: P
     statuses = {key: row["status"] for key, row in rows(pytester).items()}
     assert statuses == {
         ("Synthetic-Oracle", "Library2Catalog", "runs/Synthetic-Oracle-run01"): "ok",
-        ("unknown", "Library2Catalog", "runs/Synthetic-Noisy-run01"): "error",
+        # the truncated file keeps the provider its name gives (its sibling run02 says where the dash is)
+        ("Synthetic-Noisy", "Library2Catalog", "runs/Synthetic-Noisy-run01"): "error",
         ("Synthetic-Noisy", "Library2Catalog", "runs/Synthetic-Noisy-run02"): "ok",
         ("Synthetic-Oracle", "Shapes2Figures", "runs/Synthetic-Oracle-run01"): "error",
         ("Synthetic-Noisy", "Shapes2Figures", "runs/Synthetic-Noisy-run01"): "error",
     }
     assert result.ret == 1
+
+
+def test_an_unusable_answer_is_scored_and_a_missing_one_is_not(pytester: pytest.Pytester, tree: Path) -> None:
+    """Through the harness: the unusable run's case passes with the counts of an empty run (the model's
+    failure is a result), the missing run's row is an error marked missing (it says nothing about the
+    model); both stay under their provider. Counting them in the tables is the harness's job."""
+    header = {"jjodel": {"exportType": "suggested-mappings", "schemaVersion": 1}}
+    runs = tree / "Library2Catalog" / "runs"
+    for name, status, error in (
+        ("Local-tiny-run01", "unusable", "response:1:1: expected a JSON array of mappings"),
+        ("Local-tiny-run02", "no-answer", "timeout after 600 s"),
+    ):
+        document = {
+            **header,
+            "analysis": {"provider": "Local", "model": "tiny"},
+            "generation": {"generator": "atlbench generate", "status": status, "error": error},
+        }
+        (runs / f"{name}.json").write_text(json.dumps(document))
+    result = run(pytester, "-k", "Library2Catalog and Local")
+    result.assert_outcomes(passed=1, failed=1)
+    found = rows(pytester)
+    unusable = found[("Local", "Library2Catalog", "runs/Local-tiny-run01")]
+    assert unusable["status"] == "ok" and unusable["suggestions"] == 0
+    assert unusable["class"] == {"tp": 0, "fp": 0, "fn": 2}
+    assert unusable["extra"]["unusable"] == "response:1:1: expected a JSON array of mappings"
+    missing = found[("Local", "Library2Catalog", "runs/Local-tiny-run02")]
+    assert missing["status"] == "error" and missing["extra"]["missing"] == "timeout after 600 s"
 
 
 def test_ground_truth_naming_unknown_features_fails_with_the_list(
