@@ -21,6 +21,8 @@ import scipy.stats
 import benchmark.harness.plugin
 import benchmark.lang.atl
 import benchmark.lang.ecore.loader
+import benchmark.reports
+import benchmark.reports.page
 import benchmark.tracks.mapping.extractor
 import benchmark.tracks.mapping.reports
 import benchmark.tracks.mapping.reports.html
@@ -39,6 +41,8 @@ PRELOADED = (
     benchmark.harness.plugin,
     benchmark.lang.atl,
     benchmark.lang.ecore.loader,
+    benchmark.reports,
+    benchmark.reports.page,
     benchmark.tracks.mapping.extractor,
     benchmark.tracks.mapping.reports,
     benchmark.tracks.mapping.reports.html,
