@@ -6,36 +6,43 @@ import argparse
 import sys
 from typing import Any
 
-HELP_WEIGHT = "credit for a partial binding, in [0, 1] (default 0.5)"
-HELP_CONFIDENCE = "keep only suggestions with these confidence labels: all (default), high, high,medium, ..."
+
+class _OldSpelling(argparse.Action):
+    """``--partial-match-weight``, the flag's earlier spelling: stores into ``partial_weight`` and remembers
+    that it was typed, so that an error names the flag the user wrote."""
+
+    def __call__(
+        self, parser: Any, namespace: argparse.Namespace, values: Any, option_string: Any = None
+    ) -> None:
+        namespace.partial_weight = values
+        namespace.partial_weight_flag = option_string
 
 
 def add_scoring_options(parser: argparse.ArgumentParser) -> None:
-    """The options every scoring command shares (``diff`` and ``validate``)."""
+    """The mapping track's scoring options (declared once, :mod:`benchmark.tracks.mapping.options`), plus
+    the old spelling ``--partial-match-weight``."""
+    from benchmark.core.options import add_to_argparse
+    from benchmark.tracks.mapping.options import SCORING_OPTIONS
+
+    add_to_argparse(parser, SCORING_OPTIONS)
     parser.add_argument(
-        "--partial-match-weight",
-        "--partial-weight",
-        dest="partial_weight",
-        type=float,
-        default=0.5,
-        metavar="W",
-        help=HELP_WEIGHT,
+        "--partial-match-weight", action=_OldSpelling, metavar="W", help="the same as --partial-weight"
     )
-    parser.add_argument("--confidence", default="all", metavar="LABELS", help=HELP_CONFIDENCE)
 
 
-def read_scoring_options(args: argparse.Namespace) -> float:
-    """Check the shared options before any file is read; returns the partial weight."""
+def read_scoring_options(args: argparse.Namespace) -> dict[str, Any]:
+    """Check the shared options before any file is read: ``{"partial_weight": w, "confidence": labels}``."""
     from benchmark.core.errors import ConfigurationError
-    from benchmark.tracks.mapping.metrics import check_partial_weight
-    from benchmark.tracks.mapping.suggestions import parse_confidence_filter
+    from benchmark.core.options import read_argparse
+    from benchmark.tracks.mapping.options import PARTIAL_WEIGHT, SCORING_OPTIONS
 
     try:
-        weight = check_partial_weight(args.partial_weight)
-    except ValueError as error:
-        raise ConfigurationError(str(error), field="--partial-match-weight") from error
-    parse_confidence_filter(args.confidence)
-    return weight
+        return read_argparse(args, SCORING_OPTIONS)
+    except ConfigurationError as error:
+        typed = getattr(args, "partial_weight_flag", None)
+        if typed is not None and error.field == PARTIAL_WEIGHT.flag:
+            raise ConfigurationError(error.message, field=typed) from None
+        raise
 
 
 def register(subparsers: Any) -> None:
@@ -84,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
     from benchmark.tracks.mapping.corpus import default_metamodel_loader, load_ground_truth
     from benchmark.tracks.mapping.suggestions import load_suggestions
 
-    weight = read_scoring_options(args)
+    options = read_scoring_options(args)
+    weight, confidence = options["partial_weight"], options["confidence"]
     ground_truth = load_ground_truth(args.atl)
     source_view = target_view = None
     if args.metamodels:
@@ -94,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         ground_truth,
         load_suggestions(args.llm),
         partial_weight=weight,
-        confidence=args.confidence,
+        confidence=confidence,
         source_view=source_view,
         target_view=target_view,
     )

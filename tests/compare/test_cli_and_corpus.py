@@ -279,7 +279,11 @@ def test_diff_bad_suggestion_file_names_file_and_path(tmp_path, capsys, data_dir
 
 @pytest.mark.parametrize(
     ("option", "value", "message"),
-    [("--confidence", "sure", "unknown confidence label"), ("--partial-match-weight", "2", "partial weight")],
+    [
+        ("--confidence", "sure", "error: --confidence: unknown confidence label"),
+        ("--partial-weight", "2", "error: --partial-weight: must be a number in [0, 1], got 2"),
+        ("--partial-match-weight", "2", "error: --partial-match-weight: must be a number in [0, 1], got 2"),
+    ],
 )
 def test_diff_bad_options_exit_2(capsys, data_dir, option, value, message):
     code = main(
