@@ -21,7 +21,14 @@ EXIT_FAILED = 1
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    parser = subparsers.add_parser("ocl", help="OCL track: check states, evaluate OCL, convert models")
+    from benchmark.wording import plain_text
+
+    parser = subparsers.add_parser(
+        "ocl",
+        help="OCL track: check states, evaluate OCL, convert models",
+        description=plain_text(__doc__),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     commands = parser.add_subparsers(dest="ocl_command", metavar="SUBCOMMAND", required=True)
 
     check = commands.add_parser("check", help="check a SOIL state against the model's invariants")

@@ -299,5 +299,3 @@ def test_diff_bad_options_exit_2(capsys, data_dir, option, value, message):
     )
     assert code == 2
     assert message in capsys.readouterr().err
-
-
