@@ -126,6 +126,8 @@ class Track(ABC):
     options: tuple[Option, ...] = ()
     #: options of ``atlbench report`` only (they change how stored rows are summarised, not scored)
     report_options: tuple[Option, ...] = ()
+    #: options of ``atlbench generate --track NAME`` (e.g. the round-trip track's ``--examples``)
+    generate_options: tuple[Option, ...] = ()
     #: what :meth:`headline` measures, as printed by ``--min-score`` and ``--compare``
     headline_name: str = "score"
     #: the track's own spelling of ``--min-score NAME:PROVIDER=X`` (``--min-f1 PROVIDER=X``), if any
@@ -215,6 +217,9 @@ class Track(ABC):
         """Write this track's report files into ``out_dir``; ``options`` are the :attr:`report_options`."""
         return TrackReport()
 
-    def llm_task(self, **kwargs: Any) -> Any:
-        """The LLM task behind ``atlbench generate --track NAME`` (:mod:`benchmark.llm.task`)."""
-        raise NotImplementedError(f"track {self.name!r} has no LLM task")
+    def llm_task(self, request: Any) -> Any:
+        """The :class:`~benchmark.llm.task.TrackTask` behind ``atlbench generate --track NAME``, for a
+        :class:`~benchmark.llm.task.TaskRequest`."""
+        from benchmark.core.errors import ConfigurationError
+
+        raise ConfigurationError(f"track {self.name!r} has no LLM task", field="--track")

@@ -406,3 +406,32 @@ class AtlTrack(Track):
             partial_weight=options.get("partial_weight"),
             baseline=options.get("baseline") or BASELINE_PROVIDER,
         )
+
+    # ------------------------------------------------------------------------------------ LLM
+
+    def llm_task(self, request: Any) -> Any:
+        """One pass: a prompt per selected transformation and run index (``docs/LLM_RUNS.md``)."""
+        return MappingTrackTask(self.data_root, request)
+
+
+class MappingTrackTask:
+    """The mapping track's :class:`~benchmark.llm.task.TrackTask`: a single pass of :class:`MappingTask`."""
+
+    def __init__(self, root: Path, request: Any) -> None:
+        from benchmark.tracks.mapping.llm_task import MappingTask, load_cases
+        from benchmark.tracks.mapping.prompt import mapping_template
+
+        self.template = mapping_template(request.prompt_template)
+        self.cases = load_cases(root, request.selectors)
+        self.task = MappingTask(self.cases, self.template, request.config, request.runs, request.redactor)
+
+    def passes(self) -> Any:
+        yield self.task
+
+    def describe(self) -> dict[str, Any]:
+        return {"promptTemplate": self.template.describe()}
+
+    def log_files(self) -> list[Path]:
+        from benchmark.tracks.mapping.llm_task import LOG_DIR
+
+        return [path for case in self.cases for path in sorted((case.runs_dir / LOG_DIR).glob("*.jsonl"))]
