@@ -221,3 +221,34 @@ def test_an_excluded_run_names_its_file_once(rows):
     lines = format_tables(aggregate([*rows, parsed])).splitlines()
     assert "  T3/r.json:1:2: not valid JSON" in lines
     assert "  T2/run2.json: broken JSON" in lines
+
+
+def test_names_sort_ignoring_case_in_groups_records_and_statistics():
+    """``book2publication`` sorts among the B's (a case-sensitive sort put it after every capital)."""
+    from benchmark.tracks.mapping.stats.summary import compute_statistics
+
+    names = ["xml2ant", "Class2Relational", "book2publication", "Java2Table"]
+    rows = [row(p, t, "run1", (1, 0, 0), {"exact": 1}) for p in ("beta", "Alpha") for t in names]
+    rows.append(error_row("broken", provider="beta", transformation="book2publication", run="r2"))
+    rows.append(error_row("broken", provider="Alpha", transformation="xml2ant", run="r2"))
+    expected = ["book2publication", "Class2Relational", "Java2Table", "xml2ant"]
+    groups = aggregate(rows).groups
+    assert [(g.provider, g.transformation) for g in groups] == [
+        *(("Alpha", t) for t in expected),
+        ("Alpha", ALL),
+        *(("beta", t) for t in expected),
+        ("beta", ALL),
+    ]
+    assert [(e.provider, e.transformation) for e in aggregate(rows).excluded] == [
+        ("Alpha", "xml2ant"),
+        ("beta", "book2publication"),
+    ]
+    records = run_records(rows)
+    assert [r["transformation"] for r in records if r["provider"] == "Alpha"] == [
+        "book2publication",
+        "Class2Relational",
+        "Java2Table",
+        "xml2ant",
+        "xml2ant",
+    ]
+    assert list(compute_statistics(rows, draws=10).transformations) == expected

@@ -56,6 +56,12 @@ def spread(values: Sequence[float]) -> Spread:
     return Spread(mean, sd, len(values))
 
 
+def name_key(name: str) -> tuple[str, str]:
+    """How provider and transformation names sort in every table: ignoring case (``book2publication``
+    among the B's), ties broken by the exact spelling so that the order is total."""
+    return (name.casefold(), name)
+
+
 def _level(scores: LevelScores, level: str) -> Scores:
     return {"class": scores.classes, "binding": scores.bindings, "overall": scores.overall}[level]
 
@@ -257,7 +263,7 @@ def aggregate(
                 for r in all_rows
                 if not r.ok
             ),
-            key=lambda e: (e.provider, e.model, e.transformation, e.run, e.file),
+            key=lambda e: (name_key(e.provider), e.model, name_key(e.transformation), e.run, e.file),
         )
     )
     by_provider: dict[tuple[str, str | None], list[RunRow]] = {}
@@ -265,12 +271,12 @@ def aggregate(
         by_provider.setdefault((row.provider, row.model if by_model else None), []).append(row)
     groups: list[GroupResult] = []
     for (provider, model), provider_rows in sorted(
-        by_provider.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")
+        by_provider.items(), key=lambda kv: (name_key(kv[0][0]), kv[0][1] or "")
     ):
         by_transformation: dict[str, list[RunRow]] = {}
         for row in provider_rows:
             by_transformation.setdefault(row.transformation, []).append(row)
-        for transformation in sorted(by_transformation):
+        for transformation in sorted(by_transformation, key=name_key):
             groups.append(_group(by_transformation[transformation], provider, transformation, model, w))
         groups.append(_group(provider_rows, provider, ALL, model, w))
     return Aggregation(
@@ -359,7 +365,11 @@ def run_records(rows: Iterable[RunRow], *, partial_weight: float | None = None) 
     all_rows = list(rows)
     w = resolve_partial_weight([r for r in all_rows if r.ok], partial_weight)
     records = []
-    for row in sorted(all_rows, key=lambda r: r.key):
+
+    def order(row: RunRow) -> tuple[Any, ...]:
+        return (row.track, name_key(row.provider), row.model, name_key(row.transformation), row.run)
+
+    for row in sorted(all_rows, key=order):
         scores = row.scores(w)
         record: dict[str, Any] = {
             "track": row.track,
@@ -467,6 +477,7 @@ __all__ = [
     "csv_records",
     "macro",
     "micro",
+    "name_key",
     "pooled_counts",
     "resolve_partial_weight",
     "run_records",

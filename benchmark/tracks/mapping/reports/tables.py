@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from benchmark.tracks.mapping.aggregate import ALL, split_rows
+from benchmark.tracks.mapping.aggregate import ALL, name_key, split_rows
 from benchmark.tracks.mapping.reports import format as fmt
 from benchmark.tracks.mapping.results import MappingResults
 from benchmark.tracks.mapping.stats.profiles import PROFILE_CATEGORIES
@@ -276,7 +276,7 @@ def category_table(stats: Statistics) -> Table:
 
 def characteristics_table(results: MappingResults) -> Table:
     headers = ("Transformation", "Rules", "Helpers", "Class pairs", "Bindings", "Partial", "Target-only")
-    facts = sorted(results.transformations, key=lambda t: t.name)
+    facts = sorted(results.transformations, key=lambda t: name_key(t.name))
     rows: list[tuple[str, ...]] = []
     for t in facts:
         rules = t.matched_rules + t.lazy_rules + t.called_rules
