@@ -6,7 +6,6 @@ user would read: the exit code, the terminal tables, ``results.json`` and the JU
 
 from __future__ import annotations
 
-import json
 import shutil
 import sys
 import xml.etree.ElementTree as ET
@@ -307,3 +306,24 @@ def test_unwritable_reports_fail_the_session_but_gates_still_run(
     assert result.ret == 1
     result.stdout.fnmatch_lines(["*atlbench: cannot write the reports*blocked*"])
     result.stdout.fnmatch_lines(["*--min-f1 Synthetic-Noisy=0.99: micro overall F1 is 0.*"])
+
+
+def test_a_session_that_scored_nothing_fails(pytester: pytest.Pytester, tree: Path) -> None:
+    nobody = run(pytester, "--provider", "Nobody")
+    nobody.assert_outcomes(passed=2, deselected=5)
+    assert nobody.ret == 1
+    nobody.stdout.fnmatch_lines(["*this benchmark session scored no run*"])
+    (pytester.path / "empty").mkdir()
+    empty = pytester.runpytest("-p", "benchmark.harness.plugin", "--validation-root", "empty")
+    assert empty.ret == 1
+    empty.stdout.fnmatch_lines(["*this benchmark session scored no run*"])
+
+
+def test_a_mistyped_validation_root_is_one_line_and_exit_4(pytester: pytest.Pytester, tree: Path) -> None:
+    result = pytester.runpytest("-p", "benchmark.harness.plugin", "--validation-root", "TYPO", "-n", "2")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert (
+        result.stderr.lines[0].startswith("ERROR: atlbench: ")
+        and "--validation-root: not a folder" in (result.stderr.lines[0])
+    )
+    assert "Traceback" not in result.stderr.str() and "Traceback" not in result.stdout.str()
