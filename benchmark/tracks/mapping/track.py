@@ -379,6 +379,18 @@ class AtlTrack(Track):
             ]
         return properties
 
+    def junit_suite_properties(self, rows: Any) -> list[tuple[str, str]]:
+        """Each provider's micro overall precision, recall and F1."""
+        from benchmark.tracks.mapping.aggregate import aggregate
+
+        aggregation = aggregate(self.decode(rows), partial_weight=self.option("partial_weight"))
+        properties = []
+        for group in aggregation.totals():
+            for metric, value in group.micro.overall.to_json().items():
+                if metric != "accuracy":
+                    properties.append((f"{group.provider}_overall_{metric}", f"{value:.6f}"))
+        return properties
+
     def summary_lines(self, results: Any, section: Any, verbose: bool) -> list[str]:
         from benchmark.tracks.mapping.aggregate import aggregate
         from benchmark.tracks.mapping.tables import format_tables
