@@ -56,6 +56,12 @@ def spread(values: Sequence[float]) -> Spread:
     return Spread(mean, sd, len(values))
 
 
+def in_ground_truth(counts: BindingCounts) -> int:
+    """How many of the ground truth's scorable bindings these counts cover (exact, partial, divergent,
+    only ATL; target-only bindings are neutral)."""
+    return counts.exact + counts.partial + counts.divergent + counts.only_atl
+
+
 def name_key(name: str) -> tuple[str, str]:
     """How provider and transformation names sort in every table: ignoring case (``book2publication``
     among the B's), ties broken by the exact spelling so that the order is total."""
@@ -119,6 +125,16 @@ class GroupResult:
 
     def micro_by_kind(self) -> dict[str, Scores]:
         return {kind: counts.scores(self.partial_weight) for kind, counts in self.bindings_by_kind.items()}
+
+    def kind_scores(self, kind: str) -> Scores | None:
+        """Micro scores of one feature kind, or ``None`` when there are none to give: no split (no target
+        metamodel), or no binding of that kind in the ground truth (no reference binding in these
+        transformations: recall is undefined, and an F1 of 0 would read as a failure). Tables print
+        "–", the CSV an empty cell."""
+        counts = self.bindings_by_kind.get(kind)
+        if counts is None or not in_ground_truth(counts):
+            return None
+        return counts.scores(self.partial_weight)
 
     def to_json(self) -> dict[str, Any]:
         w = self.partial_weight
@@ -352,10 +368,10 @@ def csv_records(aggregation: Aggregation) -> list[dict[str, Any]]:
                 value = group.macro[level][metric]
                 record[f"macro_{level}_{metric}"] = value.mean
                 record[f"macro_{level}_{metric}_sd"] = value.sd if value.sd is not None else ""
-        by_kind = group.micro_by_kind()
         for kind in ("attribute", "reference"):
+            kind_scores = group.kind_scores(kind)
             for metric in METRICS:
-                record[f"micro_{kind}_{metric}"] = getattr(by_kind[kind], metric) if kind in by_kind else ""
+                record[f"micro_{kind}_{metric}"] = getattr(kind_scores, metric) if kind_scores else ""
         records.append({column: record[column] for column in CSV_COLUMNS})
     return records
 
@@ -449,7 +465,7 @@ def split_rows(aggregation: Aggregation, *, digits: int = 3) -> list[dict[str, A
     """Per provider (``ALL`` rows): micro F1 for classes, bindings, attribute and reference bindings."""
     rows = []
     for group in aggregation.totals():
-        by_kind = group.micro_by_kind()
+        attribute, reference = group.kind_scores("attribute"), group.kind_scores("reference")
         row: dict[str, Any] = {"provider": group.provider}
         if aggregation.by_model:
             row["model"] = group.model
@@ -457,8 +473,8 @@ def split_rows(aggregation: Aggregation, *, digits: int = 3) -> list[dict[str, A
             {
                 "class F1": round(group.micro.classes.f1, digits),
                 "binding F1": round(group.micro.bindings.f1, digits),
-                "attribute F1": round(by_kind["attribute"].f1, digits) if "attribute" in by_kind else None,
-                "reference F1": round(by_kind["reference"].f1, digits) if "reference" in by_kind else None,
+                "attribute F1": round(attribute.f1, digits) if attribute else None,
+                "reference F1": round(reference.f1, digits) if reference else None,
                 "overall F1": round(group.micro.overall.f1, digits),
             }
         )
@@ -476,6 +492,7 @@ __all__ = [
     "aggregate",
     "csv_records",
     "macro",
+    "in_ground_truth",
     "micro",
     "name_key",
     "pooled_counts",
