@@ -211,3 +211,22 @@ def test_tables_tex_compiles_with_pdflatex(written, tmp_path):
     )
     assert completed.returncode == 0, completed.stdout[-3000:]
     assert (tmp_path / "doc.pdf").stat().st_size > 10_000
+
+
+def test_per_transformation_tables_show_p_r_f1_acc_and_how_many_transformations(make_row, written):
+    rows = (
+        make_row("Wide", "T1", "r1", classes=[("S", "X", "tp")], bindings=[("S", "X", "f", "exact")]),
+        make_row("Wide", "T2", "r1", classes=[("S", "Y", "fp"), ("S", "X", "fn")]),
+        make_row("Narrow", "T1", "r1", classes=[("S", "X", "tp")], bindings=[("S", "X", "f", "onlyAtl")]),
+    )
+    texts = _texts(MappingResults(ResultsHeader(created="2024-01-01"), (), rows))
+    md = texts["md"].split("## Per provider and transformation")[1]
+    assert "| Provider | Transformation | Runs | P | R | F1 | Acc | Macro F1 ± SD |" in md
+    assert "| Wide | T1 | 1 | 1.000 | 1.000 | 1.000 | 1.000 | 1.000 ± – |" in md
+    assert "| Wide | ALL (2 of 2) | 2 | 0.667 | 0.667 | 0.667 | 0.500 |" in md
+    assert "| Narrow | ALL (1 of 2) | 1 | 1.000 | 0.500 | 0.667 | 0.500 |" in md
+    html = texts["html"].split('id="transformations"')[1]
+    assert "<th>P</th><th>R</th><th>F1</th><th>Acc</th>" in html and "ALL (1 of 2)" in html
+    _, out = written
+    summary = (out / "summary.md").read_text(encoding="utf-8")
+    assert "## Per provider and transformation" in summary and "ALL (3 of 3)" in summary

@@ -159,7 +159,7 @@ def html_part(results: MappingResults, stats: Statistics, figures: Sequence[Figu
         (
             "transformations",
             "Per transformation",
-            _table(tables.transformation_f1_table(stats), heading=False),
+            _table(tables.provider_transformation_table(stats), heading=False),
         ),
         ("confidence", "Confidence", _table(tables.confidence_table(stats), heading=False)),
         ("categories", "Category profile", _table(tables.category_table(stats), heading=False)),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from benchmark.tracks.mapping.aggregate import ALL, name_key, split_rows
+from benchmark.tracks.mapping.aggregate import ALL, GroupResult, name_key, split_rows
 from benchmark.tracks.mapping.reports import format as fmt
 from benchmark.tracks.mapping.results import MappingResults
 from benchmark.tracks.mapping.stats.profiles import PROFILE_CATEGORIES
@@ -178,17 +178,49 @@ def mcnemar_table(stats: Statistics) -> Table:
     return Table("mcnemar", "McNemar per transformation", headers, tuple(rows), align="lllrrrlrr")
 
 
-def transformation_f1_table(stats: Statistics) -> Table:
-    """Transformation x provider micro F1 (the heatmap's numbers)."""
-    providers = [p.provider for p in stats.providers]
+def provider_transformation_table(stats: Statistics) -> Table:
+    """Per provider and transformation: runs, micro P, R, F1, accuracy and macro F1 ± SD at the statistics'
+    level, as the terminal prints them; each provider's ``ALL`` row says over how many transformations it
+    pools, since ALL rows over different transformations are not comparable."""
+    headers = ("Provider", "Transformation", "Runs", "P", "R", "F1", "Acc", "Macro F1 ± SD")
+    groups: dict[str, list[GroupResult]] = {}
+    for group in stats.aggregation.groups:
+        groups.setdefault(group.provider, []).append(group)
     rows = []
-    for transformation in stats.transformations:
-        cells = []
-        for provider in providers:
-            group = stats.group(provider, transformation)
-            cells.append(fmt.number(level_of(group.micro, stats.level).f1) if group else fmt.DASH)
-        rows.append((transformation, *cells))
-    return Table("per_transformation", "F1 per transformation", ("Transformation", *providers), tuple(rows))
+    for provider in [p.provider for p in stats.providers if p.provider in groups]:
+        covered = sum(1 for g in groups[provider] if not g.is_total)
+        for group in groups[provider]:
+            scores = level_of(group.micro, stats.level)
+            name = (
+                f"{ALL} ({covered} of {len(stats.transformations)})"
+                if group.is_total
+                else group.transformation
+            )
+            rows.append(
+                (
+                    provider,
+                    name,
+                    str(group.runs),
+                    fmt.number(scores.precision),
+                    fmt.number(scores.recall),
+                    fmt.number(scores.f1),
+                    fmt.number(scores.accuracy),
+                    fmt.spread(group.macro[stats.level]["f1"]),
+                )
+            )
+    notes = (
+        f"Level: {LEVEL_NAMES[stats.level]}. P, R, F1, Acc: micro (counts pooled over the runs); macro F1: "
+        "mean ± sample SD over runs (– for one run). ALL (n of N): the provider's runs pooled over the n "
+        "transformations it has scored runs on, of the N in the session; compare ALL rows with the same n.",
+    )
+    return Table(
+        "per_transformation",
+        "Per provider and transformation",
+        headers,
+        tuple(rows),
+        align="llrrrrrr",
+        notes=notes,
+    )
 
 
 def split_table(stats: Statistics) -> Table:
@@ -362,7 +394,12 @@ def summary_markdown(results: MappingResults, stats: Statistics) -> str:
     ]
     if stats.notes:
         parts += [f"* {note}" for note in stats.notes] + [""]
-    tables = [results_table(stats), pairs_table(stats), split_table(stats), transformation_f1_table(stats)]
+    tables = [
+        results_table(stats),
+        pairs_table(stats),
+        split_table(stats),
+        provider_transformation_table(stats),
+    ]
     if stats.aggregation.excluded:
         tables.append(excluded_table(stats))
     return "\n".join(parts) + "\n" + "\n".join(to_markdown(t) for t in tables)
@@ -378,7 +415,7 @@ __all__ = [
     "pairs_table",
     "results_table",
     "split_table",
+    "provider_transformation_table",
     "summary_markdown",
     "to_markdown",
-    "transformation_f1_table",
 ]
