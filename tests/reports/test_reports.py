@@ -230,3 +230,33 @@ def test_per_transformation_tables_show_p_r_f1_acc_and_how_many_transformations(
     _, out = written
     summary = (out / "summary.md").read_text(encoding="utf-8")
     assert "## Per provider and transformation" in summary and "ALL (3 of 3)" in summary
+
+
+def test_made_up_names_are_shown_per_provider(make_row):
+    checked = {"hallucinationsChecked": True}
+    base = make_row("Dreamer", "T1", "r1", classes=[("S", "X", "tp")])
+    rows = (
+        replace(base, hallucinated_classes=("Ghost",), hallucinated_features=("X.nope",), extra=checked),
+        replace(base, run="r2", hallucinated_classes=("Ghost",), hallucinated_features=(), extra=checked),
+        replace(make_row("Careful", "T1", "r1", classes=[("S", "X", "tp")]), extra=checked),
+        make_row("Unchecked", "T1", "r1", classes=[("S", "X", "tp")]),  # scored without metamodels
+    )
+    results = MappingResults(ResultsHeader(created="2024-01-01"), (), rows)
+    texts = _texts(results)
+    md = texts["md"].split("## Made-up names (hallucinations)")[1]
+    assert "| Provider | Runs checked | Made-up classes | Made-up features | Per run | Distinct |" in md
+    assert "| Dreamer | 2 | 2 | 1 | 1.5 | 2 | Ghost ×2, X.nope |" in md
+    assert "| Careful | 1 | 0 | 0 | 0.0 | 0 | – |" in md
+    assert "| Unchecked | 0 of 1 | – | – | – | – | – |" in md
+    assert "Ghost ×2, X.nope" in texts["html"]
+    from benchmark.tracks.mapping.aggregate import aggregate
+    from benchmark.tracks.mapping.tables import format_tables
+
+    terminal = format_tables(aggregate(rows)).split("Made-up names (hallucinations)")[1]
+    assert next(line for line in terminal.splitlines() if line.startswith("Dreamer")).split()[1:] == [
+        "2",
+        "2",
+        "1",
+    ]
+    unchecked = next(line for line in terminal.splitlines() if line.startswith("Unchecked"))
+    assert unchecked.split() == ["Unchecked", "0", "of", "1", "-", "-"]

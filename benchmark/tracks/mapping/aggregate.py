@@ -118,6 +118,7 @@ class GroupResult:
     duplicates: int = 0
     hallucinated_classes: int = 0
     hallucinated_features: int = 0
+    hallucination_runs: int = 0  # runs scored with both metamodels, whose made-up names were looked for
 
     @property
     def is_total(self) -> bool:
@@ -164,7 +165,11 @@ class GroupResult:
             "suggestions": self.suggestions,
             "invalid": self.invalid,
             "duplicates": self.duplicates,
-            "hallucinations": {"classes": self.hallucinated_classes, "features": self.hallucinated_features},
+            "hallucinations": {
+                "classes": self.hallucinated_classes,
+                "features": self.hallucinated_features,
+                "checkedRuns": self.hallucination_runs,
+            },
         }
 
 
@@ -257,7 +262,17 @@ def _group(
         duplicates=sum(row.duplicates for row in rows),
         hallucinated_classes=sum(len(row.hallucinated_classes) for row in rows),
         hallucinated_features=sum(len(row.hallucinated_features) for row in rows),
+        hallucination_runs=sum(1 for row in rows if hallucinations_checked(row)),
     )
+
+
+def hallucinations_checked(row: RunRow) -> bool:
+    """Whether the row's made-up names were looked for (both metamodels were at hand when it was scored);
+    a row that does not say (older results) counts as checked when it names any."""
+    checked = row.extra.get("hallucinationsChecked")
+    if checked is None:
+        return bool(row.hallucinated_classes or row.hallucinated_features)
+    return bool(checked)
 
 
 def _kind_order(kind: str) -> tuple[int, str]:
@@ -482,6 +497,26 @@ def split_rows(aggregation: Aggregation, *, digits: int = 3) -> list[dict[str, A
     return rows
 
 
+def hallucination_rows(aggregation: Aggregation) -> list[dict[str, Any]]:
+    """Per provider (``ALL`` rows): runs checked for made-up names, and the class and feature names made
+    up, summed over them (``None`` when no run was checked: the metamodels were missing)."""
+    rows = []
+    for group in aggregation.totals():
+        row: dict[str, Any] = {"provider": group.provider}
+        if aggregation.by_model:
+            row["model"] = group.model
+        checked = group.hallucination_runs
+        row.update(
+            {
+                "runs checked": checked if checked == group.runs else f"{checked} of {group.runs}",
+                "classes": group.hallucinated_classes if checked else None,
+                "features": group.hallucinated_features if checked else None,
+            }
+        )
+        rows.append(row)
+    return rows
+
+
 __all__ = [
     "ALL",
     "CSV_COLUMNS",
@@ -492,6 +527,8 @@ __all__ = [
     "aggregate",
     "csv_records",
     "macro",
+    "hallucination_rows",
+    "hallucinations_checked",
     "in_ground_truth",
     "micro",
     "name_key",

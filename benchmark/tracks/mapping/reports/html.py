@@ -145,7 +145,9 @@ def html_part(results: MappingResults, stats: Statistics, figures: Sequence[Figu
         (
             "results",
             "Results",
-            _table(tables.results_table(stats), heading=False) + _table(tables.split_table(stats)),
+            _table(tables.results_table(stats), heading=False)
+            + _table(tables.split_table(stats))
+            + _table(tables.hallucination_table(results, stats)),
         ),
         ("figures", "Figures", "\n".join(_figure(f) for f in figures)),
         (

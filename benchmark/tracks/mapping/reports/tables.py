@@ -7,6 +7,7 @@ escape and lay out.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from benchmark.tracks.mapping.aggregate import ALL, GroupResult, name_key, split_rows
@@ -24,6 +25,7 @@ CATEGORY_NAMES = {
     "onlyAtl": "only ATL",
 }
 SLICE_NAMES = {"high+medium": "high+medium", "all": "all"}
+HALLUCINATIONS_SHOWN = 5
 
 
 @dataclass(frozen=True)
@@ -223,6 +225,55 @@ def provider_transformation_table(stats: Statistics) -> Table:
     )
 
 
+def hallucination_table(results: MappingResults, stats: Statistics, *, compact: bool = False) -> Table:
+    """Per provider: class and feature names its runs made up (names the metamodels do not define, see
+    ``docs/METRICS.md``), summed over the runs that were checked, per run, and the most frequent names
+    (``compact``: without the names, for a paper table)."""
+    headers = ["Provider", "Runs checked", "Made-up classes", "Made-up features", "Per run", "Distinct"]
+    if not compact:
+        headers.append("Most frequent")
+    totals = {g.provider: g for g in stats.aggregation.totals()}
+    names: dict[str, Counter[str]] = {}
+    for row in results.rows:
+        if row.ok:
+            names.setdefault(row.provider, Counter()).update(
+                (*row.hallucinated_classes, *row.hallucinated_features)
+            )
+    rows = []
+    for provider in [p.provider for p in stats.providers if p.provider in totals]:
+        total = totals[provider]
+        checked = total.hallucination_runs
+        if checked == 0:
+            cells = [f"0 of {total.runs}", *(fmt.DASH for _ in headers[2:])]
+            rows.append((provider, *cells))
+            continue
+        found = names.get(provider, Counter())
+        made_up = total.hallucinated_classes + total.hallucinated_features
+        cells = [
+            str(checked) if checked == total.runs else f"{checked} of {total.runs}",
+            str(total.hallucinated_classes),
+            str(total.hallucinated_features),
+            fmt.number(made_up / checked, 1),
+            str(len(found)),
+        ]
+        if not compact:
+            common = sorted(found.items(), key=lambda item: (-item[1], item[0]))[:HALLUCINATIONS_SHOWN]
+            more = len(found) - len(common)
+            shown = ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in common)
+            cells.append((shown + (f", +{more} more" if more else "")) or fmt.DASH)
+        rows.append((provider, *cells))
+    notes = (
+        "Made up: a class, or a feature of a class, that neither metamodel defines (inherited features "
+        "count as defined), counted once per run that names it and summed over the runs scored with both "
+        "metamodels (– when none was). Per run: made-up names per checked run. Distinct: different names "
+        "over all runs." + ("" if compact else f" Most frequent: up to {HALLUCINATIONS_SHOWN}, ×n runs."),
+    )
+    align = "lrrrrr" + ("" if compact else "l")
+    return Table(
+        "hallucinations", "Made-up names (hallucinations)", tuple(headers), tuple(rows), align, notes
+    )
+
+
 def split_table(stats: Statistics) -> Table:
     headers = ("Provider", "Class F1", "Binding F1", "Attribute F1", "Reference F1", "Overall F1")
     rows = [
@@ -398,6 +449,7 @@ def summary_markdown(results: MappingResults, stats: Statistics) -> str:
         results_table(stats),
         pairs_table(stats),
         split_table(stats),
+        hallucination_table(results, stats),
         provider_transformation_table(stats),
     ]
     if stats.aggregation.excluded:
@@ -411,6 +463,7 @@ __all__ = [
     "characteristics_table",
     "confidence_table",
     "excluded_table",
+    "hallucination_table",
     "mcnemar_table",
     "pairs_table",
     "results_table",
