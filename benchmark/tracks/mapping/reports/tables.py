@@ -38,6 +38,7 @@ class Table:
     rows: tuple[tuple[str, ...], ...]
     align: str = ""
     notes: tuple[str, ...] = field(default=())
+    grouped: bool = False  # rows come in groups by their first cell (a rule between groups in LaTeX)
 
     def alignment(self) -> str:
         return self.align or "l" + "r" * (len(self.headers) - 1)
@@ -106,12 +107,13 @@ def results_table(stats: Statistics, *, compact: bool = False) -> Table:
             f"R on {stats.baseline} misses: recall on the ground-truth items the {stats.baseline} baseline "
             "misses (n = number of such items)."
         )
+    per_provider: dict[str, list[str]] = {}  # note -> providers, in order of first appearance
     for p in stats.providers:
-        for note in p.notes:
-            notes.append(f"{p.provider}: {note}.")
         interval = p.intervals.get("f1")
-        if interval is not None and interval.note:
-            notes.append(f"{p.provider}: {interval.note}.")
+        for note in (*p.notes, *([interval.note] if interval is not None and interval.note else [])):
+            per_provider.setdefault(note, []).append(p.provider)
+    # one line per note, naming every provider it applies to, rather than the same note per provider
+    notes += [f"{', '.join(dict.fromkeys(names))}: {note}." for note, names in per_provider.items()]
     return Table(
         "results", "Results per provider", tuple(headers), tuple(rows), notes=tuple(dict.fromkeys(notes))
     )
@@ -222,6 +224,7 @@ def provider_transformation_table(stats: Statistics) -> Table:
         tuple(rows),
         align="llrrrrrr",
         notes=notes,
+        grouped=True,
     )
 
 
