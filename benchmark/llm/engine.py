@@ -38,6 +38,7 @@ from benchmark.llm.rawlog import RawLog
 from benchmark.llm.redact import Redactor
 from benchmark.llm.requests import SOURCE_CACHE, SOURCE_LOG, SOURCE_REQUEST, Completion, Job, JobResult
 from benchmark.llm.retry import RetryPolicy
+from benchmark.wording import plural
 
 Group = list[tuple[int, Job]]  # the jobs (with their positions) that share one cache key
 
@@ -335,7 +336,7 @@ class Engine:
                 )
                 self.stats.add(requests=len(to_send), batches=1)
                 entries.append(journal.record(batch_id, [key for key, _ in to_send]))
-                self._notify(f"submitted batch {batch_id} with {len(to_send)} requests")
+                self._notify(f"submitted batch {batch_id} with {plural(len(to_send), 'request')}")
             for entry in entries:
                 self._collect_batch(backend, journal, entry, finish, lambda key: key in wanted)
         except ProviderError as error:

@@ -426,7 +426,7 @@ def test_cli_generate_prints_the_summary_and_exits_1_on_a_failed_run(
     llm_server.enqueue("garbage")
     assert main([*argv, "--runs", "3", "-k", "book"]) == 1
     captured = capsys.readouterr()
-    assert "1 requests sent; 2 cache hits; 1 failed" in captured.out
+    assert "1 request sent; 2 cache hits; 1 failed" in captured.out  # not "1 requests"
     assert "Book2Publication run03: failed: answer unusable" in captured.err
     assert main([*argv, "--dry-run", "--runs", "3"]) == 0
     assert "Family2Person run03: request ->" in capsys.readouterr().out
