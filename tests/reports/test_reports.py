@@ -308,3 +308,11 @@ def test_tables_tex_has_every_paper_table_each_complete_and_notes_said_once(make
     assert "Solo, Mute: one run: standard deviation undefined." in caption
     assert "Solo, Mute: one transformation with one run: nothing to resample" in caption
     assert "Dreamer: one run per transformation" in caption and "Mute: made no suggestions." in caption
+
+
+def test_one_of_a_kind_is_said_in_the_singular(make_row):
+    rows = (make_row("Solo", "T1", "r1", classes=[("S", "X", "tp")]),)
+    texts = _texts(MappingResults(ResultsHeader(created="2024-01-01"), (), rows))
+    assert "1 scored run, 0 excluded; 1 provider; 1 transformation." in texts["md"]
+    assert "1 scored run · 0 excluded · 1 provider · 1 transformation ·" in texts["html"]
+    assert "<th>Solo (1 run)</th>" in texts["html"]

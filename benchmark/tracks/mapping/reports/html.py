@@ -20,6 +20,7 @@ from benchmark.tracks.mapping.reports.tables import Table
 from benchmark.tracks.mapping.results import MappingResults
 from benchmark.tracks.mapping.stats.items import binding_categories, class_verdicts, is_right, truth_keys
 from benchmark.tracks.mapping.stats.summary import Statistics
+from benchmark.wording import plural
 
 
 def _table(table: Table, *, heading: bool = True) -> str:
@@ -88,9 +89,7 @@ def _drilldown(transformation: str, providers: Sequence[str], runs: dict[str, li
                     truth.setdefault(item.key, None)
                 suggested.setdefault((provider, item.key), []).extend(item.suggested)
     keys = sorted(set(truth))
-    head = "".join(
-        f"<th>{escape(p)} ({len(runs[p])} run{'s' if len(runs[p]) != 1 else ''})</th>" for p in present
-    )
+    head = "".join(f"<th>{escape(p)} ({plural(len(runs[p]), 'run')})</th>" for p in present)
     lines = [
         f"<table><thead><tr><th>Source class</th><th>Target class</th><th>Target feature</th>"
         f"<th>Ground truth reads</th>{head}</tr></thead><tbody>"
@@ -122,22 +121,19 @@ def _drilldown(transformation: str, providers: Sequence[str], runs: dict[str, li
     lines.append("</tbody></table>")
     return (
         f'<details id="drill-{escape(transformation)}"><summary>{escape(transformation)} — '
-        f"{_plural(len(keys), 'binding key')}, {_plural(len(pairs), 'class pair')}</summary>\n"
+        f"{plural(len(keys), 'binding key')}, {plural(len(pairs), 'class pair')}</summary>\n"
         + "\n".join(lines)
         + "\n</details>"
     )
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def html_part(results: MappingResults, stats: Statistics, figures: Sequence[Figure]) -> HtmlPart:
     """The mapping track's part of ``index.html`` (a session of this track alone gives the page it gave
     before the harness was made generic, byte for byte)."""
     provenance = [
-        f"{stats.aggregation.rows_used} scored runs · {len(stats.aggregation.excluded)} excluded · "
-        f"{len(stats.providers)} providers · {len(stats.transformations)} transformations · "
+        f"{plural(stats.aggregation.rows_used, 'scored run')} · {len(stats.aggregation.excluded)} excluded"
+        f" · {plural(len(stats.providers), 'provider')}"
+        f" · {plural(len(stats.transformations), 'transformation')} · "
         f"level {stats.level} · partial weight {fmt.count(stats.partial_weight)} · "
         f"bootstrap {stats.draws} draws, seed {stats.seed}",
     ]

@@ -15,6 +15,7 @@ from benchmark.tracks.mapping.reports import format as fmt
 from benchmark.tracks.mapping.results import MappingResults
 from benchmark.tracks.mapping.stats.profiles import PROFILE_CATEGORIES
 from benchmark.tracks.mapping.stats.summary import Statistics, level_of
+from benchmark.wording import plural
 
 LEVEL_NAMES = {"class": "class", "binding": "binding", "overall": "overall (classes + bindings)"}
 CATEGORY_NAMES = {
@@ -439,8 +440,9 @@ def summary_markdown(results: MappingResults, stats: Statistics) -> str:
     parts = [
         "# atl-binding-bench summary",
         "",
-        f"{stats.aggregation.rows_used} scored run(s), {len(stats.aggregation.excluded)} excluded; "
-        f"{len(stats.providers)} provider(s); {len(stats.transformations)} transformation(s). "
+        f"{plural(stats.aggregation.rows_used, 'scored run')}, {len(stats.aggregation.excluded)} excluded; "
+        f"{plural(len(stats.providers), 'provider')}; "
+        f"{plural(len(stats.transformations), 'transformation')}. "
         f"Results file created {results.header.created or 'unknown'}"
         + (f", commit {results.header.git_commit}" if results.header.git_commit else "")
         + ".",
