@@ -20,6 +20,7 @@ import pytest
 from benchmark.lang.ocl import ast
 from benchmark.lang.ocl.engine import OclEngine
 from benchmark.lang.ocl.model import Model, model_key
+from benchmark.lang.ocl.printer import print_expr
 from benchmark.lang.ocl.puml_io import read_puml
 from benchmark.lang.ocl.state import ObjectState
 from benchmark.lang.ocl.types import CollectionType
@@ -56,10 +57,18 @@ def states(name: str) -> dict[str, ObjectState]:
     return {state: engine(name).load_state(m.state_path(state)) for state in m.verdicts}
 
 
-def class_model(m: Model) -> tuple[object, ...]:
-    """The model without its invariants: what the PlantUML file must hold."""
-    key = model_key(m)
-    return key[:-1]
+def class_model_differences(a: Model, b: Model) -> list[str]:
+    """Where two class models differ (name, enumerations, classes, associations; invariants ignored)."""
+    out = [f"model name {a.name} / {b.name}"] if a.name != b.name else []
+    for kind in ("enumerations", "classes", "associations"):
+        left = {name: x.key() for name, x in getattr(a, kind).items()}
+        right = {name: x.key() for name, x in getattr(b, kind).items()}
+        out += [
+            f"{kind[:-1]} {name}: {left.get(name)} / {right.get(name)}"
+            for name in sorted(set(left) | set(right))
+            if left.get(name) != right.get(name)
+        ]
+    return out
 
 
 # ------------------------------------------------------------------------------------------ the whole set
@@ -89,7 +98,8 @@ def test_the_mapping_track_skips_the_folder() -> None:
 def test_puml_holds_the_class_model_of_the_use_file(name: str) -> None:
     use, puml = read_use(model(name).use_file), read_puml(model(name).puml_file)
     assert puml.invariants == [], "the PlantUML file is shown to the LLM and must not contain the answers"
-    assert class_model(puml) == class_model(use)
+    assert class_model_differences(puml, use) == []
+    assert model_key(puml)[:-1] == model_key(use)[:-1]  # the whole model key, invariants aside
     assert use.classes and use.associations
     assert any(c.is_association_class for c in use.classes.values()), "every model has an association class"
     assert any(c.supers for c in use.classes.values()), "every model has inheritance"
@@ -106,7 +116,13 @@ def test_specification_agrees_with_the_use_constraints(name: str) -> None:
         parse_constraints(c.ocl, empty, file=f"specification.json:{name}.{c.id}")[0] for c in spec.values()
     ]
     assert [inv.name for inv in parsed] == list(spec), "the invariant name is the constraint id"
-    assert [inv.key() for inv in parsed] == [inv.key() for inv in use.invariants]
+    assert [inv.name for inv in use.invariants] == list(spec), "same constraints in the same order"
+    differ = [
+        f"{a.name}: specification `{print_expr(a.expr)}' / .use `{print_expr(b.expr)}'"
+        for a, b in zip(parsed, use.invariants, strict=True)
+        if a.key() != b.key()
+    ]
+    assert not differ, "\n".join(differ)
 
 
 @pytest.mark.parametrize("name", MODELS)
