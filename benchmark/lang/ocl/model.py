@@ -12,14 +12,13 @@ Expressions (invariants, operation bodies, derived attributes) are kept as parse
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from benchmark.lang.ocl.ast import Expr
 from benchmark.lang.ocl.errors import ModelError
-from benchmark.lang.ocl.types import ClassType, CollectionType, EnumType, Type
-
-if TYPE_CHECKING:
-    from benchmark.lang.ocl.ast import Expr
+from benchmark.lang.ocl.types import BASIC_TYPES, ClassType, CollectionType, EnumType, EnumValue, Type
 
 MANY = -1  # the upper bound of ``*``
 
@@ -150,10 +149,12 @@ class Enumeration:
     type: EnumType = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.type = EnumType(self)
-        from benchmark.lang.ocl.values import EnumValue  # values depend on types only; no cycle at runtime
+        self.type = EnumType(self.name, self.literals)
 
-        self.values = {lit: EnumValue(self.type, lit) for lit in self.literals}
+    @property
+    def values(self) -> Mapping[str, EnumValue]:
+        """The value of each literal (built by the enumeration's type)."""
+        return self.type.values
 
     def key(self) -> tuple[object, ...]:
         return (self.name, self.literals)
@@ -349,8 +350,6 @@ class Model:
 
     # -- lookups ----------------------------------------------------------------------------------
     def type_named(self, name: str) -> Type | None:
-        from benchmark.lang.ocl.types import BASIC_TYPES
-
         if name in BASIC_TYPES:
             return BASIC_TYPES[name]
         if name in self.classes:
