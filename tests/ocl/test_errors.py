@@ -38,6 +38,12 @@ EXPRESSION_ERRORS = [
     ("Set{1}->forAll(x, x | true)", OclTypeError, 19, "double declared variable `x'"),
     ("Set{1}->select(x, y | true)", OclTypeError, 9, "only one element variable"),
     ("ann.oclAsType(Nope)", OclTypeError, 15, "undefined type `Nope'"),
+    # ExpAsType: the target must conform to the source's static type (a downcast), else no cast at all
+    ("1.oclAsType(String)", OclTypeError, 13, "Target type `String' is not a subtype of the source"),
+    ("pia.oclAsType(Student)", OclTypeError, 15, "`Student' is not a subtype of the source expression's"),
+    ("ann.oclAsType(Person)", OclTypeError, 15, "`Person' is not a subtype of the source expression's"),
+    ("1.oclAsType(Real)", OclTypeError, 13, "the source expression's type `Integer'"),
+    ("Set{1}->oclAsType(Bag(Integer))", OclTypeError, 19, "`Bag(Integer)' is not a subtype"),
     ("Set{1}.foo", OclTypeError, 8, "undefined operation `Integer.foo' in shorthand notation for collect"),
     ("Set{Set{1}}.size()", OclTypeError, 13, None),  # Set(Integer).size() exists: accepted shorthand
     ("Set{1}.size()", OclTypeError, 8, "maybe you meant `->'"),

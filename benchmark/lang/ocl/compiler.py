@@ -911,6 +911,12 @@ class Compiler:
 
             return Compiled(result_type, select_by)
         if name == "oclAsType":
+            if not target.conforms_to(source.type):  # USE's ExpAsType: a downcast (or no cast) only
+                raise self.error(
+                    e.type,
+                    f"Target type `{target}' is not a subtype of the source expression's type "
+                    f"`{source.type}'.",
+                )
 
             def as_type(env: list[Any]) -> Any:
                 v = src(env)
