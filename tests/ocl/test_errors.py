@@ -117,7 +117,37 @@ MODEL_ERRORS = [
     ),
     ("class B\noperations\n  f() begin end\nend\n", OclSyntaxError, 8, "unexpected `begin'"),
     ("class B\nend\nend\n", OclSyntaxError, 8, "unexpected `end'"),
+    # USE's t18/t19: one name inherited with two types (or two signatures) from two parents
+    (
+        "class B\nattributes\n  x : String\nend\nclass C < A, B\nend\n",
+        ModelError,
+        10,
+        "Inheritance conflict: attribute x occurs with different types in the base classes of C",
+    ),
+    (
+        "class B\noperations\n  f(p : Integer) : Integer = p\nend\n"
+        "class P\noperations\n  f(p : String) : Integer = 1\nend\n"
+        "class C < B, P\nend\n",
+        ModelError,
+        14,
+        "Inheritance conflict: operation f occurs with different signatures in the base classes of C",
+    ),
 ]
+
+
+def test_one_name_inherited_twice_with_one_type_is_no_conflict() -> None:
+    """A diamond (the same attribute reached through two parents) and one signature from two parents are
+    fine for USE."""
+    engine = OclEngine(
+        parse_use(
+            MODEL_HEAD
+            + "class B < A\noperations\n  f(p : Integer) : Integer = p\nend\n"
+            + "class C < A\noperations\n  f(p : Integer) : Integer = p + 1\nend\n"
+            + "class D < B, C\nend\n",
+            file="m.use",
+        )
+    )
+    assert engine.model.classes["D"].attribute("x") is engine.model.classes["A"].attribute("x")
 
 
 @pytest.mark.parametrize(

@@ -421,8 +421,43 @@ class Model:
         for cls in self.classes.values():
             cls.descendants = tuple(c for c in self.classes.values() if cls.name in c.ancestor_names)
 
+    def _check_inheritance_conflicts(self, cls: Class) -> None:
+        """USE's ``ASTClass.checkForInheritanceConflicts``: each parent is compared with the parents
+        listed before it; one name inherited with two types, or an operation with two signatures from
+        unrelated classes, is an error (overloading along one line of descent is not)."""
+        parents = [self.classes[name] for name in cls.supers]
+        for i, parent in enumerate(parents):
+            for other in parents[:i]:
+                theirs = {a.name: a for anc in other.ancestors for a in anc.attributes}
+                for anc in parent.ancestors:
+                    for attr in anc.attributes:
+                        if attr.name in theirs and theirs[attr.name].type != attr.type:
+                            raise ModelError(
+                                f"Inheritance conflict: attribute {attr.name} occurs with different types "
+                                f"in the base classes of {cls.name}",
+                                **_pos(cls.position),
+                            )
+                their_ops = [(anc, op) for anc in other.ancestors for op in anc.operations]
+                for anc in parent.ancestors:
+                    for op in anc.operations:
+                        for their_cls, their_op in their_ops:
+                            related = (
+                                their_cls.name in anc.ancestor_names or anc.name in their_cls.ancestor_names
+                            )
+                            if (
+                                op.name == their_op.name
+                                and _signature(op) != _signature(their_op)
+                                and not related
+                            ):
+                                raise ModelError(
+                                    f"Inheritance conflict: operation {op.name} occurs with different "
+                                    f"signatures in the base classes of {cls.name}",
+                                    **_pos(cls.position),
+                                )
+
     def _resolve_attributes(self) -> None:
         for cls in self.classes.values():
+            self._check_inheritance_conflicts(cls)
             own: dict[str, Attribute] = {}
             for attr in cls.attributes:
                 if attr.name in own:
@@ -534,6 +569,11 @@ def _link_type(ac: Class, assoc: Association, src: AssociationEnd) -> Type:
     if other.multiplicity.is_collection:
         return CollectionType("OrderedSet" if other.ordered else "Set", ac.type)
     return ac.type
+
+
+def _signature(op: Operation) -> tuple[object, ...]:
+    """What USE's ``MOperation.signature()`` compares: name, parameter names and types, result type."""
+    return (op.name, op.params, op.result)
 
 
 def _pos(position: Position) -> dict[str, Any]:
