@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.lang.ocl import ast
-from benchmark.lang.ocl.check import CheckReport, check_state
+from benchmark.lang.ocl.check import CheckReport, check_state, use_order
 from benchmark.lang.ocl.compiler import RECURSION_TOO_DEEP, CompiledExpression, MultiplicityViolation, Runtime
 from benchmark.lang.ocl.errors import EvaluationError, ModelError
 from benchmark.lang.ocl.model import Model
@@ -146,4 +146,5 @@ class OclEngine:
         return check_state(self.runtime, state)
 
     def invariant_names(self) -> list[str]:
-        return [ci.invariant.qualified_name for ci in self.runtime.invariants]
+        """``Class::name`` of every invariant, in the order ``check`` reports them (USE's)."""
+        return [ci.invariant.qualified_name for ci in sorted(self.runtime.invariants, key=use_order)]
