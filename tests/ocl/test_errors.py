@@ -186,6 +186,8 @@ STATE_ERRORS = [
     ("!new Enrollment('e')", 1, "need `between (...)'"),
     ("!new Student('s')\n!destroy s\n!s.age := 1", 3, "undefined object `s'"),
     ("!new Student(42)", 1, "the object name must be a String"),
+    ("!destroy 1", 1, "Expected `1' to be an object type, found `Integer'."),
+    ("!destroy Set{1, 2}", 1, "to be an object type, found `Set(Integer)'."),
     ("reset", 1, "unexpected"),
 ]
 

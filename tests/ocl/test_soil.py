@@ -64,6 +64,26 @@ def test_destroy_removes_links_and_link_objects(engine: OclEngine) -> None:
     assert list(state.objects) == ["s"] and state.links == []
 
 
+def test_destroy_takes_collections_of_objects_as_uses_soil(engine: OclEngine) -> None:
+    """USE's ASTObjectDestructionStatement: an object, a collection literal, or any collection of objects."""
+    state = engine.state_from_text(
+        "!create a, b, c : Student\n!create x, y : Course\n!new Room('r')\n"
+        "!new Enrollment('e') between (a, x)\n"
+        "!destroy Sequence{a, b}, Course.allInstances->select(k | k <> y)\n"
+        "!destroy Set{}\n!destroy Room.allInstances->select(false)\n"
+    )
+    assert list(state.objects) == ["c", "y", "r"] and state.links == []
+    linked = OclEngine.from_text(
+        "model M\nclass Thing\nend\nassociationclass Link < Thing between\n  Thing[*] role a\n"
+        "  Thing[*] role b\nend\n"
+    )
+    state = linked.state_from_text(
+        "!create t, u : Thing\n!new Link('k') between (t, u)\n"
+        "!destroy Thing.allInstances\n"  # k goes with t before its turn comes: no error
+    )
+    assert list(state.objects) == [] and state.links == []
+
+
 def test_values_are_ocl_expressions_evaluated_in_the_state_so_far(engine: OclEngine) -> None:
     state = engine.state_from_text(
         "!new Student('a')\n!a.age := 20\n!new Student('b')\n!b.age := a.age + 1\n"

@@ -2,7 +2,8 @@
 
 Supported statements (with or without the leading ``!``; several per line separated by ``;``):
 ``new C('o')``, ``o := new C('o')``, ``o := new C``, ``create a, b : C``, ``set o.attr := expr``,
-``o.attr := expr``, ``insert (a, b) into Assoc``, ``delete (a, b) from Assoc``, ``destroy o``,
+``o.attr := expr``, ``insert (a, b) into Assoc``, ``delete (a, b) from Assoc``, ``destroy o, p``
+(objects or collections of objects: ``destroy C.allInstances``),
 ``new AC('l') between (a, b)``, ``create l : AC between (a, b)``, and ``v := expr`` (a SOIL variable).
 Lines starting with ``--`` or ``//`` are comments; ``check`` and ``?``/``??`` queries do not change the
 state and are recorded in :attr:`SoilResult.skipped`. Every value is an OCL expression evaluated in the
@@ -25,9 +26,10 @@ from benchmark.lang.ocl.compiler import RECURSION_TOO_DEEP, MultiplicityViolatio
 from benchmark.lang.ocl.errors import OclError, StateError
 from benchmark.lang.ocl.model import Class, Model
 from benchmark.lang.ocl.parser import ExprBuilder, parse_tree, split_lines, transform
+from benchmark.lang.ocl.printer import print_expr
 from benchmark.lang.ocl.state import ObjectState
 from benchmark.lang.ocl.textfile import read_text_file
-from benchmark.lang.ocl.types import OCL_VOID, Type
+from benchmark.lang.ocl.types import OCL_VOID, ClassType, CollectionType, Type
 from benchmark.lang.ocl.values import Obj, runtime_type
 
 
@@ -299,12 +301,28 @@ class _Runner:
             raise self.error(error.message, s) from None
 
     def _destroy(self, s: _Statement) -> None:
+        """``destroy e, ...``: each ``e`` is an object or a collection of objects (USE's
+        ``ASTObjectDestructionStatement``: ``!destroy A.allInstances``, ``!destroy Sequence{a, b}``)."""
         for expr in s.args["objects"]:
-            obj = self.object_of(expr)
-            self.state.destroy_object(obj)
-            for var, value in list(self.result.variables.items()):
-                if value is obj:
-                    del self.result.variables[var]
+            value, t = self.evaluate(expr)
+            if isinstance(t, ClassType):
+                self._destroy_object(self.object_of(expr))
+                continue
+            if not (isinstance(t, CollectionType) and isinstance(t.elem, ClassType)) and not (
+                isinstance(expr, ast.CollectionLit) and not expr.items  # an empty literal: nothing to do
+            ):
+                raise self.error(f"Expected `{print_expr(expr)}' to be an object type, found `{t}'.", expr)
+            for obj in () if value is None else list(value):
+                if not isinstance(obj, Obj):
+                    raise self.error(f"an object was expected here, found `{runtime_type(obj)}'", expr)
+                if self.state.objects.get(obj.name) is obj:  # a link object may have gone with its link
+                    self._destroy_object(obj)
+
+    def _destroy_object(self, obj: Obj) -> None:
+        self.state.destroy_object(obj)
+        for var, value in list(self.result.variables.items()):
+            if value is obj:
+                del self.result.variables[var]
 
 
 __all__ = ["SoilResult", "parse_soil", "read_soil"]
