@@ -11,6 +11,8 @@ from collections.abc import Callable
 
 import pytest
 
+from benchmark.lang.ocl.engine import OclEngine
+
 CASES: list[tuple[str, str, str]] = [
     # ---- values and how USE prints them (Value.toStringWithType uses the runtime type)
     ("1", "1 : Integer", "IntegerValue prints its Java int"),
@@ -371,6 +373,7 @@ CASES: list[tuple[str, str, str]] = [
     ("c1.term = #fall", "true : Boolean", "enum literal by #lit"),
     ("c2.term = Term::spring", "true : Boolean", "enum literal by Enum::lit"),
     ("#amber", "Light::amber : Light", "#lit finds its enumeration"),
+    ("#red", "Light::red : Light", "MModel.enumTypeForLiteral: Light and Paint both declare red"),
     ("ann.greeting('Hi')", "'Hi Ann' : String", "ExpObjOp binds self and the parameters"),
     ("ben.greeting(ben.nick)", "null : OclVoid", "the body decides; concat is strict"),
     ("pit.isSenior()", "true : Boolean", "operation without parameters"),
@@ -383,6 +386,14 @@ CASES: list[tuple[str, str, str]] = [
 @pytest.mark.parametrize(("expr", "expected", "rule"), CASES, ids=[expr for expr, _, _ in CASES])
 def test_use_semantics(show: Callable[[str], str], expr: str, expected: str, rule: str) -> None:
     assert show(expr) == expected, rule
+
+
+def test_a_literal_several_enumerations_declare_is_the_first_by_name_not_by_declaration() -> None:
+    """USE's ``MModel.enumTypeForLiteral`` walks its enumerations in a TreeMap keyed by name and takes the
+    first that declares the literal, without a warning."""
+    engine = OclEngine.from_text("model M\nenum Zone { east, west }\nenum Area { north, east }\n")
+    assert engine.evaluate("#east", engine.state_from_text("")).text == "Area::east : Area"
+    assert engine.evaluate("#west", engine.state_from_text("")).text == "Zone::west : Zone"
 
 
 def test_every_rule_listed_in_the_issue_has_a_case() -> None:

@@ -20,7 +20,7 @@ from benchmark.lang.ocl.compiler import (
     MultiplicityViolation,
     Runtime,
 )
-from benchmark.lang.ocl.model import Association, AssociationEnd, Model
+from benchmark.lang.ocl.model import Association, AssociationEnd, Model, use_name_order
 from benchmark.lang.ocl.state import ObjectState
 from benchmark.lang.ocl.values import FALSE, TRUE, Obj, to_use_string_with_type
 
@@ -125,9 +125,8 @@ def check_invariant(ci: CompiledInvariant, ctx: EvalContext) -> InvariantResult:
 
 
 def use_order(ci: CompiledInvariant) -> bytes:
-    """USE's order of invariants: its ``TreeMap`` keyed by ``Class::name`` (``MModel.fClassInvariants``),
-    i.e. Java's ``String.compareTo``, which compares UTF-16 code units -- as big-endian UTF-16 bytes do."""
-    return ci.invariant.qualified_name.encode("utf-16-be", "surrogatepass")
+    """USE's order of invariants: its ``TreeMap`` keyed by ``Class::name`` (``MModel.fClassInvariants``)."""
+    return use_name_order(ci.invariant.qualified_name)
 
 
 def check_state(

@@ -375,16 +375,9 @@ class Compiler:
     def _EnumLit(self, e: ast.EnumLit, scope: _Scope) -> Compiled:
         if e.enum is None:
             found = self.model.enum_for_literal(e.literal)
-            if not found:
+            if found is None:
                 raise self.error(e, f"undefined enumeration literal `{e.literal}'")
-            if len(found) > 1:
-                names = ", ".join(f.name for f in found)
-                raise self.error(
-                    e,
-                    f"ambiguous enumeration literal `#{e.literal}' (defined in {names}); write "
-                    f"`Enum::{e.literal}'",
-                )
-            enum = found[0]
+            enum = found
         else:
             enum_or_none = self.model.enumerations.get(e.enum)
             if enum_or_none is None:

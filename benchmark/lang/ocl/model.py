@@ -37,6 +37,12 @@ class Position:
 NOWHERE = Position()
 
 
+def use_name_order(name: str) -> bytes:
+    """Sort key of USE's ``TreeMap``s of model elements (enumerations, invariants): Java's
+    ``String.compareTo`` compares UTF-16 code units, and so do big-endian UTF-16 bytes."""
+    return name.encode("utf-16-be", "surrogatepass")
+
+
 def role_name_for(class_name: str) -> str:
     """USE's default role name: the class name with its first letter in lower case."""
     return class_name[:1].lower() + class_name[1:]
@@ -358,8 +364,11 @@ class Model:
             return self.enumerations[name].type
         return None
 
-    def enum_for_literal(self, literal: str) -> list[Enumeration]:
-        return [e for e in self.enumerations.values() if literal in e.literals]
+    def enum_for_literal(self, literal: str) -> Enumeration | None:
+        """The enumeration USE takes for ``#literal`` (``MModel.enumTypeForLiteral``): the first, by name,
+        of those that declare it -- silently, when several do."""
+        found = [e for e in self.enumerations.values() if literal in e.literals]
+        return min(found, key=lambda e: use_name_order(e.name)) if found else None
 
     def invariant(self, qualified_name: str) -> Invariant | None:
         for inv in self.invariants:
