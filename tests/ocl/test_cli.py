@@ -63,6 +63,31 @@ def test_eval_prints_like_use(files: tuple[Path, Path], capsys: pytest.CaptureFi
     assert json.loads(capsys.readouterr().out) == {"type": "Set(Student)", "value": {"Set": ["@ann"]}}
 
 
+@pytest.mark.parametrize(
+    ("argv_tail", "printed"),
+    [
+        (["-(3-(8+4)*(4+5))"], "105 : Integer\n"),  # USE's test_expr.in: no `--' needed
+        (["-ann.age", "--json"], '{\n  "type": "Integer",\n  "value": -20\n}\n'),
+        (["--json", "-ann.age"], '{\n  "type": "Integer",\n  "value": -20\n}\n'),
+        (["--", "-(1+1)"], "-2 : Integer\n"),  # the explicit separator still works
+        (["-5"], "-5 : Integer\n"),
+    ],
+)
+def test_eval_expression_may_start_with_a_minus(
+    files: tuple[Path, Path], capsys: pytest.CaptureFixture[str], argv_tail: list[str], printed: str
+) -> None:
+    model, state = files
+    assert main(["ocl", "eval", str(model), str(state), *argv_tail]) == 0
+    assert capsys.readouterr().out == printed
+
+
+def test_short_options_with_attached_values_stay_options(tmp_path: Path, files: tuple[Path, Path]) -> None:
+    model, _ = files
+    out = tmp_path / "out.puml"
+    assert main(["ocl", "convert", str(model), "--to", "puml", f"-o{out}"]) == 0
+    assert out.read_text(encoding="utf-8").startswith("@startuml")
+
+
 def test_eval_errors_are_positioned_and_exit_2(
     files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
