@@ -116,6 +116,27 @@ MODEL_ERRORS = [
     ),
     ("class B\noperations\n  f() begin end\nend\n", OclSyntaxError, 8, "unexpected `begin'"),
     ("class B\nend\nend\n", OclSyntaxError, 8, "unexpected `end'"),
+    # USE's ASTOperation and ASTPrePost (found by the differential test against USE's shell tests)
+    (
+        "class B\noperations\n  f() = 1\nend\n",
+        ModelError,
+        8,
+        "Missing return type for OCL query operation `f'.",
+    ),
+    (
+        "class B\noperations\n  f(p : Integer) : Integer = p\nend\nconstraints\n"
+        "context B::f(q : Integer) : Integer pre: true\n",
+        ModelError,
+        11,
+        "This signature of operation `f' does not match its previous declaration in class `B'.",
+    ),
+    (
+        "class B\noperations\n  f(p : Integer) : Integer = p\nend\nconstraints\n"
+        "context B::f(p : Integer) : String pre: true\n",
+        ModelError,
+        11,
+        "Expected result type `Integer', found `String'.",
+    ),
     # USE's t18/t19: one name inherited with two types (or two signatures) from two parents
     (
         "class B\nattributes\n  x : String\nend\nclass C < A, B\nend\n",
@@ -132,6 +153,18 @@ MODEL_ERRORS = [
         "Inheritance conflict: operation f occurs with different signatures in the base classes of C",
     ),
 ]
+
+
+def test_a_pre_or_postcondition_context_must_repeat_the_parameter_names_not_their_types() -> None:
+    """USE's ASTPrePost compares the parameter lists with VarDecl.equals, which compares names only."""
+    engine = OclEngine(
+        parse_use(
+            MODEL_HEAD + "class B\noperations\n  f(p : Integer) : Integer = p\nend\nconstraints\n"
+            "context B::f(p : Real) : Integer pre: p > 0\n",
+            file="m.use",
+        )
+    )
+    assert [c.kind for c in engine.model.classes["B"].operations[0].conditions] == ["pre"]
 
 
 def test_one_name_inherited_twice_with_one_type_is_no_conflict() -> None:

@@ -396,6 +396,17 @@ def test_a_literal_several_enumerations_declare_is_the_first_by_name_not_by_decl
     assert engine.evaluate("#west", engine.state_from_text("")).text == "Zone::west : Zone"
 
 
+def test_a_role_qualified_navigation_may_leave_self_implicit() -> None:
+    """USE reads ``b[a]`` as ``self.b[a]`` (its t109 shell test does so in an operation body)."""
+    engine = OclEngine.from_text(
+        "model M\nclass P\noperations\n  bs() : Set(P) = b[a]\nend\n"
+        "association R between\n  P[*] role a\n  P[*] role b\nend\n"
+    )
+    state = engine.state_from_text("!create x, y : P\n!insert (x, y) into R\n")
+    assert engine.evaluate("x.bs()", state).text == "Set{y} : Set(P)"
+    assert engine.evaluate("x.bs() = x.b[a]", state).text == "true : Boolean"
+
+
 def test_every_rule_listed_in_the_issue_has_a_case() -> None:
     """A guard against deleting cases: the issue's rules each appear in the table."""
     rules = " ".join(rule for _, _, rule in CASES)
