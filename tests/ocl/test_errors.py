@@ -205,9 +205,9 @@ STATE_ERRORS = [
     ("!new Student('s')\n!insert (s) into Teaches", 2, "unexpected `)'"),
     ("!new Student('s')\n!insert (s, s) into Nope", 2, "undefined association `Nope'"),
     (
-        "!new Student('s')\n!new Course('c')\n!insert (s, c) into Enrollment",
-        3,
-        "are created with `new Enrollment",
+        "!new Student('s')\n!new Course('c')\n!insert (s, c) into Enrollment\n!insert (s, c) into Enrollment",
+        4,
+        "already exists",
     ),
     (
         "!new Course('c')\n!new Professor('p')\n!insert (p, c) into Teaches\n!insert (p, c) into Teaches",

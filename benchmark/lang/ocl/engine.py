@@ -22,7 +22,7 @@ from benchmark.lang.ocl.compiler import RECURSION_TOO_DEEP, CompiledExpression, 
 from benchmark.lang.ocl.errors import EvaluationError, ModelError
 from benchmark.lang.ocl.model import Model
 from benchmark.lang.ocl.parser import parse_expression
-from benchmark.lang.ocl.soil import SoilResult, parse_soil, read_soil
+from benchmark.lang.ocl.soil import SoilResult, SoilSession, parse_soil, read_soil
 from benchmark.lang.ocl.state import ObjectState
 from benchmark.lang.ocl.textfile import read_text_file
 from benchmark.lang.ocl.types import Type
@@ -98,6 +98,10 @@ class OclEngine:
 
     def state_from_text(self, text: str, *, file: str | None = None) -> ObjectState:
         return parse_soil(text, self.model, file=file, runtime=self.runtime).state
+
+    def soil_session(self, *, file: str | None = None) -> SoilSession:
+        """An empty state that SOIL commands change one at a time (USE's shell); see :class:`SoilSession`."""
+        return SoilSession(self.model, self.runtime, file=file)
 
     # -- expressions ----------------------------------------------------------------------------
     def compile(

@@ -124,28 +124,44 @@ def parse_soil(
     text: str, model: Model, *, file: str | None = None, runtime: Runtime | None = None
 ) -> SoilResult:
     """Execute the SOIL commands of ``text`` on an empty state of ``model``."""
-    runner = _Runner(model, runtime or Runtime(model), file)
-    for number, raw in enumerate(split_lines(text), start=1):
-        line = raw.strip()
-        if not line or line.startswith(("--", "//")):
-            continue
-        if line.startswith("?") or line.split()[0] == "check":
-            runner.result.skipped.append((number, line))
-            continue
-        tree = parse_tree(raw, "soil_line", file=file, line_offset=number - 1)
-        for statement in transform(_SoilBuilder(file), tree):
-            runner.run(statement)
-    return runner.result
+    session = SoilSession(model, runtime, file=file)
+    session.execute(text)
+    return session.result
 
 
-class _Runner:
-    def __init__(self, model: Model, runtime: Runtime, file: str | None) -> None:
+class SoilSession:
+    """One object state that SOIL commands change one after the other, as in USE's shell.
+
+    :func:`parse_soil` runs a whole file in one session; a shell-like driver calls :meth:`execute` per
+    command and evaluates queries in between on :attr:`state` with :attr:`variables`.
+    """
+
+    def __init__(self, model: Model, runtime: Runtime | None = None, *, file: str | None = None) -> None:
         self.model = model
-        self.runtime = runtime
+        self.runtime = runtime or Runtime(model)
         self.file = file
         self.state = ObjectState(model, file=file)
         self.result = SoilResult(self.state)
-        self.ctx = runtime.context(self.state)
+        self.ctx = self.runtime.context(self.state)
+
+    @property
+    def variables(self) -> dict[str, Any]:
+        return self.result.variables
+
+    def execute(self, text: str, *, first_line: int = 1) -> None:
+        """Run the statements of ``text`` (whose first line is line ``first_line`` of the file);
+        ``check`` and ``?`` queries are recorded as skipped. Errors are raised, the statements before
+        the failing one stay done."""
+        for number, raw in enumerate(split_lines(text), start=first_line):
+            line = raw.strip()
+            if not line or line.startswith(("--", "//")):
+                continue
+            if line.startswith("?") or line.split()[0] == "check":
+                self.result.skipped.append((number, line))
+                continue
+            tree = parse_tree(raw, "soil_line", file=self.file, line_offset=number - 1)
+            for statement in transform(_SoilBuilder(self.file), tree):
+                self.run(statement)
 
     # -- helpers ------------------------------------------------------------------------------------
     def error(self, message: str, where: Any) -> StateError:
@@ -280,12 +296,10 @@ class _Runner:
 
     def _insert(self, s: _Statement) -> None:
         assoc = self._association(s.args["association"])
-        if assoc.is_class:
-            raise self.error(
-                f"links of association class `{assoc.name}' are created with `new {assoc.name}(...) "
-                "between (...)'",
-                s.args["association"],
-            )
+        if assoc.is_class:  # USE's MLinkInsertionStatement: a link object with a generated name
+            cls = self.model.classes[assoc.name]
+            self.create(cls, self.state.unique_name(cls), s, s.args["objects"])
+            return
         objects = [self.object_of(e) for e in s.args["objects"]]
         try:
             self.state.insert_link(assoc, objects)
@@ -325,4 +339,4 @@ class _Runner:
                 del self.result.variables[var]
 
 
-__all__ = ["SoilResult", "parse_soil", "read_soil"]
+__all__ = ["SoilResult", "SoilSession", "parse_soil", "read_soil"]
