@@ -43,6 +43,12 @@ EXPRESSION_ERRORS = [
     ("ann.oclAsType(Person)", OclTypeError, 15, "`Person' is not a subtype of the source expression's"),
     ("1.oclAsType(Real)", OclTypeError, 13, "the source expression's type `Integer'"),
     ("Set{1}->oclAsType(Bag(Integer))", OclTypeError, 19, "`Bag(Integer)' is not a subtype"),
+    (
+        "Person.byUseId(1)",
+        OclTypeError,
+        1,
+        "Person.byUseId(expression) requires an expression of type `String'",
+    ),
     ("Set{1}.foo", OclTypeError, 8, "undefined operation `Integer.foo' in shorthand notation for collect"),
     ("Set{Set{1}}.size()", OclTypeError, 13, None),  # Set(Integer).size() exists: accepted shorthand
     ("Set{1}.size()", OclTypeError, 8, "maybe you meant `->'"),

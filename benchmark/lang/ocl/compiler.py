@@ -496,6 +496,9 @@ class Compiler:
         if e.name == "allInstances" and not e.arrow and isinstance(e.source, ast.Name) and not e.args:
             if scope.lookup(e.source.name) is None and e.source.name not in self.objects:
                 return self._all_instances(e.source)
+        if e.name == "byUseId" and not e.arrow and isinstance(e.source, ast.Name) and len(e.args or ()) == 1:
+            if scope.lookup(e.source.name) is None and e.source.name not in self.objects:
+                return self._by_use_id(e.source, self.compile(e.args[0], scope))  # type: ignore[index]
         source = self.compile(e.source, scope)
         return self._property(source, e.arrow, e.name, e.args, e.roles, e, scope)
 
@@ -507,6 +510,25 @@ class Compiler:
             raise self.error(name, f"expected an object type, found `{t}'")
         cls = t.cls
         return Compiled(CollectionType("Set", t), lambda env: env[0].instances(cls))
+
+    def _by_use_id(self, name: ast.Name, key: Compiled) -> Compiled:
+        """USE's ``C.byUseId(name)`` (``ExpObjectByUseId``): the object of that name if it is a ``C``."""
+        cls = self.model.classes.get(name.name)
+        if cls is None:
+            raise self.error(name, f"Expected object type, found `{name.name}'.")
+        if not (key.type == STRING or key.type.is_void):
+            raise self.error(
+                name,
+                f"Operation {name.name}.byUseId(expression) requires an expression of type `String', found "
+                f"`{key.type}'.",
+            )
+        key_fn, class_name = key.fn, cls.name
+
+        def by_use_id(env: list[Any]) -> Any:
+            obj = env[0].state.objects.get(key_fn(env))
+            return obj if obj is not None and class_name in obj.cls.ancestor_names else None
+
+        return Compiled(cls.type, by_use_id)
 
     def _property(
         self,
