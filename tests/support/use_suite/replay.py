@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from benchmark.lang.ocl.engine import OclEngine
 from benchmark.lang.ocl.errors import OclError
 from use_suite.formats import ExprCase, ShellScript, SpecCase, read_text
@@ -45,15 +43,8 @@ def run_spec_cases(cases: list[SpecCase]) -> list[Outcome]:
     return outcomes
 
 
-def run_all(
-    expr: list[ExprCase],
-    spec: list[SpecCase],
-    shell: list[ShellScript],
-    progress: Callable[[str], None] | None = None,
-) -> list[Outcome]:
+def run_all(expr: list[ExprCase], spec: list[SpecCase], shell: list[ShellScript]) -> list[Outcome]:
     outcomes = run_expr_cases(expr) + run_spec_cases(spec)
     for script in shell:
-        if progress is not None:
-            progress(script.file)
         outcomes.extend(run_shell_script(script))
     return outcomes

@@ -120,20 +120,31 @@ def run_shell_script(script: ShellScript) -> Iterator[Outcome]:
     steps = list(script.steps)
     model_step = steps.pop(0) if steps and steps[0].command == MODEL_STEP else ShellStep(0, MODEL_STEP, ())
     use_rejected_model = use_rejects(MODEL_STEP, model_step.expected)
-    yield judge(
+    model_step_outcome = judge(
         "shell", script.file, model_step.line, MODEL_STEP, model_step.expected, model_errors,
         rejected=engine is None, use_rejected=use_rejected_model, category_kind="model", source=source,
     )  # fmt: skip
+    yield model_step_outcome
     if engine is None:  # every expectation of the script is lost, for the reason the model has
+        reason = model_step_outcome.category if not use_rejected_model else "model rejected by both"
         for step in steps:
             if step.expected:
-                yield judge(
-                    "shell", script.file, step.line, step.command, step.expected, model_errors,
-                    rejected=True, use_rejected=use_rejected_model, category_kind="model", source=source,
-                )  # fmt: skip
+                yield Outcome(
+                    "shell",
+                    script.file,
+                    step.line,
+                    step.command,
+                    step.expected,
+                    model_errors,
+                    False,
+                    False,
+                    reason,
+                )
         return
     shell = _Shell(engine, script.model.parent)
     for step in steps:
+        if not step.command.strip():
+            continue  # an empty `\` ... `.` block
         if step.command.split()[0] in STOP_COMMANDS:
             return
         context = shell.unsure
