@@ -7,42 +7,22 @@ import sys
 from typing import Any
 
 
-class _OldSpelling(argparse.Action):
-    """``--partial-match-weight``, the flag's earlier spelling: stores into ``partial_weight`` and remembers
-    that it was typed, so that an error names the flag the user wrote."""
-
-    def __call__(
-        self, parser: Any, namespace: argparse.Namespace, values: Any, option_string: Any = None
-    ) -> None:
-        namespace.partial_weight = values
-        namespace.partial_weight_flag = option_string
-
-
 def add_scoring_options(parser: argparse.ArgumentParser) -> None:
-    """The mapping track's scoring options (declared once, :mod:`benchmark.tracks.mapping.options`), plus
-    the old spelling ``--partial-match-weight``."""
+    """``--partial-weight`` and ``--confidence``, as the mapping track declares them (one declaration for
+    pytest, ``validate``, ``diff`` and the ini file)."""
     from benchmark.core.options import add_to_argparse
     from benchmark.tracks.mapping.options import SCORING_OPTIONS
 
     add_to_argparse(parser, SCORING_OPTIONS)
-    parser.add_argument(
-        "--partial-match-weight", action=_OldSpelling, metavar="W", help="the same as --partial-weight"
-    )
 
 
-def read_scoring_options(args: argparse.Namespace) -> dict[str, Any]:
-    """Check the shared options before any file is read: ``{"partial_weight": w, "confidence": labels}``."""
-    from benchmark.core.errors import ConfigurationError
+def read_scoring_options(args: argparse.Namespace) -> tuple[float, str | None]:
+    """The checked (partial weight, confidence filter) before any file is read."""
     from benchmark.core.options import read_argparse
-    from benchmark.tracks.mapping.options import PARTIAL_WEIGHT, SCORING_OPTIONS
+    from benchmark.tracks.mapping.options import SCORING_OPTIONS
 
-    try:
-        return read_argparse(args, SCORING_OPTIONS)
-    except ConfigurationError as error:
-        typed = getattr(args, "partial_weight_flag", None)
-        if typed is not None and error.field == PARTIAL_WEIGHT.flag:
-            raise ConfigurationError(error.message, field=typed) from None
-        raise
+    values = read_argparse(args, SCORING_OPTIONS)
+    return values["partial_weight"], values["confidence"]
 
 
 def register(subparsers: Any) -> None:
@@ -91,8 +71,7 @@ def run(args: argparse.Namespace) -> int:
     from benchmark.tracks.mapping.corpus import default_metamodel_loader, load_ground_truth
     from benchmark.tracks.mapping.suggestions import load_suggestions
 
-    options = read_scoring_options(args)
-    weight, confidence = options["partial_weight"], options["confidence"]
+    weight, confidence = read_scoring_options(args)
     ground_truth = load_ground_truth(args.atl)
     source_view = target_view = None
     if args.metamodels:

@@ -203,6 +203,11 @@ class Track(ABC):
         """One number per provider (higher is better) for ``--min-score`` and ``--compare``."""
         return {}
 
+    def incomparable(self, now: Mapping[str, Any], before: Mapping[str, Any]) -> str | None:
+        """Why two sessions run with these options (:meth:`options_json`) must not be given a drop verdict
+        by ``--compare`` (``None``: they may; differing settings are printed either way)."""
+        return None
+
     def junit_properties(self, row: Row) -> list[tuple[str, str]]:
         """Readable per-case properties for JUnit XML (the harness adds provider, model, task, run)."""
         return []

@@ -221,7 +221,7 @@ def test_diff_with_baseline_weight_confidence_and_output(tmp_path, capsys, data_
             str(data_dir / "llm-answer.md"),
             "--baseline",
             str(data_dir / "baseline.json"),
-            "--partial-match-weight",
+            "--partial-weight",
             "1",
             "--confidence",
             "high,med",
@@ -280,9 +280,8 @@ def test_diff_bad_suggestion_file_names_file_and_path(tmp_path, capsys, data_dir
 @pytest.mark.parametrize(
     ("option", "value", "message"),
     [
-        ("--confidence", "sure", "error: --confidence: unknown confidence label"),
-        ("--partial-weight", "2", "error: --partial-weight: must be a number in [0, 1], got 2"),
-        ("--partial-match-weight", "2", "error: --partial-match-weight: must be a number in [0, 1], got 2"),
+        ("--confidence", "sure", "unknown confidence label"),
+        ("--partial-weight", "2", "--partial-weight: must be a number in [0, 1], got 2"),
     ],
 )
 def test_diff_bad_options_exit_2(capsys, data_dir, option, value, message):

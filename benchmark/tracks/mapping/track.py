@@ -351,6 +351,16 @@ class AtlTrack(Track):
 
     # -------------------------------------------------------------------------------- reading
 
+    def incomparable(self, now: Any, before: Any) -> str | None:
+        """Sessions with different confidence filters scored different subsets of the answers; another
+        partial weight is fine (the saved counts are re-scored at this session's weight)."""
+        if now.get("confidence", "all") != before.get("confidence", "all"):
+            return (
+                f"the confidence filters differ ({before.get('confidence', 'all')!r} then "
+                f"{now.get('confidence', 'all')!r}): the sessions scored different subsets of the answers"
+            )
+        return None
+
     @staticmethod
     def decode(rows: Any) -> list[RunRow]:
         return [RunRow.from_envelope(row) for row in rows]
