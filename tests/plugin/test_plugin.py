@@ -244,7 +244,7 @@ def test_a_crash_while_scoring_is_an_excluded_run_not_a_lost_row(
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*RuntimeError: the baseline engine tripped*"])
     result.stdout.fnmatch_lines(
-        ["*1 runs excluded*", "*<baseline:NameEquality>: internal error scoring the run: RuntimeError*"]
+        ["*1 run excluded*", "*<baseline:NameEquality>: internal error scoring the run: RuntimeError*"]
     )
     assert "count table is incomplete" not in result.stdout.str()
     assert rows(pytester)[("NameEquality", "Library2Catalog", "NameEquality")]["status"] == "error"
