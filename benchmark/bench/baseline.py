@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from benchmark.wording import plain_text
+from benchmark.core.wording import plain_text
 
 
 def register(subparsers: Any) -> None:

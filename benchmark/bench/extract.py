@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmark.wording import plain_text
+from benchmark.core.wording import plain_text
 
 
 def register(subparsers: Any) -> None:

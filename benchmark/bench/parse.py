@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from benchmark.wording import plain_text
+from benchmark.core.wording import plain_text
 
 if TYPE_CHECKING:
     from benchmark.bench._corpus import AtlCorpus

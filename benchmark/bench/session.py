@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from benchmark.wording import plain_text
+from benchmark.core.wording import plain_text
 
 REPO = Path(__file__).resolve().parents[2]
 

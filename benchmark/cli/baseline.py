@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmark.core.wording import plain_text, plural
 from benchmark.tracks.mapping.baselines.pairs import ENGINE_ALIASES
-from benchmark.wording import plain_text, plural
 
 
 def register(subparsers: Any) -> None:

@@ -47,7 +47,7 @@ class _DashPositionalParser(argparse.ArgumentParser):
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    from benchmark.wording import plain_text
+    from benchmark.core.wording import plain_text
 
     parser = subparsers.add_parser(
         "ocl",

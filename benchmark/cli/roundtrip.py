@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from benchmark.wording import plural
+from benchmark.core.wording import plural
 
 EXIT_OK = 0
 EXIT_FAILED = 1

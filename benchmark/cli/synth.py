@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         force=args.force,
         progress=lambda line: print(line, file=sys.stderr),
     )
-    from benchmark.wording import plural
+    from benchmark.core.wording import plural
 
     for note in report.notes:
         print(f"note: {note}", file=sys.stderr)

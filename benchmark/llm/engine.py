@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from benchmark.core.errors import ConfigurationError
+from benchmark.core.wording import plural
 from benchmark.llm.batch import BatchJournal, BatchStillRunning, PollPolicy, call_with_retries, wait_for_batch
 from benchmark.llm.cache import LogReplay, ResponseCache, cache_key, cache_key_fields
 from benchmark.llm.config import ProviderConfig
@@ -38,7 +39,6 @@ from benchmark.llm.rawlog import RawLog
 from benchmark.llm.redact import Redactor
 from benchmark.llm.requests import SOURCE_CACHE, SOURCE_LOG, SOURCE_REQUEST, Completion, Job, JobResult
 from benchmark.llm.retry import RetryPolicy
-from benchmark.wording import plural
 
 Group = list[tuple[int, Job]]  # the jobs (with their positions) that share one cache key
 

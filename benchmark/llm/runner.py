@@ -7,10 +7,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from benchmark.core.wording import plural
 from benchmark.llm.engine import Engine, EngineStats
 from benchmark.llm.requests import JobResult
 from benchmark.llm.task import FILED_NO_ANSWER, FILED_OK, FILED_REFUSED, FILED_UNUSABLE, Filed, Task
-from benchmark.wording import plural
 
 
 @dataclass

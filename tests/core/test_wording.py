@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from benchmark.core.wording import plain_text, plural
 from benchmark.llm.engine import EngineStats
 from benchmark.llm.runner import TaskReport
 from benchmark.llm.task import FILED_OK, Filed
-from benchmark.wording import plain_text, plural
 
 
 def test_plural():

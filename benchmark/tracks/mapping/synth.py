@@ -18,10 +18,10 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path, PurePath
 from typing import Any
 
+from benchmark.core.wording import plural
 from benchmark.lang.ecore.view import MetamodelView
 from benchmark.tracks.mapping.interchange import InterchangeDocument, dumps
 from benchmark.tracks.mapping.jjodel import KIND_ATTRIBUTE, KIND_CLASS, MappingEntry, export_document
-from benchmark.wording import plural
 
 GENERATOR_VERSION = 1
 LABELS = ("high", "medium", "low")

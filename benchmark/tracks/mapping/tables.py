@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from benchmark.core.wording import plural
 from benchmark.tracks.mapping.aggregate import (
     Aggregation,
     ExcludedRun,
@@ -12,7 +13,6 @@ from benchmark.tracks.mapping.aggregate import (
     split_rows,
     table_rows,
 )
-from benchmark.wording import plural
 
 DIGITS = 3
 

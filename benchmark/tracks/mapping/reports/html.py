@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from html import escape
 
 from benchmark.core.track import HtmlPart
+from benchmark.core.wording import plural
 from benchmark.tracks.mapping.counts import RunRow
 from benchmark.tracks.mapping.reports import format as fmt
 from benchmark.tracks.mapping.reports import tables
@@ -20,7 +21,6 @@ from benchmark.tracks.mapping.reports.tables import Table
 from benchmark.tracks.mapping.results import MappingResults
 from benchmark.tracks.mapping.stats.items import binding_categories, class_verdicts, is_right, truth_keys
 from benchmark.tracks.mapping.stats.summary import Statistics
-from benchmark.wording import plural
 
 
 def _table(table: Table, *, heading: bool = True) -> str:

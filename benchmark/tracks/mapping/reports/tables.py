@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from benchmark.core.wording import plural
 from benchmark.tracks.mapping.aggregate import ALL, GroupResult, name_key, split_rows
 from benchmark.tracks.mapping.reports import format as fmt
 from benchmark.tracks.mapping.results import MappingResults
 from benchmark.tracks.mapping.stats.profiles import PROFILE_CATEGORIES
 from benchmark.tracks.mapping.stats.summary import Statistics, level_of
-from benchmark.wording import plural
 
 LEVEL_NAMES = {"class": "class", "binding": "binding", "overall": "overall (classes + bindings)"}
 CATEGORY_NAMES = {
