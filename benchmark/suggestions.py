@@ -305,7 +305,9 @@ def extract_json_array(text: str, *, source: str | Path | None = None) -> list[A
     if stripped.startswith("["):
         start = base + len(payload) - len(stripped)
     else:
-        match = _ARRAY_START.search(payload)
+        # An answer that is a JSON object is not searched: an array inside it (even an empty one, as
+        # in an object cut off at max_tokens) is not the answer.
+        match = None if stripped.startswith("{") else _ARRAY_START.search(payload)
         if match is None:
             found = "a JSON object" if stripped.startswith("{") else "no JSON array"
             raise InputFormatError(
@@ -320,7 +322,9 @@ def extract_json_array(text: str, *, source: str | Path | None = None) -> list[A
 def _decode_text(text: str, *, source: str | Path | None) -> Any:
     """A document from text: a JSON object (an export, possibly fenced) or an answer's JSON array."""
     text = text.removeprefix("\ufeff")
-    payload, base = _payload(text)
+    # A text that is a JSON object is not fenced: a fence in it is inside a string (the raw answer of a
+    # failed run), and taking that for the document's fence would misread the file.
+    payload, base = (text, 0) if text.lstrip().startswith("{") else _payload(text)
     stripped = payload.lstrip()
     if stripped.startswith("{"):
         start = base + len(payload) - len(stripped)
