@@ -291,7 +291,9 @@ def decode_document(text: str, *, source: str | Path | None = None) -> tuple[Any
     """(document, decoded answer) from text: a JSON object is a jJodel export (possibly fenced; the
     answer is then ``None``), anything else an LLM answer read by the answer decoder."""
     text = text.removeprefix("\ufeff")
-    content, base, _fenced = payload(text)
+    # A text that is a JSON object is not fenced: a fence in it is inside a string (the raw answer of an
+    # unusable run), and taking that for the document's fence would misread the file.
+    content, base, _fenced = (text, 0, False) if text.lstrip().startswith("{") else payload(text)
     stripped = content.lstrip()
     if stripped.startswith("{"):
         start = base + len(content) - len(stripped)
