@@ -270,3 +270,29 @@ def test_a_type_given_as_egenerictype_reads_the_same_strictly_and_leniently(
     assert read.loadable, read.load_error
     expected = read_model(models.write(tmp_path, "plain.ecore", models.EXPECTED_S), ECORE)
     assert [line.text for line in read.lines] == [line.text for line in expected.lines]
+
+
+@pytest.mark.parametrize("side", ["sql", "ecore"])
+def test_xml_comments_inside_the_root_are_legal(
+    tmp_path: Path, models: types.SimpleNamespace, side: str
+) -> None:
+    """A comment anywhere (the inverse stage is asked to flag things in comments) keeps the file loadable
+    and changes no line."""
+    if side == "sql":
+        base, expected, kind = models.BASE_T, models.EXPECTED_T, SQL
+        commented = expected.replace("  <tables", "  <!-- flagged: pages is new -->\n  <tables", 1).replace(
+            "    <primaryKey", "    <!-- a comment\n         in a table -->\n    <primaryKey", 1
+        )
+    else:
+        base, expected, kind = models.BASE_S, models.EXPECTED_S, ECORE
+        commented = expected.replace(
+            "  <eClassifiers", "  <!-- flagged: pageCount renamed -->\n  <eClassifiers", 1
+        ).replace("    <eLiterals", "    <?pi here?>\n    <!-- in an enum -->\n    <eLiterals", 1)
+    assert commented.count("<!--") == 2
+    read = read_model(models.write(tmp_path, "out.xml", commented), kind)
+    assert read.loadable, read.load_error
+    assert read.lines == read_model(models.write(tmp_path, "plain.xml", expected), kind).lines
+    report = score(
+        models.write(tmp_path, "b.xml", base), models.write(tmp_path, "e.xml", expected), read.file
+    )
+    assert report.equivalent and report.loadable
