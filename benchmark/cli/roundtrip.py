@@ -43,7 +43,12 @@ def register(subparsers: Any) -> None:
     score = commands.add_parser("score", help="score an output model against the expected one")
     score.add_argument("--base", type=Path, required=True, help="the model before the delta (S or T)")
     score.add_argument("--expected", type=Path, required=True, help="the expected model (Δ(S) or Δ(T))")
-    score.add_argument("--output", type=Path, required=True, help="the model to score (an LLM's S' or T')")
+    score.add_argument(
+        "--output",
+        type=Path,
+        required=True,
+        help="the answer to score: a bare model or an LLM's raw answer (prose, fences, several documents)",
+    )
     score.add_argument("--json", action="store_true", help="print the full JSON report")
     score.set_defaults(handler=_score)
 
@@ -103,11 +108,27 @@ def _score(args: argparse.Namespace) -> int:
     state = "loadable" if report.loadable else f"NOT loadable: {report.load_error}; read as {report.read_as}"
     counts = report.counts
     print(f"{report.output} ({report.model}, {state})")
-    print(f"LOC {counts.loc}  Cr {counts.cr}  InCr {counts.incr}  Ad {counts.ad}  Miss {counts.miss}")
+    extraction = report.extraction or {}
+    if extraction.get("source") not in (None, "whole answer"):
+        print(f"model taken from {extraction['source']} (line {extraction['startLine']} of the answer)")
+    for note in extraction.get("notes", ()):
+        print(f"note: {note}")
     print(
-        f"%Correct {_percent(report.pct_correct)}  %WSuccess {_percent(report.pct_wsuccess)}  "
-        f"DeltaDetected {_yes_no(report.delta_detected)}  Equivalent {_yes_no(report.equivalent)}"
+        f"LOC {counts.loc}  Cr {counts.cr}  InCr {counts.incr}  Ad {counts.ad} (harmful {counts.ad_harmful})"
+        f"  Miss {counts.miss}"
     )
+    print(
+        f"%Correct {_percent(report.pct_correct)}  %WSuccess {_percent(report.pct_wsuccess)}"
+        f" (sheet {_percent(report.pct_wsuccess_sheet)})  DeltaDetected {_yes_no(report.delta_detected)}"
+        f"  Equivalent {_yes_no(report.equivalent)}"
+    )
+    delta = report.delta
+    print(
+        f"delta: {delta.reproduced} of {delta.lines} line(s) reproduced (recall {_percent(delta.recall)}),"
+        f" {delta.output_changes} change(s) to the base (precision {_percent(delta.precision)})"
+    )
+    for flag in report.flags:
+        print(f"flag: {flag}")
     wrong = [line for line in report.lines if line.verdict != "Cr"]
     if wrong:
         print("lines not correct:")
@@ -115,8 +136,9 @@ def _score(args: argparse.Namespace) -> int:
         shown = line.output if line.output is not None else line.expected
         text = shown.text if shown is not None else line.key
         extra = f"  differs: {', '.join(line.differences)}" if line.differences else ""
-        delta = f"  [delta: {line.delta}]" if line.delta else ""
-        print(f"  {line.verdict:<4} {text}{extra}{delta}")
+        role = f"  [delta: {line.delta}]" if line.delta else ""
+        harmless = "  (harmless: no image in the schema)" if line.harmful is False else ""
+        print(f"  {line.verdict:<4} {text}{extra}{role}{harmless}")
     return EXIT_OK
 
 

@@ -304,6 +304,12 @@ class GuardedXMIResource(XMIResource):
         return feature, obj, attributes, references, from_tag
 
 
+def guarded_uri(path: str, data: bytes | None = None) -> URI:
+    """A local file's URI for :meth:`ResourceSet.get_resource`, read once (or given as ``data``, already
+    checked by the caller) and checked by the XML guard before pyecore parses it."""
+    return _GuardedURI(path, data)
+
+
 def new_resource_set() -> ResourceSet:
     resource_set = ResourceSet()
     resource_set.uri_converter.append(_LocalFilesOnly)
