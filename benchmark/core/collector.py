@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from benchmark.tracks.mapping.counts import RunRow
+from benchmark.core.rows import Row
 
 ROW_PROPERTY = "atlbench_row"
 RUN_MARKER = "atlbench_run"
@@ -23,7 +23,7 @@ RUN_MARKER = "atlbench_run"
 class RowCollector:
     """Accumulates rows from test reports, keyed by node id."""
 
-    rows_by_node: dict[str, list[RunRow]] = field(default_factory=dict)
+    rows_by_node: dict[str, list[Row]] = field(default_factory=dict)
     ran: set[str] = field(default_factory=set)
     seen: set[str] = field(default_factory=set)
     undecodable: list[str] = field(default_factory=list)
@@ -49,13 +49,13 @@ class RowCollector:
             if name != ROW_PROPERTY:
                 continue
             try:
-                rows.append(RunRow.loads(str(value)))
+                rows.append(Row.loads(str(value)))
             except (ValueError, KeyError, TypeError) as error:
                 self.undecodable.append(f"{nodeid}: {error}")
         self.rows_by_node[nodeid] = rows
 
     @property
-    def rows(self) -> list[RunRow]:
+    def rows(self) -> list[Row]:
         return [row for node in sorted(self.rows_by_node) for row in self.rows_by_node[node]]
 
     def problems(self) -> list[str]:

@@ -20,6 +20,7 @@ import benchmark.lang.ecore.loader
 import benchmark.tracks.mapping.extractor
 import benchmark.tracks.mapping.track
 from benchmark.core.results import Results
+from benchmark.tracks.mapping.counts import RunRow
 
 # Imported here so that pytester's in-process sessions reuse them: pytester only unloads modules that a
 # session imported itself, and re-importing the parser, pyecore and the plugin costs seconds per session.
@@ -78,7 +79,7 @@ def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
 
 def rows(pytester: pytest.Pytester) -> dict[tuple[str, str, str], dict]:
     results = Results.load(pytester.path / "reports" / "results.json")
-    return {(r.provider, r.transformation, r.run): r.to_json() for r in results.rows}
+    return {(r.provider, r.task, r.run): RunRow.from_envelope(r).to_json() for r in results.rows}
 
 
 def _tables(result: pytest.RunResult) -> list[str]:
@@ -233,9 +234,11 @@ def test_min_f1_gate_and_compare(pytester: pytest.Pytester, tree: Path) -> None:
     shutil.copy(pytester.path / "reports" / "results.json", pytester.path / "previous.json")
     (tree / "Shapes2Figures" / "runs" / "Synthetic-Oracle-run01.json").unlink()
     compared = run(pytester, "--compare", "previous.json", "--max-drop", "0.001")
-    compared.stdout.fnmatch_lines(["*change of micro overall F1 against*", "*Synthetic-Oracle: 0.9* -> *"])
+    compared.stdout.fnmatch_lines(
+        ["*change of micro overall F1 (atl) against*", "*Synthetic-Oracle: 0.9* -> *"]
+    )
     assert compared.ret == 1
-    compared.stdout.fnmatch_lines(["*Synthetic-Oracle: micro overall F1 dropped by*"])
+    compared.stdout.fnmatch_lines(["*Synthetic-Oracle: micro overall F1 (atl) dropped by*"])
 
 
 def test_reports_that_cannot_be_written_fail_the_session(
@@ -282,7 +285,7 @@ def test_options_from_the_ini_file_are_relative_to_it(
 def test_bad_option_is_a_usage_error(pytester: pytest.Pytester, tree: Path) -> None:
     result = run(pytester, "--partial-weight", "1.5")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*partial weight must be in [[]0, 1[]]*"])
+    result.stderr.fnmatch_lines(["*--partial-weight: must be a number in [[]0, 1[]], got 1.5*"])
 
 
 def test_unwritable_reports_fail_the_session_but_gates_still_run(
