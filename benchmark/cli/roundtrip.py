@@ -65,8 +65,8 @@ def register(subparsers: Any) -> None:
 
 def _generate(args: argparse.Namespace) -> int:
     from benchmark.core.errors import ConfigurationError
+    from benchmark.tracks.roundtrip.cases import default_data_dir
     from benchmark.tracks.roundtrip.generate import check, generate
-    from benchmark.tracks.roundtrip.track import default_data_dir
 
     source = args.source or default_data_dir()
     if not source.is_dir():
@@ -165,10 +165,12 @@ def _lines(args: argparse.Namespace) -> int:
 
 
 def _cases(args: argparse.Namespace) -> int:
-    from benchmark.tracks.roundtrip.track import TRACK
+    from benchmark.tracks.roundtrip.cases import load_study
 
-    cases = TRACK.cases(args.data)
+    study = load_study(args.data)
+    cases = study.cases
     for case in cases:
-        print(f"{case.case_id}\tseed {case.seed}\t{' '.join(case.target)}")
+        seed = f"seed {case.seed}" if case.seed is not None else "study case"
+        print(f"{case.case_id}\t{seed}\t{' '.join(case.target)}".rstrip())
     print(f"{len(cases)} cases", file=sys.stderr)
     return EXIT_OK

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from benchmark.tracks.roundtrip.track import TRACK, default_data_dir
+from benchmark.tracks.roundtrip.cases import default_data_dir, manifest_cases
 
-CASES = TRACK.cases()
+CASES = manifest_cases()
 MANIFEST = {
     entry["id"]: entry for entry in json.loads((default_data_dir() / "manifest.json").read_text())["cases"]
 }
