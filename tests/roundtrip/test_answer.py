@@ -168,3 +168,11 @@ def test_a_declared_encoding_is_kept(tmp_path: Path, models: types.SimpleNamespa
 def test_fence_styles(models: types.SimpleNamespace, fence: str) -> None:
     answer = f"Here:\n{fence}xml title\n{models.EXPECTED_T}{fence}\nbye"
     assert extract(answer, SQL).data == doc(models.EXPECTED_T)
+
+
+def test_an_answer_stored_in_a_json_file_still_loads_as_xmi(models: types.SimpleNamespace) -> None:
+    """pyecore picks its parser by the file name's extension; a run file is ``.json``."""
+    answer = ("S':\n" + fenced(models.EXPECTED_S)).encode("utf-8")
+    assert read_answer_data(answer, "runs/x/y/OpenAI-k1-run01-inverse.json", ECORE).loadable
+    t_answer = ("T':\n" + fenced(models.EXPECTED_T)).encode("utf-8")
+    assert read_answer_data(t_answer, "runs/x/y/OpenAI-k1-run01-forward.json", SQL).loadable

@@ -88,6 +88,7 @@ class ExtractedAnswer:
     documents: int = 0  # XML documents found in the answer
     prose: bool = False  # the answer had text besides the document
     extracted: bool = field(default=False)  # data is not the answer's own bytes
+    text: str | None = None  # the document as text (None when the answer is not UTF-8)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -311,7 +312,16 @@ def extract_model(raw: bytes, ns_uri: str, root_classes: tuple[str, ...]) -> Ext
     whole = scan_documents(text)
     if len(whole) == 1 and not text[: whole[0].start].strip() and not text[whole[0].end :].strip():
         rank, _, _ = _rank(whole[0], ns_uri, root_classes)
-        return ExtractedAnswer(raw, "whole answer", 1, whole[0].comments, (), rank >= RANK_ROOT_NAME, 1)
+        return ExtractedAnswer(
+            raw,
+            "whole answer",
+            1,
+            whole[0].comments,
+            (),
+            rank >= RANK_ROOT_NAME,
+            1,
+            text=text.lstrip("\ufeff"),
+        )
     blocks = fenced_blocks(text)
     candidates: list[_Candidate] = []
     for index, block in enumerate(blocks, 1):
@@ -350,4 +360,5 @@ def extract_model(raw: bytes, ns_uri: str, root_classes: tuple[str, ...]) -> Ext
         documents=len(candidates),
         prose=bool(re.sub(r"^[ \t]*(```|~~~).*$", "", rest, flags=re.M).strip()),
         extracted=True,
+        text=document.text,
     )

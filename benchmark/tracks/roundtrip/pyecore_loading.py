@@ -24,10 +24,16 @@ def load_ecore_file(path: str | Path) -> tuple[Any, ...]:
     return tuple(load_resource(path).roots)
 
 
+def _xmi_name(file: str, suffix: str) -> str:
+    """A name pyecore parses as XMI: it picks the parser by extension, and an answer filed in a ``.json``
+    run file would otherwise go to its JSON reader."""
+    return file if Path(file).suffix.lower() in (".ecore", ".xmi") else f"{file}{suffix}"
+
+
 def load_ecore_data(file: str, data: bytes) -> tuple[Any, ...]:
-    """Root packages of ``.ecore`` bytes (``file`` names them in messages and anchors relative
-    references); not cached."""
-    roots, _, _ = load_ecore(file, data)
+    """Root packages of ``.ecore`` bytes (``file`` names them and anchors relative references); not
+    cached."""
+    roots, _, _ = load_ecore(_xmi_name(file, ".ecore"), data)
     return roots
 
 
@@ -42,7 +48,7 @@ def load_instance_data(file: str, data: bytes, metamodels: Mapping[str, Any]) ->
     resource_set = new_resource_set()
     for ns_uri, package in metamodels.items():
         resource_set.metamodel_registry[ns_uri] = package
-    resource = resource_set.get_resource(guarded_uri(str(Path(file).resolve()), data))
+    resource = resource_set.get_resource(guarded_uri(str(Path(_xmi_name(file, ".xmi")).resolve()), data))
     return tuple(resource.contents)
 
 
