@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 from benchmark.tracks.roundtrip.ecoremodel import (
     EcoreAttribute,
@@ -67,9 +68,10 @@ class CanonicalLine:
     def text(self) -> str:
         return f"{self.kind} {self.key}" + "".join(f"; {p.name}={p.shown}" for p in self.properties)
 
-    @property
+    @cached_property
     def identity(self) -> tuple[str, tuple[tuple[str, str], ...]]:
-        """Everything compared: two lines with equal identities are the same line."""
+        """Everything compared: two lines with equal identities are the same line (computed once: the
+        matcher asks for it many times)."""
         return self.normalized_key, tuple((p.name, p.normalized) for p in self.properties)
 
     def differences(self, other: CanonicalLine) -> tuple[str, ...]:

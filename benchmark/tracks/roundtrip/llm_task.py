@@ -30,7 +30,6 @@ from benchmark.core.fileio import dumps_json, sha256_file, sha256_text, write_te
 from benchmark.llm.naming import log_file_name
 from benchmark.llm.requests import Job, JobResult, LlmRequest
 from benchmark.llm.task import FILED_NO_ANSWER, FILED_OK, FILED_REFUSED, FILED_UNUSABLE, Filed
-from benchmark.tracks.roundtrip.answer import extract_model
 from benchmark.tracks.roundtrip.cases import FORWARD, INVERSE, RoundTripCase, Study
 from benchmark.tracks.roundtrip.prompt import (
     EXAMPLE_RULE,
@@ -46,8 +45,8 @@ from benchmark.tracks.roundtrip.runfile import (
     RUNS_DIR,
     STATUS_NOT_RUN,
     STATUS_OK,
-    STATUS_UNUSABLE,
     StageRun,
+    answer_status,
     generator_of,
     run_path,
 )
@@ -274,26 +273,21 @@ class RoundTripLlmTask:
                 message=f"{item.path} exists and was not written by atlbench generate; not overwritten"
                 " (move it away or use another provider name)",
             )
-        kind = item.case.stage(item.stage).kind
         text = result.completion.text
-        extracted = extract_model(text.encode("utf-8"), kind.ns_uri, kind.root_classes)
-        status = STATUS_OK if extracted.usable and extracted.text is not None else STATUS_UNUSABLE
-        reason = (
-            None if status == STATUS_OK else "; ".join(extracted.notes) or "no model of the stage's metamodel"
-        )
-        extraction = {"source": extracted.source, "usable": extracted.usable, "notes": list(extracted.notes)}
+        found = answer_status(text, item.case.stage(item.stage).kind)
+        status, reason = found.status, found.reason
         run = self._document(
             item,
             status,
             answer=text,
             reason=reason,
-            extraction=extraction,
+            extraction=found.extraction,
             generation=self._generation(item, result),
         )
         changed = self._write(item.path, run)
         if item.stage == INVERSE and status == STATUS_OK:
-            assert extracted.text is not None
-            self._forward_inputs.append((item, extracted.text, item.path))
+            assert found.model_text is not None
+            self._forward_inputs.append((item, found.model_text, item.path))
         if status == STATUS_OK:
             return Filed(item.label, FILED_OK, path=item.path, changed=changed)
         message = f"answer unusable: {reason}"

@@ -37,14 +37,18 @@ def load_ecore_data(file: str, data: bytes) -> tuple[Any, ...]:
     return roots
 
 
-def load_instance_data(file: str, data: bytes, metamodels: Mapping[str, Any]) -> tuple[Any, ...]:
+def load_instance_data(
+    file: str, data: bytes, metamodels: Mapping[str, Any], *, checked: bool = False
+) -> tuple[Any, ...]:
     """Root objects of model bytes conforming to ``metamodels`` (nsURI -> EPackage).
 
-    pyecore's own exceptions (unknown feature, dangling reference, ...) propagate to the caller, which
-    turns them into a reason.
+    ``checked``: the caller has already run the XML guard on these very bytes (no DOCTYPE, well-formed),
+    so they are not parsed once more. pyecore's own exceptions (unknown feature, dangling reference, ...)
+    propagate to the caller, which turns them into a reason.
     """
-    check_xml_prolog(data, file)
-    parse_xml_safely(data, file)
+    if not checked:
+        check_xml_prolog(data, file)
+        parse_xml_safely(data, file)
     resource_set = new_resource_set()
     for ns_uri, package in metamodels.items():
         resource_set.metamodel_registry[ns_uri] = package

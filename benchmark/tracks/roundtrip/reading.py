@@ -62,7 +62,7 @@ def sql_model_kind(ns_uri: str, package: Callable[[], Any]) -> ModelKind:
     """The SQL side for the metamodel ``package()`` (an EPackage registered under ``ns_uri``)."""
 
     def load(file: str, data: bytes) -> tuple[CanonicalLine, ...]:
-        roots = load_instance_data(file, data, {ns_uri: package()})
+        roots = load_instance_data(file, data, {ns_uri: package()}, checked=True)  # read_model_data did
         lines: list[CanonicalLine] = []
         for root in roots:
             lines.extend(sql_lines(schema_from_pyecore(root)))

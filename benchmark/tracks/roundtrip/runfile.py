@@ -29,7 +29,9 @@ from typing import Any
 
 from benchmark.core.errors import InputFormatError
 from benchmark.llm.naming import run_stem
+from benchmark.tracks.roundtrip.answer import extract_model
 from benchmark.tracks.roundtrip.cases import STAGES
+from benchmark.tracks.roundtrip.reading import ModelKind
 
 RUN_FORMAT = "atlbench-roundtrip-run"
 RUN_FORMAT_VERSION = 1
@@ -164,3 +166,23 @@ def generator_of(path: Path) -> str | None:
         return None
     generation = data.get("generation") if isinstance(data, dict) else None
     return generation.get("generator") if isinstance(generation, dict) else None
+
+
+@dataclass(frozen=True)
+class AnswerStatus:
+    """What an answer gives the chain: its run-file status, why it is unusable, the extraction summary, and
+    the extracted model's text (S' for the forward prompt)."""
+
+    status: str
+    reason: str | None
+    extraction: dict[str, Any]
+    model_text: str | None
+
+
+def answer_status(answer: str, kind: ModelKind) -> AnswerStatus:
+    """``ok`` when a model of the stage's metamodel can be extracted from the answer, else ``unusable``."""
+    extracted = extract_model(answer.encode("utf-8"), kind.ns_uri, kind.root_classes)
+    usable = extracted.usable and extracted.text is not None
+    reason = None if usable else "; ".join(extracted.notes) or "no model of the stage's metamodel"
+    extraction = {"source": extracted.source, "usable": extracted.usable, "notes": list(extracted.notes)}
+    return AnswerStatus(STATUS_OK if usable else STATUS_UNUSABLE, reason, extraction, extracted.text)

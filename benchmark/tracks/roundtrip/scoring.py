@@ -333,3 +333,9 @@ def score(
     expected_lines = reference_lines(expected, kind)
     read = read_answer(output, kind)
     return score_lines(base_lines, expected_lines, read, base_file=str(base), expected_file=str(expected))
+
+
+def clear_reference_cache() -> None:
+    """Forget every cached reference model (benchmarks, long sessions)."""
+    with _references_lock:
+        _references.clear()

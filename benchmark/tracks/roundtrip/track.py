@@ -22,6 +22,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from benchmark.core.diskcache import code_fingerprint, make_key
 from benchmark.core.errors import BenchmarkError, ConfigurationError, InputFormatError
 from benchmark.core.fileio import sha256_file
 from benchmark.core.options import Option
@@ -157,6 +158,7 @@ class RoundTripTrack(Track):
         super().__init__(*args, **kwargs)
         self._stage_cases: dict[str, StageCase] = {}
         self._collection: Collection | None = None
+        self._problems: dict[str, str | None] = {}
 
     # ------------------------------------------------------------------------------- the study
     @cached_property
@@ -264,14 +266,17 @@ class RoundTripTrack(Track):
 
     # ----------------------------------------------------------------------------- ground truth
     def ground_truth_error(self, task: str) -> str | None:
-        try:
-            case = self._case(task)
-            for stage in (case.inverse, case.forward):
-                reference_lines(stage.base, stage.kind)
-                reference_lines(stage.expected, stage.kind)
-        except BenchmarkError as error:
-            return f"case {task} is unusable: {error}"
-        return None
+        """Why the case's four models cannot be read (once per task and process)."""
+        if task not in self._problems:
+            try:
+                case = self._case(task)
+                for stage in (case.inverse, case.forward):
+                    reference_lines(stage.base, stage.kind)
+                    reference_lines(stage.expected, stage.kind)
+                self._problems[task] = None
+            except BenchmarkError as error:
+                self._problems[task] = f"case {task} is unusable: {error}"
+        return self._problems[task]
 
     def check_ground_truth(self, case: GroundTruthCase) -> Facts:
         problem = self.ground_truth_error(case.task)
@@ -305,9 +310,10 @@ class RoundTripTrack(Track):
     # ---------------------------------------------------------------------------------- scoring
     def _read(self, stage_case: StageCase, case: RunCase) -> tuple[ReadModel, str]:
         stage = stage_case.case.stage(stage_case.stage)
-        if case.baseline is not None:
+        if case.baseline is not None:  # our own, loadable models: their lines are cached already
             model = stage.base if case.baseline == ECHO else stage.expected
-            return read_answer(model, stage.kind), STAGE_STATUS_OK
+            lines = reference_lines(model, stage.kind)
+            return ReadModel(str(model), stage.kind.name, True, None, "model", lines), STAGE_STATUS_OK
         assert case.file is not None
         if stage_case.source == "study answer":
             return read_answer(case.file, stage.kind), STAGE_STATUS_OK
@@ -318,26 +324,48 @@ class RoundTripTrack(Track):
         assert run.answer is not None
         return read_answer_data(run.answer.encode("utf-8"), str(case.file), stage.kind), run.status
 
+    def _payload(self, case: RunCase, stage_case: StageCase) -> dict[str, Any]:
+        stage = stage_case.case.stage(stage_case.stage)
+        read, status = self._read(stage_case, case)
+        report = score_lines(
+            reference_lines(stage.base, stage.kind),
+            reference_lines(stage.expected, stage.kind),
+            read,
+            base_file=str(stage.base),
+            expected_file=str(stage.expected),
+        )
+        return stage_payload(
+            report, stage_case.case, stage_case.stage, stage_case.k, stage_case.run_index, status
+        )
+
+    def _payload_key(self, case: RunCase, stage_case: StageCase) -> str:
+        """A stage's payload is a function of the scored file's bytes, of its two reference models and of
+        this code: the key of its disk-cache entry (a repeated session reads it back)."""
+        stage = stage_case.case.stage(stage_case.stage)
+        return make_key(
+            stage_case.case.case_id,
+            stage_case.stage,
+            stage_case.source,
+            case.baseline or "",
+            str(stage_case.k),
+            str(stage_case.run_index),
+            stage.kind.ns_uri,
+            sha256_file(case.file) if case.file is not None else "",
+            sha256_file(stage.base),
+            sha256_file(stage.expected),
+            code_fingerprint("tracks.roundtrip", "lang.ecore", "core.xmlguard"),
+        )
+
     def score_run(self, case: RunCase) -> Row:
         problem = self.ground_truth_error(case.task)
         if problem is not None:
             return self.error_row(case, problem)
         try:
             stage_case = self._stage_case(case)
-            stage = stage_case.case.stage(stage_case.stage)
-            read, status = self._read(stage_case, case)
-            report = score_lines(
-                reference_lines(stage.base, stage.kind),
-                reference_lines(stage.expected, stage.kind),
-                read,
-                base_file=str(stage.base),
-                expected_file=str(stage.expected),
-            )
+            key = self._payload_key(case, stage_case)
+            payload = self.cache.get_or_compute("roundtrip", key, lambda: self._payload(case, stage_case))
         except BenchmarkError as error:
             return self.error_row(case, str(error))
-        payload = stage_payload(
-            report, stage_case.case, stage_case.stage, stage_case.k, stage_case.run_index, status
-        )
         return Row(self.name, case.provider, case.model, case.task, case.run, case.label, payload=payload)
 
     # ----------------------------------------------------------------------------------- inputs
