@@ -4,6 +4,7 @@ atlbench roundtrip generate [--source DIR] [--out DIR] [--check]
 atlbench roundtrip score --base FILE --expected FILE --output FILE [--json]
 atlbench roundtrip lines FILE [--kind ecore|sql] [--json]
 atlbench roundtrip cases [--data DIR]
+atlbench roundtrip synth [--data DIR] [--profile NAME ...] [--examples 1,2] [--runs N] [--seed N] [--check]
 """
 
 from __future__ import annotations
@@ -61,6 +62,24 @@ def register(subparsers: Any) -> None:
     cases = commands.add_parser("cases", help="list the cases of a round-trip data folder")
     cases.add_argument("--data", type=Path, help="data folder (default: bundled)")
     cases.set_defaults(handler=_cases)
+
+    synth = commands.add_parser(
+        "synth",
+        help="write the synthetic chained runs (Synthetic-* providers, not LLM output) into runs/",
+        description="Seeded, noisy runs derived from the expected models (docs/ROUNDTRIP.md §14).",
+    )
+    synth.add_argument("--data", type=Path, help="data folder (default: bundled)")
+    synth.add_argument(
+        "--profile",
+        action="append",
+        default=None,
+        help="noise profile (repeatable; default: the bundled two)",
+    )
+    synth.add_argument("--examples", default=None, help="values of k, e.g. 1,4 (default: the bundled ones)")
+    synth.add_argument("--runs", type=int, default=1, help="runs per (case, k) (default 1)")
+    synth.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
+    synth.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file differs")
+    synth.set_defaults(handler=_synth)
 
 
 def _generate(args: argparse.Namespace) -> int:
@@ -173,4 +192,42 @@ def _cases(args: argparse.Namespace) -> int:
         seed = f"seed {case.seed}" if case.seed is not None else "study case"
         print(f"{case.case_id}\t{seed}\t{' '.join(case.target)}".rstrip())
     print(f"{len(cases)} cases", file=sys.stderr)
+    return EXIT_OK
+
+
+def _synth(args: argparse.Namespace) -> int:
+    from benchmark.core.errors import ConfigurationError
+    from benchmark.tracks.roundtrip.cases import load_study
+    from benchmark.tracks.roundtrip.synth import (
+        BUNDLED_EXAMPLES,
+        BUNDLED_PROFILES,
+        PROFILES,
+        write_synthetic_runs,
+    )
+
+    profiles = args.profile or list(BUNDLED_PROFILES)
+    unknown = [p for p in profiles if p not in PROFILES]
+    if unknown:
+        raise ConfigurationError(
+            f"unknown profile(s) {', '.join(unknown)}; known: {', '.join(PROFILES)}", field="--profile"
+        )
+    try:
+        examples = tuple(int(k) for k in args.examples.split(",")) if args.examples else BUNDLED_EXAMPLES
+    except ValueError:
+        raise ConfigurationError(f"not a list of numbers: {args.examples!r}", field="--examples") from None
+    if args.runs < 1 or any(k < 1 for k in examples):
+        raise ConfigurationError("runs and k start at 1", field="--runs" if args.runs < 1 else "--examples")
+    report = write_synthetic_runs(
+        load_study(args.data), profiles, examples, args.runs, args.seed, check=args.check
+    )
+    for path in report.refused:
+        print(f"left alone (not written by atlbench roundtrip synth): {path}")
+    if args.check:
+        for path in report.written:
+            print(f"differs: {path}")
+        print("up to date" if not report.written else f"{len(report.written)} file(s) differ")
+        return EXIT_FAILED if report.written else EXIT_OK
+    print(
+        f"{len(report.written)} written, {len(report.unchanged)} unchanged, {len(report.refused)} left alone"
+    )
     return EXIT_OK

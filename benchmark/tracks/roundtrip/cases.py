@@ -35,6 +35,9 @@ TRACK_NAME = "roundtrip"
 INVERSE = "inverse"
 FORWARD = "forward"
 STAGES = (INVERSE, FORWARD)
+ECHO = "Echo"  # baseline: the unchanged base model as the answer (what "did nothing" earns)
+ORACLE = "Oracle"  # baseline: the expected model itself (100 % everywhere, or the scorer is wrong)
+BASELINES = {"echo": ECHO, "oracle": ORACLE}
 
 
 def default_data_dir() -> Path:

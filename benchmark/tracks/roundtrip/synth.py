@@ -121,7 +121,7 @@ PROFILES: dict[str, RoundTripNoise] = {
     )
 }
 BUNDLED_PROFILES = ("Synthetic-Careful", "Synthetic-Sloppy")
-BUNDLED_EXAMPLES = (1, 4)
+BUNDLED_EXAMPLES = (1, 2)
 _RETYPE = {"EInt": "ELong", "ELong": "EInt", "EString": "EDate", "EDate": "EString", "EBoolean": "EInt"}
 
 

@@ -35,14 +35,11 @@ from benchmark.core.track import (
     SkippedInput,
     Track,
 )
-from benchmark.tracks.roundtrip.cases import STAGES, RoundTripCase, Study, load_study
+from benchmark.tracks.roundtrip.cases import BASELINES, ECHO, STAGES, RoundTripCase, Study, load_study
 from benchmark.tracks.roundtrip.reading import ReadModel, read_answer, read_answer_data
 from benchmark.tracks.roundtrip.runfile import RUNS_DIR, STATUS_NOT_RUN, StageRun, read_run
 from benchmark.tracks.roundtrip.scoring import ScoreReport, reference_lines, score_lines
 
-ECHO = "Echo"
-ORACLE = "Oracle"
-BASELINES = {"echo": ECHO, "oracle": ORACLE}
 STAGE_STATUS_OK = "ok"
 
 
@@ -84,6 +81,28 @@ TRACK_OPTIONS = (
         _baselines,
         metavar="LIST",
     ),
+)
+
+
+def _draws(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"must be a whole number of bootstrap draws, got {text!r}") from None
+    if value < 0:
+        raise ValueError(f"must be 0 (no intervals) or more, got {value}")
+    return value
+
+
+REPORT_OPTIONS = (
+    Option(
+        "--roundtrip-draws",
+        "2000",
+        "bootstrap draws of the round-trip intervals (0: none)",
+        _draws,
+        metavar="N",
+    ),
+    Option("--roundtrip-seed", "20240517", "seed of the round-trip bootstrap", _seed, metavar="S"),
 )
 GENERATE_OPTIONS = (
     Option(
@@ -151,6 +170,7 @@ class RoundTripTrack(Track):
     name = "roundtrip"
     title = "Round trip Ecore <-> SQL by example: inverse Δ(T) -> S', forward S' -> T'"
     options = TRACK_OPTIONS
+    report_options = REPORT_OPTIONS
     generate_options = GENERATE_OPTIONS
     headline_name = "mean %WSuccess"
 
@@ -392,6 +412,56 @@ class RoundTripTrack(Track):
             "layout": self.study.layout,
             "sqlNsURI": self.study.sql_kind.ns_uri,
         }
+
+    # -------------------------------------------------------------------------------- reading
+    def headline(self, rows: Any) -> dict[str, float]:
+        """Mean %WSuccess per provider over its scored stage evaluations (both stages)."""
+        values: dict[str, list[float]] = {}
+        for row in rows:
+            if row.ok:
+                values.setdefault(row.provider, []).append(float(row.payload["pctWSuccess"]))
+        return {provider: sum(v) / len(v) for provider, v in values.items()}
+
+    def junit_properties(self, row: Row) -> list[tuple[str, str]]:
+        """The sheet's nine columns, the delta scores and the flags of the stage evaluation."""
+        if not row.ok:
+            return []
+        payload = row.payload
+        names = ("LOC", "Cr", "InCr", "Ad", "Miss", "pctCorrect", "pctWSuccess", "deltaDetected", "loadable")
+        names += ("AdHarmful", "deltaRecall", "deltaPrecision", "equivalent", "stageStatus")
+        properties = []
+        for name in names:
+            value = payload.get(name)
+            text = (
+                f"{value:.6f}"
+                if isinstance(value, float)
+                else str(value).lower()
+                if isinstance(value, bool)
+                else str(value)
+            )
+            properties.append((name, text))
+        properties.append(("flags", str(len(payload.get("flags") or []))))
+        return properties
+
+    def summary_lines(self, results: Any, section: Any, verbose: bool) -> list[str]:
+        from benchmark.tracks.roundtrip.sheet import aggregate, sheet_rows, terminal_lines
+
+        rows = sheet_rows(section.rows)
+        lines = [
+            f"{len(rows)} stage evaluations, {len({r.pair for r in rows})} pairs, {self.study.layout} data"
+        ]
+        lines += terminal_lines(aggregate(rows, ("provider", "stage"), draws=0), ("provider", "stage"))
+        if verbose:
+            lines.append("")
+            lines += terminal_lines(aggregate(rows, ("provider", "k"), draws=0), ("provider", "k"))
+        excluded = [r for r in section.rows if not r.ok]
+        lines += [f"excluded: {r.provider} {r.task} {r.run}: {r.error}" for r in excluded]
+        return lines
+
+    def write_reports(self, results: Any, section: Any, out_dir: Path, options: Any) -> Any:
+        from benchmark.tracks.roundtrip.report import track_report
+
+        return track_report(section.rows, out_dir, dict(options))
 
     # ------------------------------------------------------------------------------------ LLM
     def llm_task(self, request: Any) -> Any:
