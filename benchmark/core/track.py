@@ -203,9 +203,22 @@ class Track(ABC):
         """One number per provider (higher is better) for ``--min-score`` and ``--compare``."""
         return {}
 
+    def incomparable(self, now: Mapping[str, Any], before: Mapping[str, Any]) -> str | None:
+        """Why two sessions run with these options (:meth:`options_json`) must not be given a drop verdict
+        by ``--compare`` (``None``: they may; differing settings are printed either way)."""
+        return None
+
     def junit_properties(self, row: Row) -> list[tuple[str, str]]:
         """Readable per-case properties for JUnit XML (the harness adds provider, model, task, run)."""
         return []
+
+    def junit_suite_properties(self, rows: Sequence[Row]) -> list[tuple[str, str]]:
+        """Suite-level JUnit XML properties (the harness prefixes them with the track's name); by default
+        the headline per provider."""
+        key = "".join(ch if ch.isalnum() else "_" for ch in self.headline_name.lower())
+        return [
+            (f"{provider}_{key}", f"{value:.6f}") for provider, value in sorted(self.headline(rows).items())
+        ]
 
     def summary_lines(self, results: Results, section: TrackSection, verbose: bool) -> list[str]:
         """The terminal tables of this track (pytest's summary and ``atlbench validate``)."""

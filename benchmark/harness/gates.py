@@ -47,6 +47,16 @@ def compare_with(
         now = track.headline(now_section.rows if now_section else ())
         before = track.headline(before_section.rows if before_section else ())
         lines.append(f"change of {track.headline_name} ({name}) against the saved session:")
+        now_options = now_section.options if now_section else {}
+        before_options = before_section.options if before_section else {}
+        for key in sorted(set(now_options) | set(before_options)):
+            if now_options.get(key) != before_options.get(key):
+                lines.append(
+                    f"  settings differ: {key} was {before_options.get(key)!r}, is {now_options.get(key)!r}"
+                )
+        refusal = track.incomparable(now_options, before_options) if now_section and before_section else None
+        if refusal is not None:
+            lines.append(f"  no drop verdict: {refusal}")
         for provider in sorted(set(now) | set(before)):
             old, new = before.get(provider), now.get(provider)
             if old is None or new is None:
@@ -55,7 +65,7 @@ def compare_with(
                 continue
             delta = new - old
             lines.append(f"  {provider}: {old:.4f} -> {new:.4f} ({delta:+.4f})")
-            if max_drop is not None and -delta > max_drop:
+            if max_drop is not None and refusal is None and -delta > max_drop:
                 failures.append(
                     f"{provider}: {track.headline_name} ({name}) dropped by {-delta:.4f} "
                     f"(more than --max-drop {max_drop:g})"

@@ -27,9 +27,8 @@ from benchmark.core.track import RunCase, Track
 from benchmark.harness.fixtures import atlbench_ground_truth, atlbench_run  # noqa: F401  (fixtures)
 from benchmark.harness.options import all_options, read_session_options
 from benchmark.harness.session import Harness
-from benchmark.harness.state import SESSION_KEY, BenchmarkSession, session_of
+from benchmark.harness.state import SESSION_KEY, TRACK_MARKER, BenchmarkSession, session_of
 
-TRACK_MARKER = "atlbench_track"
 GROUND_TRUTH_MARKER = "atlbench_ground_truth"
 
 
@@ -77,6 +76,7 @@ def pytest_configure(config: pytest.Config) -> None:
     classes = _track_classes()
     try:
         options = read_session_options(_reader(config), classes)
+        _check_given_roots(config, classes, options)
     except BenchmarkError as error:
         raise pytest.UsageError(f"atlbench: {error}") from None
     cache_plugin = getattr(config, "cache", None)  # absent with -p no:cacheprovider
@@ -87,6 +87,20 @@ def pytest_configure(config: pytest.Config) -> None:
     state = BenchmarkSession(config, harness)
     config.stash[SESSION_KEY] = state
     config.pluginmanager.register(state, "atlbench-session")
+
+
+def _check_given_roots(config: pytest.Config, classes: Any, options: Any) -> None:
+    """A data root the user gave (command line or ini file) must be a folder: one line, exit 4, before
+    any collection (instead of a traceback per xdist worker)."""
+    from benchmark.core.errors import ConfigurationError
+    from benchmark.harness.options import VALIDATION_ROOT, root_option
+
+    wanted = [(VALIDATION_ROOT, options.validation_root)]
+    wanted += [(root_option(cls), options.roots[cls.name]) for cls in classes]
+    for option, path in wanted:
+        given = config.getoption(option.ini) is not None or config.getini(option.ini) != option.default
+        if given and not path.is_dir():
+            raise ConfigurationError("not a folder", file=path, field=option.flag)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

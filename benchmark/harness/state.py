@@ -15,12 +15,13 @@ from typing import Any
 
 import pytest
 
-from benchmark.core.collector import RowCollector
+from benchmark.core.collector import WORKER_OUTPUT_KEY, RowCollector
 from benchmark.core.errors import BenchmarkError
 from benchmark.core.results import Results
 from benchmark.harness.session import Harness
 
 SESSION_KEY = pytest.StashKey["BenchmarkSession"]()
+TRACK_MARKER = "atlbench_track"
 
 
 def session_of(config: pytest.Config) -> BenchmarkSession:
@@ -33,6 +34,7 @@ class BenchmarkSession:
     harness: Harness
     collector: RowCollector = field(default_factory=RowCollector)
     tracks_used: set[str] = field(default_factory=set)
+    benchmark_seen: bool = False  # a case of a track module was reported (run, skipped or failed)
     results: Results | None = None
     messages: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
@@ -46,12 +48,21 @@ class BenchmarkSession:
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if self.is_controller:
-            self.collector.accept(
-                report.nodeid, report.when or "", report.outcome, report.keywords, report.user_properties
-            )
+            self.collector.accept(report.nodeid, report.when or "", report.outcome, report.keywords)
+            self.benchmark_seen = self.benchmark_seen or TRACK_MARKER in report.keywords
 
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        """pytest-xdist: a worker finished; take the rows it recorded."""
+        output = getattr(node, "workeroutput", None) or {}
+        self.collector.merge(
+            output.get(WORKER_OUTPUT_KEY, {}), source=str(output.get("workerid", "a worker"))
+        )
+
+    @pytest.hookimpl(tryfirst=True)  # before junitxml writes its file: the suite properties go in it
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if not self.is_controller:
+            self.config.workeroutput[WORKER_OUTPUT_KEY] = self.collector.export()  # type: ignore[attr-defined]
             return
         problems = self.collector.problems()
         if problems:
@@ -59,12 +70,18 @@ class BenchmarkSession:
                 "the count table is incomplete: rows were lost between the cases and the controller"
             )
             self.failures.extend(f"  {problem}" for problem in problems)
+        if self.benchmark_seen and not self.collector.rows and not problems:
+            self.failures.append(
+                "atlbench: this benchmark session scored no run (no run case was collected or all were "
+                "deselected); a session that measures nothing fails"
+            )
         if self.collector.rows:
             try:
                 self.results = self.harness.build_results(self.collector.rows)
             except BenchmarkError as error:
                 self.failures.append(f"atlbench: {error}")
         if self.results is not None:
+            self._suite_properties(self.results)
             # Independent steps: a report that cannot be written must not skip the CI gates.
             for step in (self._write_reports, self._apply_gates):
                 try:
@@ -113,6 +130,18 @@ class BenchmarkSession:
         except ImportError as error:  # a broken install (numpy, scipy, matplotlib are dependencies)
             self.written.append(results.save(directory / RESULTS_JSON))
             self.failures.append(f"atlbench: only results.json was written; the reports need {error}")
+
+    def _suite_properties(self, results: Results) -> None:
+        """Each track's headline per provider as JUnit XML suite properties (``--junitxml``)."""
+        from _pytest.junitxml import xml_key
+
+        xml = self.config.stash.get(xml_key, None)
+        if xml is None:
+            return
+        for section in results.sections:
+            track = self.harness.track(section.track)
+            for name, value in track.junit_suite_properties(section.rows):
+                xml.add_global_property(f"{section.track}_{name}", value)
 
     def _apply_gates(self, results: Results) -> None:
         messages, failures = self.harness.gates(results)

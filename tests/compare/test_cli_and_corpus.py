@@ -221,7 +221,7 @@ def test_diff_with_baseline_weight_confidence_and_output(tmp_path, capsys, data_
             str(data_dir / "llm-answer.md"),
             "--baseline",
             str(data_dir / "baseline.json"),
-            "--partial-match-weight",
+            "--partial-weight",
             "1",
             "--confidence",
             "high,med",
@@ -279,7 +279,10 @@ def test_diff_bad_suggestion_file_names_file_and_path(tmp_path, capsys, data_dir
 
 @pytest.mark.parametrize(
     ("option", "value", "message"),
-    [("--confidence", "sure", "unknown confidence label"), ("--partial-match-weight", "2", "partial weight")],
+    [
+        ("--confidence", "sure", "unknown confidence label"),
+        ("--partial-weight", "2", "--partial-weight: must be a number in [0, 1], got 2"),
+    ],
 )
 def test_diff_bad_options_exit_2(capsys, data_dir, option, value, message):
     code = main(
@@ -295,5 +298,3 @@ def test_diff_bad_options_exit_2(capsys, data_dir, option, value, message):
     )
     assert code == 2
     assert message in capsys.readouterr().err
-
-

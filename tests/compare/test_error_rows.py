@@ -47,8 +47,14 @@ def test_runs_of_an_unusable_transformation_keep_their_provider_and_the_options(
         )
     )
     (scored,) = score_tree(tmp_path, partial_weight="0.25", confidence="high", baseline="none")
-    identity = (scored.status, scored.provider, scored.model, scored.run, scored.partial_weight,
-                scored.confidence_filter)
+    identity = (
+        scored.status,
+        scored.provider,
+        scored.model,
+        scored.run,
+        scored.partial_weight,
+        scored.confidence_filter,
+    )
     assert identity == ("error", "Claude", "claude-x", "runs/run01", 0.25, "high")
     assert "T.atl:3:1" in (scored.error or "")
 

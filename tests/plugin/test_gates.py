@@ -71,3 +71,24 @@ def test_min_score_and_min_f1_are_one_gate(tmp_path) -> None:
 
     options = read_session_options(read, [track_class("atl")])
     assert [(g.track, g.provider, g.bar) for g in options.gates] == [("atl", "P", 0.9)] * 2
+
+
+def test_compare_prints_differing_settings_and_refuses_a_verdict_across_confidence_filters(tmp_path) -> None:
+    worse = replace(ROW, bindings=BindingCounts(exact=0, partial=2, only_generated=1, only_atl=3))
+    now = Results(
+        ResultsHeader(),
+        (TrackSection("atl", {"confidence": "high", "baselines": []}, rows=(worse.to_envelope(),)),),
+    )
+    before = Results(
+        ResultsHeader(),
+        (TrackSection("atl", {"confidence": "all", "baselines": ["EMFCompare"]}, rows=(ROW.to_envelope(),)),),
+    )
+    lines, failures = compare_with(now, before, 0.01, _tracks(tmp_path))
+    assert "  settings differ: baselines was ['EMFCompare'], is []" in lines
+    assert "  settings differ: confidence was 'all', is 'high'" in lines
+    assert any(line.startswith("  no drop verdict: the confidence filters differ") for line in lines)
+    assert failures == []  # a real drop, but across filters it is not a verdict
+    same_filter = Results(
+        ResultsHeader(), (TrackSection("atl", {"confidence": "all"}, rows=(worse.to_envelope(),)),)
+    )
+    assert len(compare_with(same_filter, before, 0.01, _tracks(tmp_path))[1]) == 1

@@ -6,7 +6,6 @@ user would read: the exit code, the terminal tables, ``results.json`` and the JU
 
 from __future__ import annotations
 
-import json
 import shutil
 import sys
 import xml.etree.ElementTree as ET
@@ -147,7 +146,15 @@ def test_scores_every_run_identically_with_and_without_xdist(pytester: pytest.Py
     junit = _junit_properties(pytester.path / "reports" / "junit.xml")
     assert junit == serial_junit
     properties = junit["test_run[Shapes2Figures-Synthetic-Oracle-run01]"]
-    assert json.loads(properties["atlbench_row"])["provider"] == "Synthetic-Oracle"
+    assert "atlbench_row" not in properties  # rows reach the controller through xdist, not the XML
+    assert (properties["provider"], properties["task"], properties["run"]) == (
+        "Synthetic-Oracle",
+        "Shapes2Figures",
+        "runs/Synthetic-Oracle-run01",
+    )
+    suite = ET.parse(pytester.path / "reports" / "junit.xml").getroot().find("testsuite/properties")
+    suite_props = {p.get("name"): p.get("value") for p in suite} if suite is not None else {}
+    assert float(suite_props["atl_Synthetic-Oracle_overall_f1"]) == pytest.approx(0.944, abs=1e-3)
     assert float(properties["overall_f1"]) == pytest.approx(1.0)
     assert {"class_precision", "binding_recall", "overall_accuracy"} <= set(properties)
 
@@ -299,3 +306,24 @@ def test_unwritable_reports_fail_the_session_but_gates_still_run(
     assert result.ret == 1
     result.stdout.fnmatch_lines(["*atlbench: cannot write the reports*blocked*"])
     result.stdout.fnmatch_lines(["*--min-f1 Synthetic-Noisy=0.99: micro overall F1 is 0.*"])
+
+
+def test_a_session_that_scored_nothing_fails(pytester: pytest.Pytester, tree: Path) -> None:
+    nobody = run(pytester, "--provider", "Nobody")
+    nobody.assert_outcomes(passed=2, deselected=5)
+    assert nobody.ret == 1
+    nobody.stdout.fnmatch_lines(["*this benchmark session scored no run*"])
+    (pytester.path / "empty").mkdir()
+    empty = pytester.runpytest("-p", "benchmark.harness.plugin", "--validation-root", "empty")
+    assert empty.ret == 1
+    empty.stdout.fnmatch_lines(["*this benchmark session scored no run*"])
+
+
+def test_a_mistyped_validation_root_is_one_line_and_exit_4(pytester: pytest.Pytester, tree: Path) -> None:
+    result = pytester.runpytest("-p", "benchmark.harness.plugin", "--validation-root", "TYPO", "-n", "2")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert (
+        result.stderr.lines[0].startswith("ERROR: atlbench: ")
+        and "--validation-root: not a folder" in (result.stderr.lines[0])
+    )
+    assert "Traceback" not in result.stderr.str() and "Traceback" not in result.stdout.str()

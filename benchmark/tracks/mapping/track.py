@@ -351,6 +351,16 @@ class AtlTrack(Track):
 
     # -------------------------------------------------------------------------------- reading
 
+    def incomparable(self, now: Any, before: Any) -> str | None:
+        """Sessions with different confidence filters scored different subsets of the answers; another
+        partial weight is fine (the saved counts are re-scored at this session's weight)."""
+        if now.get("confidence", "all") != before.get("confidence", "all"):
+            return (
+                f"the confidence filters differ ({before.get('confidence', 'all')!r} then "
+                f"{now.get('confidence', 'all')!r}): the sessions scored different subsets of the answers"
+            )
+        return None
+
     @staticmethod
     def decode(rows: Any) -> list[RunRow]:
         return [RunRow.from_envelope(row) for row in rows]
@@ -377,6 +387,18 @@ class AtlTrack(Track):
             properties += [
                 (f"{level}_{metric}", f"{value:.6f}") for metric, value in scores.to_json().items()
             ]
+        return properties
+
+    def junit_suite_properties(self, rows: Any) -> list[tuple[str, str]]:
+        """Each provider's micro overall precision, recall and F1."""
+        from benchmark.tracks.mapping.aggregate import aggregate
+
+        aggregation = aggregate(self.decode(rows), partial_weight=self.option("partial_weight"))
+        properties = []
+        for group in aggregation.totals():
+            for metric, value in group.micro.overall.to_json().items():
+                if metric != "accuracy":
+                    properties.append((f"{group.provider}_overall_{metric}", f"{value:.6f}"))
         return properties
 
     def summary_lines(self, results: Any, section: Any, verbose: bool) -> list[str]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from benchmark.core.xmlguard import check_xml_prolog, parse_xml_safely
 from benchmark.lang.ecore.ecore_io import guarded_uri, load_ecore, new_resource_set
+from benchmark.lang.ecore.errors import MetamodelError
 from benchmark.lang.ecore.loader import load_resource
 
 
@@ -47,8 +48,8 @@ def load_instance_data(
     propagate to the caller, which turns them into a reason.
     """
     if not checked:
-        check_xml_prolog(data, file)
-        parse_xml_safely(data, file)
+        check_xml_prolog(data, file, error=MetamodelError)
+        parse_xml_safely(data, file, error=MetamodelError)
     resource_set = new_resource_set()
     for ns_uri, package in metamodels.items():
         resource_set.metamodel_registry[ns_uri] = package
