@@ -253,7 +253,8 @@ def _with_interval(group: Group, key: str) -> str:
 
 def terminal_lines(groups: Sequence[Group], by: Sequence[str]) -> list[str]:
     """A fixed-width table: the group's keys, n, the headline means with intervals, the rates."""
-    heading = [*by, "n", "%Correct [95% CI]", "%WSuccess [95% CI]", "ΔRecall", "ΔPrecision"]
+    ci = " [95% CI]" if any(g.intervals for g in groups) else ""
+    heading = [*by, "n", f"%Correct{ci}", f"%WSuccess{ci}", "ΔRecall", "ΔPrecision"]
     heading += ["ΔDet", "Load", "Equiv", "unusable", "not run"]
     table = [heading]
     for g in groups:
