@@ -35,7 +35,14 @@ from typing import Any
 
 from benchmark.core.errors import ConfigurationError, InputFormatError
 from benchmark.core.fileio import dumps_json
-from benchmark.tracks.ocl.transform.files import ModelFiles, Result, load, transform_loaded, write_output
+from benchmark.tracks.ocl.transform.files import (
+    Loaded,
+    ModelFiles,
+    Result,
+    load,
+    transform_loaded,
+    write_output,
+)
 from benchmark.tracks.ocl.transform.spec import model_entries, read_specification
 
 _MODEL_NAME = re.compile(r"^\s*model\s+([A-Za-z_$][\w$]*)", re.MULTILINE)
@@ -110,7 +117,16 @@ def discover(root: Path) -> Dataset:
             + ", ".join(str(s.relative_to(root)) for s in unclaimed[:5]),
             file=str(unclaimed[0]),
         )
-    return Dataset(root, models, names, _files(root, "specification.json"), states_json)
+    return Dataset(root, models, names, _specifications(root), states_json)
+
+
+def _specifications(root: Path) -> list[Path]:
+    """``specification.json`` files, and ``transformed_specification.json`` where a folder has no
+    ``specification.json`` (so that a transformed dataset is a dataset again)."""
+    found = _files(root, "specification.json")
+    folders = {p.parent for p in found}
+    found += [p for p in _files(root, "transformed_specification.json") if p.parent not in folders]
+    return sorted(found)
 
 
 def _count(uses: list[Path], folder: Path) -> int:
@@ -199,47 +215,62 @@ def _spec_for(
     return None
 
 
-def transform_dataset(root: Path, mode: str, seed: int, out: Path) -> list[tuple[str, Result]]:
-    """Transform every model of the dataset under ``out`` (see the module docstring)."""
+@dataclass
+class LoadedDataset:
+    dataset: Dataset
+    specifications: dict[Path, dict[str, Any]]
+    models: list[tuple[Loaded, Path | None]]  # each model with the specification holding its entries
+
+
+def load_dataset(root: Path) -> LoadedDataset:
+    """Discover and read every model of the dataset with its files (raising positioned errors)."""
     dataset = discover(root)
-    if out.resolve() == root.resolve() or root.resolve() in out.resolve().parents:
-        raise ConfigurationError(
-            "the output directory must lie outside the dataset", file=str(out), field="--out"
-        )
     specs = {path: read_specification(path) for path in dataset.specifications}
-    transformed: dict[Path, dict[str, Any]] = {path: {} for path in specs}
-    used: dict[Path, bool] = dict.fromkeys(specs, False)
-    results: list[tuple[str, Result]] = []
+    models = []
     for files in dataset.models:
         keys = (dataset.names[files.use], files.stem)
         spec_path = _spec_for(specs, keys, files.use.parent, len(dataset.models) == 1)
-        loaded = load(files, specs[spec_path] if spec_path else None, str(spec_path or ""))
-        result = transform_loaded(loaded, mode, seed, out)
-        results.append((loaded.subject.model.name, result))
-        if spec_path is not None:
-            used[spec_path] = True
-            if result.spec_key is None:
-                transformed[spec_path] = result.spec
-            else:
-                transformed[spec_path][result.spec_key] = result.spec
+        models.append((load(files, specs[spec_path] if spec_path else None, str(spec_path or "")), spec_path))
     for path, data in specs.items():
+        users = [loaded for loaded, spec_path in models if spec_path == path]
         if _is_entries(data):
-            if not used[path]:
+            if not users:
                 raise InputFormatError("this one-model specification belongs to no model", file=str(path))
             continue
-        stray = [k for k in data if k not in transformed[path]]
+        known = {loaded.spec_key for loaded in users}
+        stray = [k for k in data if k not in known]
         if stray:
             raise InputFormatError(
                 f"specification of model `{stray[0]}', which the dataset does not have",
                 file=str(path),
                 field=f"$.{stray[0]}",
             )
-        transformed[path] = {k: transformed[path][k] for k in data}  # the input's order
-    for path, data in transformed.items():
-        write_output(
-            out / path.relative_to(root).with_name("transformed_specification.json"), dumps_json(data)
+    return LoadedDataset(dataset, specs, models)
+
+
+def transform_dataset(root: Path, mode: str, seed: int, out: Path) -> list[tuple[str, Result]]:
+    """Transform every model of the dataset under ``out`` (see the module docstring)."""
+    if out.resolve() == root.resolve() or root.resolve() in out.resolve().parents:
+        raise ConfigurationError(
+            "the output directory must lie outside the dataset", file=str(out), field="--out"
         )
-    for path in dataset.states_json:
+    loaded = load_dataset(root)
+    transformed: dict[Path, dict[str, Any]] = {path: {} for path in loaded.specifications}
+    results: list[tuple[str, Result]] = []
+    for model, spec_path in loaded.models:
+        result = transform_loaded(model, mode, seed, out)
+        results.append((model.subject.model.name, result))
+        if spec_path is not None:
+            if result.spec_key is None:
+                transformed[spec_path] = result.spec
+            else:
+                transformed[spec_path][result.spec_key] = result.spec
+    for path, data in transformed.items():
+        if not _is_entries(loaded.specifications[path]):  # the input's order of models
+            data = {k: data[k] for k in loaded.specifications[path] if k in data}
+        target = out / path.relative_to(root).with_name("transformed_specification.json")
+        write_output(target, dumps_json(data))
+    for path in loaded.dataset.states_json:
         target = out / path.relative_to(root)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, target)

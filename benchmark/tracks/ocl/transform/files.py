@@ -64,6 +64,7 @@ class Loaded:
     subject: Subject
     constraint_counts: list[int]  # invariants per constraints file, in order, at the start of extra
     spec: list[SpecEntry]  # entries of this model, their invariants after the constraints files'
+    spec_key: str | None = None  # the model's key in the specification (None: entries at the top level)
 
 
 def load(files: ModelFiles, spec: dict[str, Any] | None = None, spec_file: str = "") -> Loaded:
@@ -80,6 +81,7 @@ def load(files: ModelFiles, spec: dict[str, Any] | None = None, spec_file: str =
         counts.append(len(added))
         extra.extend(added)
     entries: list[SpecEntry] = []
+    key = None
     if spec is not None:
         key, found = model_entries(spec, (model.name, files.stem))
         entries = parse_entries(found, model, [*model.invariants, *extra], model_key=key, file=spec_file)
@@ -88,7 +90,7 @@ def load(files: ModelFiles, spec: dict[str, Any] | None = None, spec_file: str =
     states = [read_soil(path, model).state for path, _ in files.states]
     subject = Subject(model, extra, states)
     subject.check()
-    return Loaded(files, subject, counts, entries)
+    return Loaded(files, subject, counts, entries, key)
 
 
 @dataclass
@@ -122,8 +124,7 @@ def transform_loaded(loaded: Loaded, mode: str, seed: int, out: Path) -> Result:
             item, new.extra[position : position + count], subs, loaded.subject.model
         )
         position += count
-    key = loaded.spec[0].model_key if loaded.spec else None
-    return Result(mapping, spec, key or None)
+    return Result(mapping, spec, loaded.spec_key)
 
 
 def _without_invariants(model: Model) -> Model:

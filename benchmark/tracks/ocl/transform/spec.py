@@ -47,7 +47,6 @@ _PROSE = frozenset(
 class SpecEntry:
     """One constraint of the specification, parsed against its model."""
 
-    model_key: str
     constraint_id: str
     entry: dict[str, Any]
     invariants: list[Invariant] = field(default_factory=list)  # empty when the entry has no OCL
@@ -97,7 +96,7 @@ def parse_entries(
             raise InputFormatError(
                 "a constraint entry is an object with `text' and `ocl'", file=file, field=where
             )
-        item = SpecEntry(model_key or "", cid, entry)
+        item = SpecEntry(cid, entry)
         ocl = entry.get("ocl")
         if ocl is None:
             item.context = _context_of(cid, known)
