@@ -151,8 +151,13 @@ def models(draw: st.DrawFn) -> GenModel:
         is_class = i == 0 and draw(st.integers(0, 3)) == 0
         plain = [c.name for c in classes if not c.association_class]
         a_cls = draw(st.sampled_from(plain))
-        # a reflexive association class is ambiguous without role qualification: kept out
-        b_cls = draw(st.sampled_from([c for c in plain if c != a_cls] if is_class else plain))
+        # an association class between one class, or a class and its subclass, makes its link-object
+        # navigation ambiguous (USE wants a role qualification there): kept out
+        related = set(model.ancestors(a_cls)) | set(model.descendants(a_cls))
+        partners = [c for c in plain if c not in related] if is_class else plain
+        if not partners:
+            is_class, partners = False, plain
+        b_cls = draw(st.sampled_from(partners))
         ends = []
         for cls in (a_cls, b_cls):
             ends.append(GenEnd(cls, draw(st.sampled_from(MULTIPLICITIES)), ""))
