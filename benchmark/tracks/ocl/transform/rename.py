@@ -3,11 +3,11 @@
 Names come from :mod:`.synonyms` (a synonym table, then a qualified spelling); invariant names are the
 constraints' ids and stay, and so do enumeration literals (they are values, written in the states),
 operation names, parameters and variables. A new name must be legal and unambiguous where it is seen
-(:mod:`.names`): type names are unique in the model and differ from every old type name; feature names
-are unique within an inheritance component and differ from the component's old feature names, and the
-link-object navigation of an association class (USE's ``role_name_for(AC)`` from each participant) is
-reserved before attributes and roles are named. Elements are named in model order, so the result depends
-only on the model and the seed.
+(:mod:`.names`) and differ from every name of the original model, of any kind (an answer written for
+the original model must not mean something else in the renamed one). Type names are unique in the
+model, feature names within an inheritance component, and the link-object navigation of an association
+class (USE's ``role_name_for(AC)`` from each participant) is reserved before attributes and roles are
+named. Elements are named in model order, so the result depends only on the model and the seed.
 
 Expressions are rewritten where the checker resolved a name to a renamed element (see
 :mod:`.resolve`): attribute reads, navigations (including ``x.role[sourceRole]`` qualifications and the
@@ -42,30 +42,31 @@ def plan_renaming(subject: Subject, seed: int) -> Renaming:
     model = subject.model
     forbidden = expression_variables(model, subject.extra)
     renaming = Renaming()
-    old_types = type_names(model)
+    # no new name is an old name of any kind: an answer written for the original model must not mean
+    # something else in the renamed one
+    old = type_names(model) | feature_names(model, model.classes)
     taken_types: set[str] = set()
 
-    def pick(name: str, kind: str, taken: set[str], old: set[str], extra_ok=lambda c: True) -> str:  # noqa: ANN001
+    def pick(name: str, kind: str, taken: set[str], extra_ok=lambda c: True) -> str:  # noqa: ANN001
         for cand in candidates(name, kind, seed):
-            if cand != name and cand not in taken and cand not in old and cand not in forbidden:
+            if cand not in taken and cand not in old and cand not in forbidden:
                 if is_legal(cand) and extra_ok(cand):
                     taken.add(cand)
                     return cand
         raise AssertionError("candidates() never ends")
 
     for enum in model.enumerations.values():
-        renaming.classes[enum.name] = pick(enum.name, "enumeration", taken_types, old_types)
+        renaming.classes[enum.name] = pick(enum.name, "enumeration", taken_types)
     # feature names already given, per inheritance component (a frozenset of class names)
     features: dict[frozenset[str], set[str]] = {}
     comps = {name: component(cls) for name, cls in model.classes.items()}
-    old_features = {comp: feature_names(model, comp) for comp in set(comps.values())}
 
     def free_in(comps_: list[frozenset[str]]):  # noqa: ANN202
         return lambda cand: all(cand not in features.setdefault(c, set()) for c in comps_)
 
     for cls in model.classes.values():
         if cls.association is None:
-            renaming.classes[cls.name] = pick(cls.name, "class", taken_types, old_types)
+            renaming.classes[cls.name] = pick(cls.name, "class", taken_types)
             continue
         # an association class: one name for the class and the association, and a navigation from
         # each participant named after it
@@ -75,23 +76,22 @@ def plan_renaming(subject: Subject, seed: int) -> Renaming:
             role = role_name_for(cand)
             return is_legal(role) and role not in forbidden and free_in(participants)(role)
 
-        new = pick(cls.name, "class", taken_types, old_types, link_role_free)
+        new = pick(cls.name, "class", taken_types, link_role_free)
         renaming.classes[cls.name] = renaming.associations[cls.name] = new
         for comp in participants:
             features.setdefault(comp, set()).add(role_name_for(new))
     for assoc in model.associations.values():
         if not assoc.is_class:
-            renaming.associations[assoc.name] = pick(assoc.name, "association", taken_types, old_types)
+            renaming.associations[assoc.name] = pick(assoc.name, "association", taken_types)
     for cls in model.classes.values():
         comp = comps[cls.name]
         for attr in cls.attributes:
-            new = pick(attr.name, "attribute", features.setdefault(comp, set()), old_features[comp])
+            new = pick(attr.name, "attribute", features.setdefault(comp, set()))
             renaming.attributes[(cls.name, attr.name)] = new
     for assoc in model.associations.values():
         for end in assoc.ends:
             seen_from = _seen_from(model, assoc, end.index, comps)
-            old = set().union(*(old_features[c] for c in seen_from))
-            new = pick(end.name, "role", set(), old, free_in(seen_from))
+            new = pick(end.name, "role", set(), free_in(seen_from))
             for comp in seen_from:
                 features[comp].add(new)
             renaming.roles[(assoc.name, end.name)] = new

@@ -5,7 +5,8 @@ nothing but the model's loss of meaning. An identifier is split into words (``st
 ``Date``; ``HeldIn`` -> ``Held``, ``In``), each word found in :data:`SYNONYMS` (written for this benchmark;
 plurals are looked up by their singular and pluralised again) is replaced by one of its synonyms, and the
 words are joined again with the original capitalisation. The synonym of a word is drawn once per word and
-seed, so ``Course``, ``course`` and ``courses`` become ``Module``, ``module`` and ``modules`` together.
+seed, so ``Course``, ``course`` and ``courses`` become ``Module``, ``module`` and ``modules`` together;
+the word's other synonyms are the next choices when the drawn one is taken.
 
 An identifier with no word in the table keeps its words and gains a qualifier that is a real word and
 says what kind of element it is: ``Widget`` -> ``RegisteredWidget``, ``credits`` -> ``recordedCredits``,
@@ -16,6 +17,7 @@ that is a legal, unused name.
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections.abc import Iterator
@@ -395,26 +397,31 @@ def _singulars(word: str) -> list[str]:
     return found
 
 
-def synonym_of(word: str, seed: int) -> str | None:
-    """The synonym drawn for ``word`` (any case; plurals through their singular), or None."""
+def synonyms_of(word: str, seed: int) -> list[str]:
+    """The synonyms of ``word`` in its case, the one drawn for the seed first (plurals through their
+    singular); empty when the table has none."""
     lower = word.lower()
-    chosen = _draw(lower, seed)
-    if chosen is None:
+    found = _ordered(lower, seed)
+    if not found:
         for singular in _singulars(lower):
-            base = _draw(singular, seed)
-            if base is not None:
-                chosen = pluralize(base)
+            found = [pluralize(s) for s in _ordered(singular, seed)]
+            if found:
                 break
-    if chosen is None:
-        return None
-    return _match_case(word, chosen)
+    return [_match_case(word, s) for s in found]
 
 
-def _draw(word: str, seed: int) -> str | None:
-    options = SYNONYMS.get(word)
+def synonym_of(word: str, seed: int) -> str | None:
+    """The synonym drawn for ``word`` (see :func:`synonyms_of`), or None."""
+    found = synonyms_of(word, seed)
+    return found[0] if found else None
+
+
+def _ordered(word: str, seed: int) -> list[str]:
+    options = list(SYNONYMS.get(word, ()))
     if not options:
-        return None
-    return random.Random(f"synonym/{seed}/{word}").choice(options)
+        return []
+    drawn = random.Random(f"synonym/{seed}/{word}").choice(options)
+    return [drawn, *(o for o in options if o != drawn)]
 
 
 def _match_case(original: str, word: str) -> str:
@@ -425,16 +432,33 @@ def _match_case(original: str, word: str) -> str:
     return word
 
 
-def with_synonyms(identifier: str, seed: int) -> str:
-    """Every word of ``identifier`` that has a synonym replaced by it (the identifier if none has)."""
+_MAX_SPELLINGS = 12
+
+
+def spellings(identifier: str, seed: int) -> list[str]:
+    """``identifier`` with its words replaced by synonyms: every word drawn first, then the other
+    combinations (at most a dozen); empty when no word has a synonym."""
     words = split_words(identifier)
-    out = []
+    options: list[list[str]] = []
     for i, word in enumerate(words):
-        new = synonym_of(word, seed) if word[:1].isalpha() else None
-        if new is not None and i > 0 and out and out[-1][:1].isalpha():
-            new = new[:1].upper() + new[1:]  # camelCase: words after the first start in upper case
-        out.append(new if new is not None else word)
-    return "".join(out)
+        found = synonyms_of(word, seed) if word[:1].isalpha() else []
+        if i > 0 and words[i - 1][:1].isalpha():  # camelCase: later words start in upper case
+            found = [f[:1].upper() + f[1:] for f in found]
+        options.append(found or [word])
+    if all(len(o) == 1 and o[0] == w for o, w in zip(options, words, strict=True)):
+        return []
+    out = []
+    for combination in itertools.islice(itertools.product(*options), _MAX_SPELLINGS + 1):
+        text = "".join(combination)
+        if text != identifier:
+            out.append(text)
+    return out[:_MAX_SPELLINGS]
+
+
+def with_synonyms(identifier: str, seed: int) -> str:
+    """Every word of ``identifier`` that has a synonym replaced by the drawn one (or the identifier)."""
+    found = spellings(identifier, seed)
+    return found[0] if found else identifier
 
 
 def qualified(identifier: str, kind: str, seed: int) -> list[str]:
@@ -451,13 +475,14 @@ def qualified(identifier: str, kind: str, seed: int) -> list[str]:
 
 
 def candidates(identifier: str, kind: str, seed: int) -> Iterator[str]:
-    """New names for an element, best first: the synonym spelling, the qualified spellings (of the
-    synonym spelling too), then numbered ones as a last resort that real models never reach."""
-    primary = with_synonyms(identifier, seed)
-    if primary != identifier:
-        yield primary
+    """New names for an element, best first: the synonym spellings (drawn synonyms, then the others),
+    the qualified spellings of the first one and of the identifier, then numbered ones as a last
+    resort that real models never reach."""
+    found = spellings(identifier, seed)
+    yield from found
+    primary = found[0] if found else identifier
     yield from qualified(primary, kind, seed)
-    if primary != identifier:
+    if found:
         yield from qualified(identifier, kind, seed)
     n = 2
     while True:
