@@ -1,6 +1,6 @@
 """Prints how long the comparator's steps take per run, on generated inputs of a realistic size.
 
-Usage: ``python scripts/bench_compare.py [--pairs 30] [--bindings 8] [--repeat 50]``. The ground truth
+Usage: ``python -m benchmark.bench compare [--pairs 30] [--bindings 8] [--repeat 50]``. The ground truth
 has PAIRS class pairs with BINDINGS bindings each; the run suggests every pair and binding once (a third of
 them wrong or renamed) plus invented ones, in the jJodel export shape, as JSON text. Timed: reading the
 text (schema validation and normalisation included), comparing (all confidence slices, feature kinds and
@@ -14,12 +14,9 @@ import argparse
 import json
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from typing import Any
 
 from benchmark.lang.ecore.view import ClassView, FeatureView, MetamodelView  # noqa: E402
 from benchmark.tracks.mapping.aggregate import aggregate  # noqa: E402
@@ -85,12 +82,14 @@ def _median_ms(action: Callable[[], object], repeat: int) -> float:
     return statistics.median(times) * 1000
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmark.bench compare", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--pairs", type=int, default=30)
     parser.add_argument("--bindings", type=int, default=8)
     parser.add_argument("--repeat", type=int, default=50)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     document, text, source, target = build(args.pairs, args.bindings)
     suggestions = parse_suggestions(text)
     result = compare(document, suggestions, source_view=source, target_view=target)
@@ -111,12 +110,21 @@ def main() -> int:
             lambda: compare(document, suggestions, source_view=source, target_view=target),
             args.repeat,
         ),
-        ("to_row + dumps", lambda: result.to_row(run="r1").dumps(), args.repeat),
+        ("to_row + envelope JSON", lambda: result.to_row(run="r1").to_envelope().dumps(), args.repeat),
         ("aggregate 1000 rows", lambda: aggregate(rows), few),
     ]
     for name, action, repeat in steps:
         print(f"{name:<46} {_median_ms(action, repeat):8.2f} ms CPU, median of {repeat}")
     return 0
+
+
+def register(subparsers: Any) -> None:
+    """``python -m benchmark.bench compare``: the options are this module's own (``--help`` lists them)."""
+    parser = subparsers.add_parser(
+        "compare", help="comparator speed per run (parse, compare, rows)", add_help=False, prefix_chars="+"
+    )
+    parser.add_argument("arguments", nargs=argparse.REMAINDER)
+    parser.set_defaults(handler=lambda args: main(args.arguments) or 0)
 
 
 if __name__ == "__main__":

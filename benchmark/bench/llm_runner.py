@@ -1,6 +1,6 @@
 """Prints what the LLM runner itself costs per run, against a local server that answers at once.
 
-Usage: ``python scripts/bench_llm_runner.py [--runs 200] [--prompt-kb 40] [--concurrency 4]``. Each run
+Usage: ``python -m benchmark.bench llm_runner [--runs 200] [--prompt-kb 40] [--concurrency 4]``. Each run
 is a ``--prompt-kb`` KB prompt answered with a 40-entry JSON array by the test suite's local HTTP server
 (``tests/llm/fake_llm_server.py``) through the real ``openai`` SDK. Timed (wall clock, since the point
 is the round trip through SDK, HTTP and threads): direct requests with ``--concurrency`` workers, the same
@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
 import time
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from typing import Any
 
 from benchmark.llm.batch import PollPolicy  # noqa: E402
 from benchmark.llm.cache import LogReplay, ResponseCache  # noqa: E402
@@ -51,12 +49,14 @@ def timed(label: str, runs: int, action: object) -> None:
     print(f"{label:<44} {elapsed:8.3f} s total  {1000 * elapsed / runs:8.2f} ms/run")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmark.bench llm_runner", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--prompt-kb", type=int, default=40)
     parser.add_argument("--concurrency", type=int, default=4)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     server = FakeLLMServer(lambda prompt: ANSWER, polls_until_done=1).start()
     scratch = tempfile.TemporaryDirectory(prefix="atlbench-bench-")  # removed at the end, even on error
     workdir = Path(scratch.name)
@@ -111,6 +111,18 @@ def main() -> None:
     print(f"requests seen by the server: {server.count()}")
     server.stop()
     scratch.cleanup()
+
+
+def register(subparsers: Any) -> None:
+    """``python -m benchmark.bench llm_runner``: the options are this module's own (``--help`` lists them)."""
+    parser = subparsers.add_parser(
+        "llm_runner",
+        help="LLM engine overhead per request against a local fake server",
+        add_help=False,
+        prefix_chars="+",
+    )
+    parser.add_argument("arguments", nargs=argparse.REMAINDER)
+    parser.set_defaults(handler=lambda args: main(args.arguments) or 0)
 
 
 if __name__ == "__main__":

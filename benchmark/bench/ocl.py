@@ -74,7 +74,7 @@ def build_state(engine: OclEngine, objects: int, seed: int = 7) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m benchmark.bench.ocl", description=__doc__.splitlines()[0]
+        prog="python -m benchmark.bench ocl", description=__doc__.splitlines()[0]
     )
     parser.add_argument("--objects", type=int, default=200, help="employees in the state (default 200)")
     parser.add_argument("--seconds", type=float, default=2.0, help="time budget for the evaluation loop")
@@ -125,6 +125,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"body evaluations/s (every invariant on every context object): {bodies:,.0f}")
     print("verdicts: " + ", ".join(f"{name}={'OK' if v.value else 'FAILED'}" for name, v in verdicts.items()))
     return 0
+
+
+def register(subparsers: Any) -> None:
+    """``python -m benchmark.bench ocl``: the options are this module's own (``--help`` lists them)."""
+    parser = subparsers.add_parser(
+        "ocl", help="OCL invariant checks per second on a generated state", add_help=False, prefix_chars="+"
+    )
+    parser.add_argument("arguments", nargs=argparse.REMAINDER)
+    parser.set_defaults(handler=lambda args: main(args.arguments) or 0)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Prints how long ``atlbench report`` takes on a synthetic session of a typical and of a huge size.
 
-Usage: ``python scripts/bench_report.py [--transformations 8] [--providers 5] [--runs 5] [--draws 2000]
+Usage: ``python -m benchmark.bench report [--transformations 8] [--providers 5] [--runs 5] [--draws 2000]
 [--huge-runs 300]``. The session is generated through the real comparator
 (:func:`synthetic_results.synthetic_results`: every LLM provider has RUNS runs per
 transformation, plus one EMFCompare baseline run), saved as results.json, and the report command's
@@ -17,9 +17,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 NAMES = ("Claude", "GPT", "Gemini", "Llama", "Mistral", "Qwen", "DeepSeek", "Grok")
@@ -34,11 +32,16 @@ def timed(label: str, action: Callable[[], T]) -> tuple[T, float, float]:
 
 
 def session(transformations: int, providers: int, runs: int, draws: int, out: Path) -> None:
-    from synthetic_results import synthetic_results
+    try:
+        from synthetic_results import synthetic_results
+    except ImportError:  # the generator is a test helper: run from a checkout, it lies in tests/support
+        sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "support"))
+        from synthetic_results import synthetic_results
 
     from benchmark.core.results import Results
     from benchmark.tracks.mapping.reports import write_reports
     from benchmark.tracks.mapping.reports.plots import all_figures
+    from benchmark.tracks.mapping.results import MappingResults, from_section
     from benchmark.tracks.mapping.stats import compute_statistics
 
     names = NAMES[:providers] if providers <= len(NAMES) else tuple(f"P{i:02d}" for i in range(providers))
@@ -48,7 +51,14 @@ def session(transformations: int, providers: int, runs: int, draws: int, out: Pa
         f"{transformations} transformations x {providers} LLM providers x {runs} runs + 1 baseline run each: "
         f"{len(results.rows)} rows, results.json {path.stat().st_size / 1e6:.1f} MB, {draws} bootstrap draws"
     )
-    loaded, load_cpu, load_wall = timed("load results.json", lambda: Results.load(path))
+
+    def load() -> MappingResults:
+        session = Results.load(path)
+        section = session.section("atl")
+        assert section is not None
+        return from_section(session, section)
+
+    loaded, load_cpu, load_wall = timed("load results.json", load)
     stats, stats_cpu, stats_wall = timed("statistics", lambda: compute_statistics(loaded.rows, draws=draws))
     timed("figures alone (part of the next line)", lambda: all_figures(stats))
     paths, write_cpu, write_wall = timed(
@@ -70,8 +80,10 @@ def _imports() -> None:
     import benchmark.tracks.mapping.stats  # noqa: F401
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmark.bench report", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--transformations", type=int, default=8)
     parser.add_argument("--providers", type=int, default=5, help="LLM providers (the baseline comes on top)")
     parser.add_argument("--runs", type=int, default=5)
@@ -79,13 +91,25 @@ def main() -> int:
     parser.add_argument(
         "--huge-runs", type=int, default=300, help="runs per provider, huge session (0: skip)"
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     timed("import benchmark, scipy, matplotlib", _imports)
     with tempfile.TemporaryDirectory() as folder:
         session(args.transformations, args.providers, args.runs, args.draws, Path(folder) / "typical")
         if args.huge_runs:
             session(args.transformations, 3, args.huge_runs, args.draws, Path(folder) / "huge")
     return 0
+
+
+def register(subparsers: Any) -> None:
+    """``python -m benchmark.bench report``: the options are this module's own (``--help`` lists them)."""
+    parser = subparsers.add_parser(
+        "report",
+        help="statistics and report writing on a synthetic session",
+        add_help=False,
+        prefix_chars="+",
+    )
+    parser.add_argument("arguments", nargs=argparse.REMAINDER)
+    parser.set_defaults(handler=lambda args: main(args.arguments) or 0)
 
 
 if __name__ == "__main__":

@@ -6,36 +6,23 @@ import argparse
 import sys
 from typing import Any
 
-HELP_WEIGHT = "credit for a partial binding, in [0, 1] (default 0.5)"
-HELP_CONFIDENCE = "keep only suggestions with these confidence labels: all (default), high, high,medium, ..."
-
 
 def add_scoring_options(parser: argparse.ArgumentParser) -> None:
-    """The options every scoring command shares (``diff`` and ``validate``)."""
-    parser.add_argument(
-        "--partial-match-weight",
-        "--partial-weight",
-        dest="partial_weight",
-        type=float,
-        default=0.5,
-        metavar="W",
-        help=HELP_WEIGHT,
-    )
-    parser.add_argument("--confidence", default="all", metavar="LABELS", help=HELP_CONFIDENCE)
+    """``--partial-weight`` and ``--confidence``, as the mapping track declares them (one declaration for
+    pytest, ``validate``, ``diff`` and the ini file)."""
+    from benchmark.core.options import add_to_argparse
+    from benchmark.tracks.mapping.options import SCORING_OPTIONS
+
+    add_to_argparse(parser, SCORING_OPTIONS)
 
 
-def read_scoring_options(args: argparse.Namespace) -> float:
-    """Check the shared options before any file is read; returns the partial weight."""
-    from benchmark.core.errors import ConfigurationError
-    from benchmark.tracks.mapping.metrics import check_partial_weight
-    from benchmark.tracks.mapping.suggestions import parse_confidence_filter
+def read_scoring_options(args: argparse.Namespace) -> tuple[float, str | None]:
+    """The checked (partial weight, confidence filter) before any file is read."""
+    from benchmark.core.options import read_argparse
+    from benchmark.tracks.mapping.options import SCORING_OPTIONS
 
-    try:
-        weight = check_partial_weight(args.partial_weight)
-    except ValueError as error:
-        raise ConfigurationError(str(error), field="--partial-match-weight") from error
-    parse_confidence_filter(args.confidence)
-    return weight
+    values = read_argparse(args, SCORING_OPTIONS)
+    return values["partial_weight"], values["confidence"]
 
 
 def register(subparsers: Any) -> None:
@@ -84,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     from benchmark.tracks.mapping.corpus import default_metamodel_loader, load_ground_truth
     from benchmark.tracks.mapping.suggestions import load_suggestions
 
-    weight = read_scoring_options(args)
+    weight, confidence = read_scoring_options(args)
     ground_truth = load_ground_truth(args.atl)
     source_view = target_view = None
     if args.metamodels:
@@ -94,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         ground_truth,
         load_suggestions(args.llm),
         partial_weight=weight,
-        confidence=args.confidence,
+        confidence=confidence,
         source_view=source_view,
         target_view=target_view,
     )

@@ -10,7 +10,20 @@ from typing import Any
 from benchmark.cli import EXIT_FAILED, EXIT_OK
 
 
+def _generate_options() -> list[Any]:
+    """Every installed track's generate options, each flag once."""
+    from benchmark.core.registry import track_classes
+
+    seen: dict[str, Any] = {}
+    for cls in track_classes():
+        for option in cls.generate_options:
+            seen.setdefault(option.flag, option)
+    return list(seen.values())
+
+
 def register(subparsers: Any) -> None:
+    from benchmark.core.options import add_to_argparse
+
     parser = subparsers.add_parser(
         "generate",
         help="ask an LLM for suggestion runs (runs/<provider>-<model>-runNN.json)",
@@ -21,6 +34,10 @@ def register(subparsers: Any) -> None:
         "See docs/LLM_RUNS.md.",
     )
     parser.add_argument("--provider", required=True, metavar="NAME", help="a provider of the configuration")
+    parser.add_argument(
+        "--track", default="atl", metavar="NAME", help="the track whose prompts are sent (default: atl)"
+    )
+    add_to_argparse(parser, _generate_options())
     parser.add_argument("--runs", type=int, default=1, metavar="N", help="run indices 1..N (default 1)")
     parser.add_argument(
         "--validation-root", type=Path, default=Path("validation"), metavar="DIR", help="default: validation/"
@@ -31,7 +48,8 @@ def register(subparsers: Any) -> None:
         action="append",
         default=[],
         metavar="SUBSTRING",
-        help="only transformations whose folder name contains SUBSTRING (any case; repeatable: any of them)",
+        help="only tasks (transformations, pairs, models) whose name contains SUBSTRING (any case; "
+        "repeatable: any of them)",
     )
     parser.add_argument(
         "--concurrency", type=int, metavar="N", help="parallel requests (default: provider's, 4)"
@@ -86,12 +104,16 @@ def _say(message: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from benchmark.core.fileio import write_json_atomic
+    from benchmark.core.options import read_argparse
+    from benchmark.core.registry import track_class
     from benchmark.llm.batch import PollPolicy
     from benchmark.llm.generate import GenerateOptions, generate, plan
     from benchmark.llm.task import FILED_OK
 
     options = GenerateOptions(
         provider=args.provider,
+        track=args.track,
+        track_options=read_argparse(args, track_class(args.track).generate_options),
         runs=args.runs,
         validation_root=args.validation_root,
         selectors=args.selectors,

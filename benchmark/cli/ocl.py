@@ -3,7 +3,7 @@
 * ``atlbench ocl check MODEL STATE [--constraints FILE] [--json]`` -- structure and every invariant,
   OK or FAILED, as USE's ``check``; exit 1 when anything failed.
 * ``atlbench ocl eval MODEL STATE 'EXPR' [--json]`` -- the value and its type, printed like USE
-  (``Set{1,2} : Set(Integer)``).
+  (``Set{1,2} : Set(Integer)``); an expression may start with ``-`` (``'-(3-(8+4))'``), no ``--`` needed.
 * ``atlbench ocl convert FILE --to use|puml [-o OUT]`` -- between the two model notations.
 * ``atlbench ocl transform --mode MODE (MODEL.use [--constraints F.ocl] [--states S.soil ...] [--spec
   specification.json] | --dataset DIR) [--seed N] --out DIR`` -- a meaning-preserving transformation of
@@ -22,10 +22,38 @@ from pathlib import Path
 EXIT_OK = 0
 EXIT_FAILED = 1
 
+# Marks an argument that starts with `-` but is a positional; argv cannot contain NUL, so no real
+# argument starts with it.
+_POSITIONAL_MARK = "\0"
+
+
+class _DashPositionalParser(argparse.ArgumentParser):
+    """An argument parser on which an argument that starts with a single ``-`` but is none of the
+    parser's options is a positional: the expression ``-(3-(8+4))`` of ``ocl eval`` (argparse alone
+    takes it for an unknown option and wants ``--`` before it; it only lets ``-5`` through)."""
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def,override]
+        arguments = list(sys.argv[1:] if args is None else args)
+        if "--" in arguments:  # the user separated positionals already
+            return super().parse_known_args(arguments, namespace)
+        marked = [_POSITIONAL_MARK + a if self._is_dash_positional(a) else a for a in arguments]
+        parsed, extras = super().parse_known_args(marked, namespace)
+        for key, value in vars(parsed).items():
+            if isinstance(value, str) and value.startswith(_POSITIONAL_MARK):
+                setattr(parsed, key, value[len(_POSITIONAL_MARK) :])
+        return parsed, [a[len(_POSITIONAL_MARK) :] if a.startswith(_POSITIONAL_MARK) else a for a in extras]
+
+    def _is_dash_positional(self, argument: str) -> bool:
+        if not argument.startswith("-") or argument.startswith("--") or argument == "-":
+            return False
+        return argument[:2] not in self._option_string_actions  # `-h`, `-oOUT` stay options
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = subparsers.add_parser("ocl", help="OCL track: check states, evaluate OCL, convert models")
-    commands = parser.add_subparsers(dest="ocl_command", metavar="SUBCOMMAND", required=True)
+    commands = parser.add_subparsers(
+        dest="ocl_command", metavar="SUBCOMMAND", required=True, parser_class=_DashPositionalParser
+    )
 
     check = commands.add_parser("check", help="check a SOIL state against the model's invariants")
     check.add_argument("model", type=Path, help="model file (.use or .puml)")

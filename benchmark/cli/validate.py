@@ -1,82 +1,115 @@
-"""``atlbench validate``: score every suggestion file of a validation tree and print micro/macro tables."""
+"""``atlbench validate``: score every track's data the way the pytest session does, without pytest.
+
+The same :class:`~benchmark.harness.session.Harness` as the pytest plugin, the same options (declared once
+by the harness and each track), the same track code, baselines included: the rows, tables,
+``results.json`` and reports are those of ``pytest cases`` on the same tree, and the command fails
+(exit 1) on the problems that fail the pytest session: a ground truth that is unusable, a run that could
+not be scored, a session that scored nothing.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
-from benchmark.cli.diff import add_scoring_options, read_scoring_options
+from benchmark.cli import EXIT_FAILED, EXIT_OK
+
+
+def _classes() -> tuple[Any, ...]:
+    from benchmark.core.registry import track_classes
+
+    return track_classes()
 
 
 def register(subparsers: Any) -> None:
+    from benchmark.core.options import add_to_argparse
+    from benchmark.harness.options import VALIDATION_ROOT, all_options
+
     parser = subparsers.add_parser(
         "validate",
-        help="score every run of a validation tree",
-        description="Each subfolder of ROOT holding exactly one .atl file is a transformation; its "
-        ".ecore/.km3 files are the metamodels and every *.json below it is a run. Prints the per-provider "
-        "micro and macro tables; exits 1 when a run could not be scored.",
+        help="score every run of a validation tree, as the pytest session does",
+        description="Score every track's cases below ROOT with the pytest session's code and options "
+        "(baselines included), print each track's tables and exit 1 when a ground truth is unusable, a run "
+        "could not be scored or nothing was scored. -o writes a results.json that `atlbench report` "
+        "reads; --reports-dir also writes the report files.",
     )
-    parser.add_argument("root", metavar="ROOT", help="validation tree")
-    add_scoring_options(parser)
-    parser.add_argument("-o", "--output", metavar="OUT.json", help="write rows and aggregates as JSON")
-    parser.add_argument("--by-model", action="store_true", help="separate the models of one provider")
+    parser.add_argument("root", metavar="ROOT", help="validation tree (each track's data below it)")
+    parser.add_argument(
+        "--track",
+        dest="tracks",
+        action="append",
+        metavar="NAME",
+        help="only this track (repeatable; default: every installed track with data)",
+    )
+    parser.add_argument("-o", "--output", metavar="results.json", help="write the session's results.json")
     parser.add_argument("-v", "--verbose", action="store_true", help="list skipped folders and files")
+    options = [o for o in all_options(_classes()) if o is not VALIDATION_ROOT]
+    for option in options:
+        if option.flag == "--reports-dir":
+            option = type(option)(
+                option.flag,
+                "",
+                "also write the report files into this folder",
+                kind=option.kind,
+                metavar=option.metavar,
+            )
+        add_to_argparse(parser, [option])
+    parser.add_argument("--progress", action="store_true", help="print each case as it is scored")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from benchmark.core.fileio import write_json_atomic
-    from benchmark.tracks.mapping.aggregate import aggregate
-    from benchmark.tracks.mapping.corpus import score_corpus
-    from benchmark.tracks.mapping.tables import format_tables
+    from benchmark.core.errors import ConfigurationError
+    from benchmark.core.options import LIST
+    from benchmark.harness.options import VALIDATION_ROOT, read_session_options
+    from benchmark.harness.session import Harness
 
-    weight = read_scoring_options(args)
+    classes = {cls.name: cls for cls in _classes()}
+    wanted = args.tracks or list(classes)
+    for name in wanted:
+        if name not in classes:
+            raise ConfigurationError(
+                f"unknown track {name!r}; installed: {', '.join(classes)}", field="--track"
+            )
 
-    def progress(folder: Any) -> None:
-        if args.verbose:
-            print(f"scoring {folder.name}: {len(folder.suggestion_files)} runs", file=sys.stderr)
+    def read(option: Any) -> tuple[Any, Path]:
+        if option is VALIDATION_ROOT:
+            return args.root, Path.cwd()
+        given = getattr(args, option.dest, None)
+        if option.flag == "--reports-dir":
+            return (given or ""), Path.cwd()
+        return (given if given is not None else (() if option.kind == LIST else option.default)), Path.cwd()
 
-    result = score_corpus(args.root, partial_weight=weight, confidence=args.confidence, progress=progress)
-    discovery = result.discovery
-    skipped = discovery.skipped_folders
-    if args.verbose:
-        for skip in (*skipped, *discovery.ignored_files):
-            print(f"skipped {skip.path}: {skip.reason}", file=sys.stderr)
-    for folder in result.folders:  # the metamodel notes are among the problems (as in the pytest suite)
-        for problem in folder.problems:
-            print(f"{folder.folder.atl_file}: note: {problem}", file=sys.stderr)
-
-    rows = result.rows
-    summary = (
-        f"{len(discovery.transformations)} transformations, {len(rows)} runs, "
-        f"confidence {result.confidence}, partial weight {weight:g}"
-    )
-    if skipped and not args.verbose:
-        noun = "folder" if len(skipped) == 1 else "folders"
-        summary += f"; {len(skipped)} {noun} skipped (-v lists them)"
-    if discovery.ignored_files and not args.verbose:
-        summary += f"; {len(discovery.ignored_files)} files ignored (-v lists them)"
-    print(summary)
-    if not discovery.transformations:
-        print(f"no transformation folder (a subfolder with exactly one .atl file) under {args.root}")
-        return 1
-
-    agg = aggregate(rows, partial_weight=weight, by_model=args.by_model)
-    print(format_tables(agg), end="")
-
+    options = read_session_options(read, list(classes.values()))
+    root = Path(args.root)
+    if not root.is_dir():
+        raise ConfigurationError("validation root is not a folder", file=root, field="ROOT")
+    harness = Harness(options, classes, source_dir=Path.cwd())
+    names = [n for n in wanted if options.roots[n].is_dir()]
+    for name in sorted(set(wanted) - set(names)):
+        print(f"track {name}: no data at {options.roots[name]}; skipped", file=sys.stderr)
+    rows, problems = harness.score_all(names, progress=args.progress)
+    results = harness.build_results(rows, tracks=names if rows else ())
+    for heading, lines in harness.summary_lines(results, args.verbose):
+        print(f"== {heading}")
+        for line in lines:
+            print(line)
+    failures = [f"ground truth {p}" for p in problems]
+    failures += [f"{r.track} {r.task} {r.provider} {r.run}: {r.error}" for r in rows if not r.ok]
+    if not rows:
+        failures.append(f"no run was scored under {root} (tracks: {', '.join(names) or 'none with data'})")
     if args.output:
-        write_json_atomic(
-            args.output,
-            {
-                "root": str(discovery.root),
-                "partialWeight": weight,
-                "confidence": result.confidence,
-                "transformations": [folder.to_json() for folder in result.folders],
-                "skipped": [item.to_json() for item in (*skipped, *discovery.ignored_files)],
-                "rows": [row.to_json() for row in rows],
-                "aggregate": agg.to_json(),
-            },
-        )
-        print(f"\nwrote {args.output}")
-    return 1 if agg.excluded else 0
+        print(f"wrote {results.save(args.output)}")
+    if options.reports_dir is not None and rows:
+        written = harness.write_reports(results, options.reports_dir)
+        print(f"reports written to {options.reports_dir}: {', '.join(p.name for p in written)}")
+    if rows:
+        messages, gate_failures = harness.gates(results)
+        for message in messages:
+            print(message)
+        failures += gate_failures
+    for failure in failures:
+        print(f"error: {failure}", file=sys.stderr)
+    return EXIT_FAILED if failures else EXIT_OK

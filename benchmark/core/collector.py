@@ -1,65 +1,66 @@
-"""The controller's side of the benchmark session: rows in, one checked count table out.
+"""The controller's side of the benchmark session: rows in, one checked table out.
 
-Rows leave each test as a JSON string in ``user_properties`` (the only channel that works the same with and
-without pytest-xdist: a worker serialises its reports, the controller re-fires
-``pytest_runtest_logreport``). This module receives those reports and, at the end, checks that exactly
-one row arrived for every benchmark case that ran: a worker that crashed, a serialisation failure or a
-test that forgot to record would otherwise give a green session with silently missing numbers.
-It has no pytest imports, so it is tested with plain objects.
+A case records its row in its own process (:meth:`RowCollector.add`). Without pytest-xdist that process is
+the controller. With xdist, each worker hands every row it holds to the controller at its end through
+xdist's ``workeroutput`` channel (builtins only: JSON strings), which works for local and remote (SSH)
+workers alike, and keeps the rows out of the test reports, so JUnit XML carries readable properties only.
+The controller also sees every test report, so at the end it checks that exactly one row arrived for
+every benchmark case that ran: a worker that crashed, a serialisation failure or a test that forgot to
+record would otherwise give a green session with silently missing numbers. No pytest imports here: it
+is tested with plain objects.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from benchmark.tracks.mapping.counts import RunRow
+from benchmark.core.rows import Row
 
-ROW_PROPERTY = "atlbench_row"
 RUN_MARKER = "atlbench_run"
+WORKER_OUTPUT_KEY = "atlbench_rows"  # config.workeroutput[...] = {nodeid: [row JSON, ...]}
 
 
 @dataclass
 class RowCollector:
-    """Accumulates rows from test reports, keyed by node id."""
+    """Accumulates rows keyed by node id, and which benchmark run cases ran."""
 
-    rows_by_node: dict[str, list[RunRow]] = field(default_factory=dict)
+    rows_by_node: dict[str, list[Row]] = field(default_factory=dict)
     ran: set[str] = field(default_factory=set)
     seen: set[str] = field(default_factory=set)
     undecodable: list[str] = field(default_factory=list)
 
-    def accept(
-        self,
-        nodeid: str,
-        when: str,
-        outcome: str,
-        keywords: Iterable[str],
-        user_properties: Iterable[tuple[str, object]],
-    ) -> None:
+    def accept(self, nodeid: str, when: str, outcome: str, keywords: Iterable[str]) -> None:
         """Take one phase report. Only benchmark run cases (marked ``atlbench_run``) count."""
         if RUN_MARKER not in keywords:
             return
         self.seen.add(nodeid)
         if when == "call":
             self.ran.add(nodeid)
-        if when != "teardown":
-            return  # the teardown report carries every property recorded during setup and call
-        rows = []
-        for name, value in user_properties:
-            if name != ROW_PROPERTY:
-                continue
-            try:
-                rows.append(RunRow.loads(str(value)))
-            except (ValueError, KeyError, TypeError) as error:
-                self.undecodable.append(f"{nodeid}: {error}")
-        self.rows_by_node[nodeid] = rows
+
+    def add(self, nodeid: str, row: Row) -> None:
+        """A row recorded by the case ``nodeid`` in this process."""
+        self.rows_by_node.setdefault(nodeid, []).append(row)
+
+    def export(self) -> dict[str, list[str]]:
+        """This process's rows as builtins, for a worker's ``workeroutput``."""
+        return {node: [row.dumps() for row in rows] for node, rows in self.rows_by_node.items()}
+
+    def merge(self, exported: Mapping[str, Iterable[str]], source: str = "a worker") -> None:
+        """Rows a worker exported (:meth:`export`); a row that cannot be decoded is a problem, not a crash."""
+        for nodeid, texts in exported.items():
+            for text in texts:
+                try:
+                    self.add(nodeid, Row.loads(str(text)))
+                except (ValueError, KeyError, TypeError) as error:
+                    self.undecodable.append(f"{nodeid} (from {source}): {error}")
 
     @property
-    def rows(self) -> list[RunRow]:
+    def rows(self) -> list[Row]:
         return [row for node in sorted(self.rows_by_node) for row in self.rows_by_node[node]]
 
     def problems(self) -> list[str]:
-        """Why the count table cannot be trusted; empty when every case that ran sent exactly one row."""
+        """Why the table cannot be trusted; empty when every case that ran sent exactly one row."""
         found = [f"row could not be decoded: {text}" for text in self.undecodable]
         for nodeid in sorted(self.ran | set(self.rows_by_node)):
             count = len(self.rows_by_node.get(nodeid, []))

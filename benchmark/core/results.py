@@ -1,9 +1,11 @@
 """``results.json``: a whole benchmark session in one self-describing file.
 
-The pytest suite writes it at session end; ``atlbench report`` rebuilds every table, plot and page from it
-with no other input. So it carries, besides the count-table rows, what a reader needs to trust and
-reproduce them: package versions, git commit, the options used, the validation root, a content hash of every
-input file, and per-transformation facts (the validation-set characteristics table is printed from those).
+The pytest suite and ``atlbench validate`` write it at session end; ``atlbench report`` rebuilds every
+track's tables, plots and pages from it with no other input. So it carries, besides the rows, what a
+reader needs to trust and reproduce them: package versions, git commit, the options used, the validation
+root, a content hash of every input file, and per track its options, ground-truth facts (the validation-set
+table) and rows (:mod:`benchmark.core.rows`: envelope + track payload). Version 2 holds one section per
+track; version 1 files (the mapping track alone) are still read.
 """
 
 from __future__ import annotations
@@ -16,69 +18,13 @@ from typing import Any, TypeVar
 
 from benchmark.core.errors import InputFormatError
 from benchmark.core.fileio import write_json_atomic
-from benchmark.tracks.mapping.counts import RunRow
+from benchmark.core.rows import Facts, Row
 
 T = TypeVar("T")
 
 RESULTS_FORMAT = "atlbench-results"
-RESULTS_VERSION = 1
-
-
-@dataclass(frozen=True)
-class TransformationFacts:
-    """Size and shape of one ground truth, for the validation-set characteristics table."""
-
-    name: str
-    track: str = "atl"
-    file: str = ""
-    matched_rules: int = 0
-    lazy_rules: int = 0
-    called_rules: int = 0
-    helpers: int = 0
-    class_pairs: int = 0
-    bindings: int = 0
-    partial_bindings: int = 0  # bindings whose ground truth reads more than one source feature
-    target_only_bindings: int = 0
-    source_metamodel: str = ""
-    target_metamodel: str = ""
-    error: str | None = None  # the ground truth could not be read (syntax error, missing metamodel...)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "track": self.track,
-            "file": self.file,
-            "matchedRules": self.matched_rules,
-            "lazyRules": self.lazy_rules,
-            "calledRules": self.called_rules,
-            "helpers": self.helpers,
-            "classPairs": self.class_pairs,
-            "bindings": self.bindings,
-            "partialBindings": self.partial_bindings,
-            "targetOnlyBindings": self.target_only_bindings,
-            "sourceMetamodel": self.source_metamodel,
-            "targetMetamodel": self.target_metamodel,
-            "error": self.error,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> TransformationFacts:
-        return cls(
-            name=data["name"],
-            track=data.get("track", "atl"),
-            file=data.get("file", ""),
-            matched_rules=int(data.get("matchedRules", 0)),
-            lazy_rules=int(data.get("lazyRules", 0)),
-            called_rules=int(data.get("calledRules", 0)),
-            helpers=int(data.get("helpers", 0)),
-            class_pairs=int(data.get("classPairs", 0)),
-            bindings=int(data.get("bindings", 0)),
-            partial_bindings=int(data.get("partialBindings", 0)),
-            target_only_bindings=int(data.get("targetOnlyBindings", 0)),
-            source_metamodel=data.get("sourceMetamodel", ""),
-            target_metamodel=data.get("targetMetamodel", ""),
-            error=data.get("error"),
-        )
+RESULTS_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 
 
 @dataclass(frozen=True)
@@ -116,27 +62,58 @@ class ResultsHeader:
 
 
 @dataclass(frozen=True)
+class TrackSection:
+    """One track's part of a session: its options, its ground-truth facts and its rows."""
+
+    track: str
+    options: dict[str, Any] = field(default_factory=dict)
+    facts: tuple[Facts, ...] = ()
+    rows: tuple[Row, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "options": self.options,
+            "facts": [f.to_json() for f in sorted(self.facts, key=lambda f: f.task)],
+            "rows": [r.to_json() for r in sorted(self.rows, key=lambda r: r.key)],
+        }
+
+
+@dataclass(frozen=True)
 class Results:
+    """A session: the provenance header and one section per track that scored something."""
+
     header: ResultsHeader
-    transformations: tuple[TransformationFacts, ...] = ()
-    rows: tuple[RunRow, ...] = ()
+    sections: tuple[TrackSection, ...] = ()
+
+    @property
+    def rows(self) -> tuple[Row, ...]:
+        return tuple(row for section in self.sections for row in section.rows)
+
+    @property
+    def tracks(self) -> tuple[str, ...]:
+        return tuple(section.track for section in self.sections)
+
+    def section(self, track: str) -> TrackSection | None:
+        return next((s for s in self.sections if s.track == track), None)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "format": RESULTS_FORMAT,
             "version": RESULTS_VERSION,
             "header": self.header.to_json(),
-            "transformations": [t.to_json() for t in sorted(self.transformations, key=lambda t: t.name)],
-            "rows": [r.to_json() for r in sorted(self.rows, key=lambda r: r.key)],
+            "tracks": {s.track: s.to_json() for s in sorted(self.sections, key=lambda s: s.track)},
         }
 
     @classmethod
     def from_json(cls, data: Any, *, source: str | Path | None = None) -> Results:
+        """Version 2 (one section per track) or version 1 (the mapping track alone, as ``atl``)."""
         if not isinstance(data, dict) or data.get("format") != RESULTS_FORMAT:
             raise InputFormatError(f"not an {RESULTS_FORMAT} file", file=source, field="$.format")
-        if data.get("version") != RESULTS_VERSION:
+        version = data.get("version")
+        if version not in READABLE_VERSIONS:
             raise InputFormatError(
-                f"unsupported results version {data.get('version')!r} (this build reads {RESULTS_VERSION})",
+                f"unsupported results version {version!r} (this build reads "
+                f"{', '.join(map(str, READABLE_VERSIONS))})",
                 file=source,
                 field="$.version",
             )
@@ -147,17 +124,50 @@ class Results:
             except (KeyError, TypeError, ValueError, AttributeError) as error:
                 raise InputFormatError(f"malformed {what}: {error!r}", file=source, field=field) from error
 
-        def each(key: str, parse: Callable[[Any], T], what: str) -> tuple[T, ...]:
-            items = data.get(key, [])
+        def each(items: Any, parse: Callable[[Any], T], what: str, where: str) -> tuple[T, ...]:
             if not isinstance(items, list):
-                raise InputFormatError(f"{key} must be a list", file=source, field=f"$.{key}")
-            return tuple(parsed(parse, item, what, f"$.{key}[{i}]") for i, item in enumerate(items))
+                raise InputFormatError(f"{what}s must be a list", file=source, field=where)
+            return tuple(parsed(parse, item, what, f"{where}[{i}]") for i, item in enumerate(items))
 
-        return cls(
-            header=parsed(ResultsHeader.from_json, data.get("header", {}), "header", "$.header"),
-            transformations=each("transformations", TransformationFacts.from_json, "transformation"),
-            rows=each("rows", RunRow.from_json, "row"),
-        )
+        header = parsed(ResultsHeader.from_json, data.get("header", {}), "header", "$.header")
+        if version == 1:
+            rows = each(data.get("rows", []), Row.from_v1, "row", "$.rows")
+            facts = each(
+                data.get("transformations", []), Facts.from_json, "transformation", "$.transformations"
+            )
+            names = sorted({r.track for r in rows} | {f.track for f in facts}) or ["atl"]
+            sections = tuple(
+                TrackSection(
+                    name,
+                    dict(header.options),
+                    tuple(f for f in facts if f.track == name),
+                    tuple(r for r in rows if r.track == name),
+                )
+                for name in names
+            )
+            return cls(header=header, sections=sections)
+        tracks = data.get("tracks", {})
+        if not isinstance(tracks, dict):
+            raise InputFormatError(
+                "tracks must be an object (track name -> section)", file=source, field="$.tracks"
+            )
+        sections = []
+        for name, body in sorted(tracks.items()):
+            where = f"$.tracks.{name}"
+            if not isinstance(body, dict):
+                raise InputFormatError("a track section must be an object", file=source, field=where)
+            options = body.get("options", {})
+            if not isinstance(options, dict):
+                raise InputFormatError("options must be an object", file=source, field=f"{where}.options")
+            sections.append(
+                TrackSection(
+                    name,
+                    dict(options),
+                    each(body.get("facts", []), Facts.from_json, "fact", f"{where}.facts"),
+                    each(body.get("rows", []), Row.from_json, "row", f"{where}.rows"),
+                )
+            )
+        return cls(header=header, sections=tuple(sections))
 
     def save(self, path: str | Path) -> Path:
         return write_json_atomic(path, self.to_json())

@@ -1,63 +1,76 @@
-"""Benchmark tracks: what the generic collector, pytest plugin and reports run.
+"""The track API: what a study implements so the one harness runs it (``docs/TRACKS.md``).
 
-A track turns a validation tree into *ground-truth cases* (one per task: an ATL transformation, a round-trip
-pair, an OCL model) and *run cases* (one per scored run), checks the former and scores the latter into
-:class:`~benchmark.tracks.mapping.counts.RunRow` rows. Everything after that (xdist-safe row collection, the
-guard, aggregation, tables, ``results.json``, plots) is shared, so a new study is a new track, not a new
-harness. The ATL binding benchmark (RQ1) is the first track.
+A track turns its data root into *ground-truth cases* (one per task: an ATL transformation, a round-trip
+pair, an OCL model) and *run cases* (one per scored run: a file, or a baseline computed live), checks the
+former and scores the latter into :class:`~benchmark.core.rows.Row` envelopes whose payload only the track
+reads. Everything after that (xdist-safe collection, the row guard, ``results.json``, ``index.html``, the
+``--min-score`` and ``--compare`` gates, ``atlbench validate`` and ``atlbench report``) is the harness's,
+so a new study is a new track, not a new harness.
 
-A test module opts in with ``pytestmark = pytest.mark.atlbench_track("atl")`` and two tests using the
+A track declares its options (:class:`~benchmark.core.options.Option`: added to pytest and to its CLI
+commands from that one declaration), where its data lives (``validation/<data_dir>`` by default,
+overridable with ``--<name>-root``), and hooks for what differs between studies: terminal tables, JUnit
+properties, a headline metric per provider, report files and its part of ``index.html``, and the LLM task
+behind ``atlbench generate --track NAME``. Tracks register through the ``atlbench.tracks`` entry-point
+group (:mod:`benchmark.core.registry`), so a track can live in another package.
+
+A test module opts in with ``pytestmark = pytest.mark.atlbench_track("NAME")`` and two tests using the
 ``atlbench_ground_truth`` and ``atlbench_run`` fixtures (see ``cases/test_rq1.py``).
 """
 
 from __future__ import annotations
 
-import importlib
 from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from benchmark.core.diskcache import DiskCache
-from benchmark.core.errors import ConfigurationError
-from benchmark.core.results import TransformationFacts
-from benchmark.tracks.mapping.counts import RunRow
-from benchmark.tracks.mapping.metrics import DEFAULT_PARTIAL_WEIGHT
+from benchmark.core.options import Option
+from benchmark.core.rows import STATUS_ERROR, Facts, Row
+
+if TYPE_CHECKING:
+    from benchmark.core.results import Results, TrackSection
 
 
 @dataclass(frozen=True)
-class TrackOptions:
-    """What every track needs to know about the session (validated before any track sees it)."""
+class TrackContext:
+    """What a track is given: its data root, its own option values (by ``Option.dest``), a cache folder."""
 
-    validation_root: Path
-    partial_weight: float = DEFAULT_PARTIAL_WEIGHT
-    confidence: str | None = None
-    baselines: tuple[str, ...] = ()
+    data_root: Path
+    options: Mapping[str, Any] = field(default_factory=dict)
     cache_dir: Path | None = None
 
 
 @dataclass(frozen=True)
 class GroundTruthCase:
     track: str
-    transformation: str
+    task: str
     file: Path
 
     @property
     def case_id(self) -> str:
-        return self.transformation
+        return self.task
 
 
 @dataclass(frozen=True)
 class RunCase:
-    """One scored run: a suggestion file, or a baseline computed live (``file`` is then ``None``)."""
+    """One scored run: a run file, or a baseline computed live (``file`` is then ``None``)."""
 
     track: str
-    transformation: str
+    task: str
     provider: str
     run: str
     case_id: str
     file: Path | None = None
     baseline: str | None = None
     model: str = "unknown"
+
+    @property
+    def label(self) -> str:
+        """The ``file`` field of its row: the path, or ``<baseline:NAME>``."""
+        return str(self.file) if self.file is not None else f"<baseline:{self.baseline}>"
 
 
 @dataclass(frozen=True)
@@ -70,80 +83,156 @@ class SkippedInput:
 class Collection:
     ground_truths: tuple[GroundTruthCase, ...] = ()
     runs: tuple[RunCase, ...] = ()
-    skipped: tuple[SkippedInput, ...] = field(default=())
+    skipped: tuple[SkippedInput, ...] = ()
+
+
+@dataclass(frozen=True)
+class HtmlPart:
+    """A track's part of ``index.html``: header lines, "read this first" notes, sections (key, title, HTML)
+    and a closing section. The harness lays out the page (:mod:`benchmark.reports.page`)."""
+
+    provenance: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    sections: tuple[tuple[str, str, str], ...] = ()
+    footer: tuple[str, str, str] | None = None
+
+
+@dataclass(frozen=True)
+class TrackReport:
+    """What a track's report writer produced: the files, in a fixed order, its part of the page, and the
+    lines ``atlbench report`` prints about it (headline figures with their intervals, excluded runs)."""
+
+    paths: tuple[Path, ...] = ()
+    html: HtmlPart | None = None
+    lines: tuple[str, ...] = ()
 
 
 class GroundTruthProblem(AssertionError):
     """The ground truth is unusable or inconsistent; its message lists every problem found.
 
-    An ``AssertionError`` so that pytest reports it as a plain failure of the ground-truth case.
+    An ``AssertionError`` so that pytest reports it as a plain failure of the ground-truth case (the harness
+    prints its message without a traceback).
     """
 
 
 class Track(ABC):
-    """One benchmark. Instances live once per pytest process (controller and every xdist worker)."""
+    """One study. Instances live once per process (pytest controller, every xdist worker, a CLI call)."""
 
     name: str = ""
     title: str = ""
-    report_prefix: str = ""  # file prefix of the per-track CSVs, e.g. "rq1"
+    #: data folder below the validation root (``None``: the track's name; ``""``: the root itself)
+    data_dir: str | None = None
+    #: options of the track, for pytest, ``atlbench validate`` and the ini file
+    options: tuple[Option, ...] = ()
+    #: options of ``atlbench report`` only (they change how stored rows are summarised, not scored)
+    report_options: tuple[Option, ...] = ()
+    #: options of ``atlbench generate --track NAME`` (e.g. the round-trip track's ``--examples``)
+    generate_options: tuple[Option, ...] = ()
+    #: what :meth:`headline` measures, as printed by ``--min-score`` and ``--compare``
+    headline_name: str = "score"
+    #: the track's own spelling of ``--min-score NAME:PROVIDER=X`` (``--min-f1 PROVIDER=X``), if any
+    min_score_alias: str | None = None
 
-    def __init__(self, options: TrackOptions) -> None:
-        self.options = options
-        self.cache = DiskCache(options.cache_dir)
+    def __init__(self, context: TrackContext) -> None:
+        self.context = context
+        self.cache = DiskCache(context.cache_dir)
+
+    @property
+    def data_root(self) -> Path:
+        return self.context.data_root
+
+    def option(self, dest: str) -> Any:
+        return self.context.options[dest]
+
+    @classmethod
+    def default_data_dir(cls) -> str:
+        return cls.name if cls.data_dir is None else cls.data_dir
+
+    # ---------------------------------------------------------------------------- cases, scores
 
     @abstractmethod
     def collect(self) -> Collection:
-        """Every case of the validation tree, sorted by id (identical on every xdist worker)."""
+        """Every case of the data root, sorted by id (identical on every xdist worker). Called once per
+        process by the harness, which keeps the result."""
 
     @abstractmethod
-    def check_ground_truth(self, case: GroundTruthCase) -> TransformationFacts:
+    def check_ground_truth(self, case: GroundTruthCase) -> Facts:
         """Raise :class:`GroundTruthProblem` (or a BenchmarkError) when the ground truth is not usable."""
 
     @abstractmethod
-    def ground_truth_error(self, transformation: str) -> str | None:
-        """Why the runs of ``transformation`` cannot be scored (``None`` when they can)."""
+    def ground_truth_error(self, task: str) -> str | None:
+        """Why the runs of ``task`` cannot be scored (``None`` when they can)."""
 
     @abstractmethod
-    def score_run(self, case: RunCase) -> RunRow:
-        """The run's row; input problems give an error row (status ``error``), never an exception."""
+    def score_run(self, case: RunCase) -> Row:
+        """The run's row; input problems give an error row (:meth:`error_row`), never an exception."""
 
     @abstractmethod
-    def facts(self, transformation: str) -> TransformationFacts:
-        """Characteristics of a ground truth, for the validation-set table (uses the caches)."""
+    def facts(self, task: str) -> Facts:
+        """Characteristics of a ground truth, for the validation-set table."""
 
-    @abstractmethod
     def input_files(self) -> dict[str, str]:
         """Every input file (relative to the validation root) with its SHA-256, for ``results.json``."""
+        return {}
 
-    def error_row(self, case: RunCase, message: str) -> RunRow:
-        """The row of a run that could not be scored: its identity, the session's options, the reason."""
-        from benchmark.tracks.mapping.compare import error_row
-        from benchmark.tracks.mapping.suggestions import confidence_filter_name, parse_confidence_filter
+    def error_payload(self) -> dict[str, Any]:
+        """The payload of a row that could not be scored (zero counts, the session's settings...)."""
+        return {}
 
-        return error_row(
-            message,
+    def error_row(self, case: RunCase, message: str) -> Row:
+        """The row of a run that could not be scored: its identity and the reason."""
+        return Row(
+            track=self.name,
             provider=case.provider,
             model=case.model,
-            transformation=case.transformation,
+            task=case.task,
             run=case.run,
-            file=str(case.file) if case.file is not None else f"<baseline:{case.baseline}>",
-            track=self.name,
-            partial_weight=self.options.partial_weight,
-            confidence_filter=confidence_filter_name(parse_confidence_filter(self.options.confidence)),
+            file=case.label,
+            status=STATUS_ERROR,
+            error=message,
+            payload=self.error_payload(),
         )
 
+    def options_json(self) -> dict[str, Any]:
+        """The track's option values as stored in its ``results.json`` section."""
+        return {}
 
-TRACKS: dict[str, str] = {
-    "atl": "benchmark.tracks.mapping.track:AtlTrack",
-}
+    # ----------------------------------------------------------------------------------- reading
 
+    def headline(self, rows: Sequence[Row]) -> dict[str, float]:
+        """One number per provider (higher is better) for ``--min-score`` and ``--compare``."""
+        return {}
 
-def track_class(name: str) -> type[Track]:
-    try:
-        target = TRACKS[name]
-    except KeyError:
-        known = ", ".join(sorted(TRACKS))
-        raise ConfigurationError(f"unknown track {name!r}; known tracks: {known}") from None
-    module, _, attribute = target.partition(":")
-    cls: type[Track] = getattr(importlib.import_module(module), attribute)
-    return cls
+    def incomparable(self, now: Mapping[str, Any], before: Mapping[str, Any]) -> str | None:
+        """Why two sessions run with these options (:meth:`options_json`) must not be given a drop verdict
+        by ``--compare`` (``None``: they may; differing settings are printed either way)."""
+        return None
+
+    def junit_properties(self, row: Row) -> list[tuple[str, str]]:
+        """Readable per-case properties for JUnit XML (the harness adds provider, model, task, run)."""
+        return []
+
+    def junit_suite_properties(self, rows: Sequence[Row]) -> list[tuple[str, str]]:
+        """Suite-level JUnit XML properties (the harness prefixes them with the track's name); by default
+        the headline per provider."""
+        key = "".join(ch if ch.isalnum() else "_" for ch in self.headline_name.lower())
+        return [
+            (f"{provider}_{key}", f"{value:.6f}") for provider, value in sorted(self.headline(rows).items())
+        ]
+
+    def summary_lines(self, results: Results, section: TrackSection, verbose: bool) -> list[str]:
+        """The terminal tables of this track (pytest's summary and ``atlbench validate``)."""
+        return []
+
+    def write_reports(
+        self, results: Results, section: TrackSection, out_dir: Path, options: Mapping[str, Any]
+    ) -> TrackReport:
+        """Write this track's report files into ``out_dir``; ``options`` are the :attr:`report_options`."""
+        return TrackReport()
+
+    def llm_task(self, request: Any) -> Any:
+        """The :class:`~benchmark.llm.task.TrackTask` behind ``atlbench generate --track NAME``, for a
+        :class:`~benchmark.llm.task.TaskRequest`."""
+        from benchmark.core.errors import ConfigurationError
+
+        raise ConfigurationError(f"track {self.name!r} has no LLM task", field="--track")

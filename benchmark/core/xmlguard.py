@@ -19,7 +19,7 @@ import codecs
 
 from lxml import etree
 
-from benchmark.lang.ecore.errors import MetamodelError
+from benchmark.core.errors import BenchmarkError, InputFormatError
 
 _BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),
@@ -50,8 +50,9 @@ def _position(text: str, offset: int) -> tuple[int, int]:
     return line, column
 
 
-def check_xml_prolog(data: bytes, file: str) -> None:
-    """Raise :class:`MetamodelError` when the prolog declares a DOCTYPE (and so possibly entities).
+def check_xml_prolog(data: bytes, file: str, *, error: type[BenchmarkError] = InputFormatError) -> None:
+    """Raise ``error`` (the caller's error type; :class:`InputFormatError` by default) when the prolog
+    declares a DOCTYPE (and so possibly entities).
 
     Only the prolog is scanned (the whole file is decoded, however long its leading comments are, but
     the scan stops at the root element).
@@ -78,7 +79,7 @@ def check_xml_prolog(data: bytes, file: str) -> None:
             declaration = text[position : position + 9]
             declares_entities = "<!ENTITY" in text[position : position + (1 << 16)]
             what = "entity declarations" if declares_entities else f"a {declaration.strip()} declaration"
-            raise MetamodelError(
+            raise error(
                 f"refusing XML with {what}: DTDs can expand entities exponentially (billion laughs) or "
                 "pull in other files and URLs; Ecore/XMI files never need one, remove the <!DOCTYPE> block",
                 file=file,
@@ -103,20 +104,20 @@ def _safe_parser(*, recover: bool = False) -> etree.XMLParser:
     )
 
 
-def parse_xml_safely(data: bytes, file: str) -> etree._Element:
+def parse_xml_safely(
+    data: bytes, file: str, *, error: type[BenchmarkError] = InputFormatError
+) -> etree._Element:
     """The root element, parsed without DTDs, entity expansion or network access.
 
     Call :func:`check_xml_prolog` first; this is the second line of defence and the syntax checker.
     """
     try:
         root = etree.fromstring(data, parser=_safe_parser())
-    except etree.XMLSyntaxError as error:
-        line, column = error.position if error.position else (error.lineno, None)
-        raise MetamodelError(
-            f"not well-formed XML: {error.msg}", file=file, line=line, column=column
-        ) from None
+    except etree.XMLSyntaxError as syntax:
+        line, column = syntax.position if syntax.position else (syntax.lineno, None)
+        raise error(f"not well-formed XML: {syntax.msg}", file=file, line=line, column=column) from None
     if root is None:
-        raise MetamodelError("empty XML document", file=file)
+        raise error("empty XML document", file=file)
     return root
 
 

@@ -1,7 +1,9 @@
-"""``atlbench generate`` as a library call: configuration, cases, task, engine, report.
+"""``atlbench generate`` as a library call: configuration, the track's task, engine, report.
 
 The CLI (``benchmark/cli/generate.py``) only parses options and prints; tests and scripts call
-:func:`generate` directly with the same options.
+:func:`generate` directly with the same options. What is asked and where answers go is the track's
+(:meth:`benchmark.core.track.Track.llm_task`, chosen with ``--track``); the engine, cache, raw logs,
+batches and the report are shared by every track.
 """
 
 from __future__ import annotations
@@ -24,9 +26,7 @@ from benchmark.llm.rawlog import RawLog
 from benchmark.llm.redact import Redactor
 from benchmark.llm.requests import SOURCE_CACHE, SOURCE_LOG
 from benchmark.llm.runner import TaskReport, run_task
-from benchmark.llm.task import Filed
-from benchmark.tracks.mapping.llm_task import LOG_DIR, MappingCase, MappingTask, load_cases
-from benchmark.tracks.mapping.prompt import mapping_template
+from benchmark.llm.task import Filed, TaskRequest, TrackTask
 
 DEFAULT_VALIDATION_ROOT = Path("validation")
 
@@ -34,6 +34,8 @@ DEFAULT_VALIDATION_ROOT = Path("validation")
 @dataclass
 class GenerateOptions:
     provider: str
+    track: str = "atl"
+    track_options: dict[str, Any] = field(default_factory=dict)  # the track's generate options, by dest
     runs: int = 1
     validation_root: Path = DEFAULT_VALIDATION_ROOT
     selectors: Sequence[str] = ()
@@ -56,8 +58,7 @@ class Session:
     """Everything :func:`generate` and :func:`plan` share: resolved configuration, cases, task, engine."""
 
     config: ProviderConfig
-    cases: list[MappingCase]
-    task: MappingTask
+    task: TrackTask
     engine: Engine
     cache_dir: Path
 
@@ -91,17 +92,24 @@ def prepare(
         overrides["max_attempts"] = options.max_attempts
     if overrides:
         config = dataclasses.replace(config, **overrides)
-    template = mapping_template(options.prompt_template)
-    cases = load_cases(options.validation_root, options.selectors)
     redactor = Redactor()
-    task = MappingTask(cases, template, config, range(1, options.runs + 1), redactor)
+    task = _track(options).llm_task(
+        TaskRequest(
+            config=config,
+            runs=range(1, options.runs + 1),
+            selectors=options.selectors,
+            prompt_template=options.prompt_template,
+            redactor=redactor,
+            options=options.track_options,
+        )
+    )
     cache_dir = resolve_cache_dir(options.cache_dir, llm_config)
     spec = {
         "command": "generate",
         "tool": f"atl-binding-bench {__version__}",
         "provider": config.describe(),
         "parameters": config.parameters.to_json(1) | {"requestSeed": "seed + run - 1"},
-        "promptTemplate": template.describe(),
+        **task.describe(),
         "options": {
             "runs": options.runs,
             "offline": options.offline,
@@ -112,7 +120,7 @@ def prepare(
     }
     replay = None
     if options.replay_logs and not options.refresh:
-        replay = LogReplay(path for case in cases for path in (case.runs_dir / LOG_DIR).glob("*.jsonl"))
+        replay = LogReplay(task.log_files())
     engine = Engine(
         config,
         cache=ResponseCache(cache_dir),
@@ -127,7 +135,18 @@ def prepare(
         sleep=sleep,
         notify=notify,
     )
-    return Session(config=config, cases=cases, task=task, engine=engine, cache_dir=cache_dir)
+    return Session(config=config, task=task, engine=engine, cache_dir=cache_dir)
+
+
+def _track(options: GenerateOptions) -> Any:
+    """The track whose task ``generate`` runs, on ``<validation root>/<its data folder>``."""
+    from benchmark.core.registry import track_class
+    from benchmark.core.track import TrackContext
+
+    cls = track_class(options.track)
+    root = (Path(options.validation_root) / cls.default_data_dir()).resolve()
+    defaults = {o.dest: o.convert(o.default, Path.cwd()) for o in cls.options}
+    return cls(TrackContext(data_root=root, options=defaults))
 
 
 def generate(
@@ -141,14 +160,21 @@ def generate(
 ) -> TaskReport:
     """Fill ``runs/`` for the selected transformations; see ``docs/LLM_RUNS.md``."""
     session = prepare(options, provider_factory=provider_factory, sleep=sleep, notify=notify)
-    return run_task(
-        session.task,
-        session.engine,
-        batch=options.batch,
-        progress=options.progress,
-        stream=stream,
-        on_filed=on_filed,
-    )
+    report: TaskReport | None = None
+    for task in session.task.passes():  # a chained track builds each pass from the previous answers
+        done = run_task(
+            task,
+            session.engine,
+            batch=options.batch,
+            progress=options.progress,
+            stream=stream,
+            on_filed=on_filed,
+        )
+        if report is None:
+            report = done
+        else:
+            report.filed.extend(done.filed)
+    return report if report is not None else TaskReport(stats=session.engine.stats)
 
 
 @dataclass(frozen=True)
@@ -165,11 +191,11 @@ def plan(options: GenerateOptions) -> list[PlannedRun]:
     """
     session = prepare(options)
     planned: list[PlannedRun] = []
-    for job in session.task.jobs():
+    first = next(iter(session.task.passes()), None)  # later passes depend on answers not yet filed
+    for job in first.jobs() if first is not None else []:
         stored = None if options.refresh else session.engine.lookup(session.engine.key(job))
         source = "request" if stored is None else stored[1]
-        case = session.task.case_of(job)
-        planned.append(PlannedRun(job.label, source, session.task.output_path(case, job.request.run_index)))
+        planned.append(PlannedRun(job.label, source, first.output_of(job)))
     return planned
 
 

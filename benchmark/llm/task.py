@@ -8,11 +8,16 @@ with the same engine, cache, logs and statistics (see :func:`benchmark.llm.runne
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from benchmark.llm.requests import Job, JobResult
+
+if TYPE_CHECKING:
+    from benchmark.llm.config import ProviderConfig
+    from benchmark.llm.redact import Redactor
 
 # How one job ended, from the task's point of view.
 FILED_OK = "ok"  # an answer was parsed and filed
@@ -40,3 +45,37 @@ class Task(Protocol):
 
     def file(self, result: JobResult) -> Filed:
         """Store one result (called in the main thread, as results arrive)."""
+
+
+class PlannedTask(Task, Protocol):
+    def output_of(self, job: Job) -> Path:
+        """Where the job's answer is filed (``atlbench generate --dry-run`` lists it)."""
+
+
+@dataclass(frozen=True)
+class TaskRequest:
+    """What ``atlbench generate --track NAME`` hands a track's :meth:`~benchmark.core.track.Track.llm_task`:
+    the provider's configuration, the run indices, ``-k`` selectors, a replacement prompt template, the
+    redactor, and the values of the track's own generate options (by ``Option.dest``)."""
+
+    config: ProviderConfig
+    runs: Sequence[int]
+    selectors: Sequence[str]
+    prompt_template: Path | None
+    redactor: Redactor
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+class TrackTask(Protocol):
+    """A track's LLM work for one ``generate`` call: one or more passes through the engine (a chained
+    study, such as the round-trip track's inverse then forward stage, builds each pass from the answers
+    filed by the previous one), what to record about its prompts, and the raw logs it may replay."""
+
+    def passes(self) -> Iterator[PlannedTask]:
+        """The passes in order; the next is built only after the previous one has been run and filed."""
+
+    def describe(self) -> dict[str, Any]:
+        """Provenance of the prompts (template origins and hashes), recorded in every raw log."""
+
+    def log_files(self) -> Iterable[Path]:
+        """Committed raw logs (``*.jsonl``) whose answers replay when the cache lacks them."""

@@ -1,2 +1,78 @@
-"""Generic report writing: each track writes its own files through its ``write_reports`` hook; this
-package owns what spans tracks (``index.html`` with one section per track) and the shared renderers."""
+"""Every report file of a session, from its ``results.json`` alone.
+
+:func:`write_session_reports` is the one entry point: the pytest plugin, ``atlbench validate`` and
+``atlbench report`` call it. It writes ``results.json``, lets each track write its own files
+(:meth:`~benchmark.core.track.Track.write_reports`: CSV, Markdown, LaTeX, figures, under the names the track
+declares) and lays out one ``index.html`` with each track's part (:mod:`benchmark.reports.page`). A session
+of one track writes exactly what that track writes alone. Output is deterministic: the same results and
+options give byte-identical files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from benchmark.core.errors import ConfigurationError
+from benchmark.core.fileio import write_text_atomic
+from benchmark.core.results import Results
+from benchmark.core.track import Track, TrackReport
+
+RESULTS_JSON = "results.json"
+INDEX_HTML = "index.html"
+
+
+def write_session_reports(
+    results: Results,
+    out_dir: str | Path,
+    tracks: Mapping[str, Track],
+    report_options: Mapping[str, Mapping[str, Any]] | None = None,
+    *,
+    save_results: bool = True,
+    only: str | None = None,
+    on_report: Callable[[str, TrackReport], None] | None = None,
+) -> list[Path]:
+    """Write the session's files into ``out_dir``; returns the paths written, in a fixed order.
+
+    ``report_options`` maps a track to its :attr:`~Track.report_options` values (defaults otherwise);
+    ``only`` rebuilds one track's files (``atlbench report --track NAME``); ``index.html`` then holds that
+    track alone. ``on_report`` receives each track's :class:`~benchmark.core.track.TrackReport`.
+    """
+    from benchmark.reports.page import render_page
+
+    out = Path(out_dir)
+    paths: list[Path] = [results.save(out / RESULTS_JSON)] if save_results else []
+    parts = []
+    owners: dict[str, str] = {}
+    for section in results.sections:
+        if only is not None and section.track != only:
+            continue
+        if section.track not in tracks:
+            raise ConfigurationError(
+                f"the results hold rows of track {section.track!r}, which is not installed "
+                f"(installed: {', '.join(sorted(tracks)) or 'none'})"
+            )
+        track = tracks[section.track]
+        options = dict((report_options or {}).get(section.track) or _defaults(track))
+        report = track.write_reports(results, section, out, options)
+        for path in report.paths:
+            if path.name in owners or path.name in (RESULTS_JSON, INDEX_HTML):
+                other = owners.get(path.name, "the harness")
+                raise ConfigurationError(f"track {track.name!r} writes {path.name}, which {other} writes too")
+            owners[path.name] = track.name
+        paths += report.paths
+        if on_report is not None:
+            on_report(track.name, report)
+        if report.html is not None:
+            parts.append((track.name, track.title, report.html))
+    if parts:
+        paths.append(write_text_atomic(out / INDEX_HTML, render_page(results.header, parts)))
+    return paths
+
+
+def _defaults(track: Track) -> dict[str, Any]:
+    return {option.dest: option.convert(option.default, Path.cwd()) for option in track.report_options}
+
+
+__all__ = ["INDEX_HTML", "RESULTS_JSON", "write_session_reports"]

@@ -221,7 +221,7 @@ def test_diff_with_baseline_weight_confidence_and_output(tmp_path, capsys, data_
             str(data_dir / "llm-answer.md"),
             "--baseline",
             str(data_dir / "baseline.json"),
-            "--partial-match-weight",
+            "--partial-weight",
             "1",
             "--confidence",
             "high,med",
@@ -279,7 +279,10 @@ def test_diff_bad_suggestion_file_names_file_and_path(tmp_path, capsys, data_dir
 
 @pytest.mark.parametrize(
     ("option", "value", "message"),
-    [("--confidence", "sure", "unknown confidence label"), ("--partial-match-weight", "2", "partial weight")],
+    [
+        ("--confidence", "sure", "unknown confidence label"),
+        ("--partial-weight", "2", "--partial-weight: must be a number in [0, 1], got 2"),
+    ],
 )
 def test_diff_bad_options_exit_2(capsys, data_dir, option, value, message):
     code = main(
@@ -295,83 +298,3 @@ def test_diff_bad_options_exit_2(capsys, data_dir, option, value, message):
     )
     assert code == 2
     assert message in capsys.readouterr().err
-
-
-# ---------------------------------------------------------------------------------------- validate
-
-
-def test_validate_scores_the_tree(stand_ins, tree, tmp_path, capsys):
-    out = tmp_path / "results.json"
-    code = main(["validate", str(tree), "-o", str(out)])
-    captured = capsys.readouterr()
-    assert code == 1  # one run could not be scored
-    assert "1 transformations, 4 runs, confidence all, partial weight 0.5; 2 folders skipped" in captured.out
-    assert "; 2 files ignored (-v lists them)" in captured.out  # a hidden one, one beside the folders
-    assert "ExampleLLM" in captured.out and "ExampleBaseline" in captured.out
-    assert "1 runs excluded" in captured.out and "broken.json" in captured.out
-    result = json.loads(out.read_text())
-    (folder,) = result["transformations"]
-    assert [Path(p).name for p in folder["sourceMetamodels"]] == ["Library.ecore"]
-    assert [Path(p).name for p in folder["targetMetamodels"]] == ["Catalog.km3"]
-    rows = {row["run"]: row for row in result["rows"]}
-    assert set(rows) == {"baseline", "runs/broken", "runs/llm-export", "runs/raw-answer"}
-    assert rows["runs/broken"]["status"] == "error"
-    assert "$.jjodel: 'schemaVersion' is a required property" in rows["runs/broken"]["error"]
-    export = rows["runs/llm-export"]
-    assert export["class"] == {"tp": 2, "fp": 1, "fn": 1}
-    assert export["binding"] == {
-        "exact": 3,
-        "partial": 2,
-        "divergent": 1,
-        "targetOnly": 1,
-        "onlyGenerated": 1,
-        "onlyAtl": 2,
-    }
-    assert export["hallucinations"] == {
-        "classes": ["Journal"],
-        "features": ["Book.publisher", "Publication.publisher"],
-    }
-    assert rows["runs/raw-answer"]["provider"] == "unknown"
-    assert rows["runs/raw-answer"]["binding"] == export["binding"]
-    groups = {(g["provider"], g["transformation"]): g for g in result["aggregate"]["groups"]}
-    assert groups[("ExampleLLM", "ALL")]["micro"]["overall"]["precision"] == 0.6
-    assert [e["run"] for e in result["aggregate"]["excluded"]] == ["runs/broken"]
-    assert {s["reason"] for s in result["skipped"]} == {
-        "no .atl file",
-        "2 .atl files (a.atl, b.atl); expected one",
-        "inside a hidden directory",
-        "not inside a transformation folder",
-    }
-
-
-def test_validate_verbose_lists_skipped_and_filters_confidence(stand_ins, tree, tmp_path, capsys):
-    (tree / "Library2Catalog" / "runs" / "broken.json").unlink()
-    out = tmp_path / "high.json"
-    code = main(["validate", str(tree), "-v", "--confidence", "high", "-o", str(out)])
-    captured = capsys.readouterr()
-    assert code == 0
-    assert "skipped" in captured.err and "two-atl" in captured.err and "cached.json" in captured.err
-    rows = {row["run"]: row for row in json.loads(out.read_text())["rows"]}
-    assert rows["runs/llm-export"]["confidenceFilter"] == "high"
-    assert rows["runs/llm-export"]["class"] == {"tp": 1, "fp": 0, "fn": 2}
-
-
-def test_validate_turns_every_run_into_an_error_when_metamodels_are_ambiguous(stand_ins, tree, capsys):
-    (tree / "Library2Catalog" / "more").mkdir()
-    (tree / "Library2Catalog" / "more" / "Catalog.km3").write_text("-- another")
-    code = main(["validate", str(tree)])
-    out = capsys.readouterr().out
-    assert code == 1
-    assert "4 runs excluded" in out
-    assert "metamodel 'Catalog' is ambiguous" in out
-
-
-def test_validate_empty_tree_says_so(tmp_path, capsys):
-    (tmp_path / "notes").mkdir()
-    assert main(["validate", str(tmp_path)]) == 1
-    assert "no transformation folder" in capsys.readouterr().out
-
-
-def test_validate_missing_root_exits_2(tmp_path, capsys):
-    assert main(["validate", str(tmp_path / "absent")]) == 2
-    assert "validation root is not a directory" in capsys.readouterr().err

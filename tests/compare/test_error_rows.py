@@ -29,12 +29,10 @@ def test_an_unreadable_file_has_an_unknown_provider(tmp_path):
     assert str(path) in (row.error or "")
 
 
-def test_runs_of_an_unusable_transformation_keep_their_provider_in_validate_and_pytest(tmp_path):
-    """``atlbench validate`` (score_folder) and the pytest track give a run of a transformation whose
-    ATL file does not parse the same error row: the provider and model its file names, the options."""
-    from benchmark.core.track import TrackOptions
-    from benchmark.tracks.mapping.corpus import discover, score_folder
-    from benchmark.tracks.mapping.track import AtlTrack
+def test_runs_of_an_unusable_transformation_keep_their_provider_and_the_options(tmp_path):
+    """A run of a transformation whose ATL file does not parse gets an error row with the provider and
+    model its file names and the session's options (validate and pytest share this one scoring path)."""
+    from validate_session import score_tree
 
     folder = tmp_path / "T"
     (folder / "runs").mkdir(parents=True)
@@ -48,23 +46,20 @@ def test_runs_of_an_unusable_transformation_keep_their_provider_in_validate_and_
             }
         )
     )
-    (transformation,) = discover(tmp_path).transformations
-    (validated,) = score_folder(transformation, partial_weight=0.25, confidence="high").rows
-
-    track = AtlTrack(TrackOptions(validation_root=tmp_path, partial_weight=0.25, confidence="high"))
-    (case,) = track.collect().runs
-    scored = track.score_run(case)
-
-    def identity(row):
-        return (row.status, row.provider, row.model, row.run, row.partial_weight, row.confidence_filter)
-
-    assert (
-        identity(validated) == identity(scored) == ("error", "Claude", "claude-x", "runs/run01", 0.25, "high")
+    (scored,) = score_tree(tmp_path, partial_weight="0.25", confidence="high", baseline="none")
+    identity = (
+        scored.status,
+        scored.provider,
+        scored.model,
+        scored.run,
+        scored.partial_weight,
+        scored.confidence_filter,
     )
-    assert "T.atl:3:1" in (validated.error or "") and "T.atl:3:1" in (scored.error or "")
+    assert identity == ("error", "Claude", "claude-x", "runs/run01", 0.25, "high")
+    assert "T.atl:3:1" in (scored.error or "")
 
 
-def test_validate_reports_the_ground_truth_problems_the_pytest_suite_fails_on(tmp_path, capsys):
+def test_validate_fails_on_the_ground_truth_problems_the_pytest_suite_fails_on(tmp_path, capsys):
     import shutil
     from pathlib import Path
 
@@ -75,8 +70,9 @@ def test_validate_reports_the_ground_truth_problems_the_pytest_suite_fails_on(tm
     atl = tmp_path / "Shapes2Figures" / "Shapes2Figures.atl"
     atl.write_text(atl.read_text().replace("name <- s.name", "title <- s.name"))
     out = tmp_path / "out.json"
-    assert main(["validate", str(tmp_path), "-o", str(out)]) == 0  # the runs are still scored
+    assert main(["validate", str(tmp_path), "-o", str(out), "--baseline", "none"]) == 1
     problem = "target feature Round.title (rule Circle2Round) is not defined in Figures"
-    assert f"{atl}: note: {problem}" in capsys.readouterr().err
-    (folder,) = json.loads(out.read_text())["transformations"]
-    assert folder["problems"] == [problem]
+    err = capsys.readouterr().err
+    assert "error: ground truth Shapes2Figures:" in err and problem in err
+    saved = json.loads(out.read_text())["tracks"]["atl"]
+    assert {row["status"] for row in saved["rows"]} == {"ok"}  # the runs are still scored

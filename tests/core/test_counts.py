@@ -1,3 +1,4 @@
+from benchmark.core.rows import Row
 from benchmark.tracks.mapping.counts import BindingItem, ClassItem, CountSlice, RunRow
 from benchmark.tracks.mapping.metrics import BindingCounts, ClassCounts
 
@@ -15,7 +16,10 @@ def test_row_survives_the_json_string_that_crosses_xdist():
         class_items=(ClassItem("Step", "Place", "tp", "high"),),
         binding_items=(BindingItem("Step", "Place", "name", "exact", "attribute", ("name",), ("name",)),),
     )
-    text = row.dumps()
+    text = row.to_envelope().dumps()
     assert isinstance(text, str)
-    assert RunRow.loads(text) == row
+    envelope = Row.loads(text)
+    assert envelope.key == ("atl", "Synthetic-Noisy", "seed-7", "Grafcet2Petrinet", "run03")
+    assert "provider" not in envelope.payload and envelope.payload["class"] == {"tp": 4, "fp": 1, "fn": 1}
+    assert RunRow.from_envelope(envelope) == row
     assert row.scores().classes.precision == 0.8

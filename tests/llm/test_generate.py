@@ -439,13 +439,12 @@ def test_batch_files_the_same_runs_as_the_direct_path(
 def test_generated_runs_are_scored_like_any_other(
     make_options: Options, llm_server: FakeLLMServer, validation_tree: Path
 ) -> None:
-    from benchmark.tracks.mapping.corpus import score_corpus
+    from validate_session import score_tree
 
     llm_server.enqueue("[]")  # Book run 1 answers an empty array
     llm_server.enqueue("no array")  # Book run 2 fails
     assert not generate(make_options(runs=2)).ok
-    result = score_corpus(validation_tree)
-    rows = {(r.transformation, r.run): r for folder in result.folders for r in folder.rows}
+    rows = {(r.transformation, r.run): r for r in score_tree(validation_tree, baseline="none")}
     assert set(rows) == {
         ("Book2Publication", "runs/OpenAI-gpt-test-1-run01"),
         ("Book2Publication", "runs/OpenAI-gpt-test-1-run02"),

@@ -52,8 +52,28 @@ def test_check_text_looks_like_use(engine: OclEngine, state: ObjectState) -> Non
     assert text.startswith(
         "checking structure...\nMultiplicity constraint violation in association `HeldIn':"
     )
-    assert "checking invariant (2) `Student::adult': FAILED.\n  -> false : Boolean\n" in text
+    assert "checking invariant (6) `Student::adult': FAILED.\n  -> false : Boolean\n" in text
     assert text.endswith("checked 7 invariants, 3 failures.\n")
+
+
+def test_check_lists_invariants_in_uses_order_not_the_models(engine: OclEngine, state: ObjectState) -> None:
+    """USE keeps invariants in a TreeMap keyed by ``Class::name``: alphabetical, upper case first."""
+    names = [r.name for r in engine.check(state).invariants]
+    assert names == [
+        "Course::creditsPositive",
+        "Course::hasTitle",
+        "Person::inv1",
+        "Person::nameDefined",
+        "Professor::teachesSomething",
+        "Student::adult",
+        "Student::gpaRange",
+    ]
+    assert engine.invariant_names() == names
+    small = OclEngine.from_text(
+        "model M\nclass b\nend\nclass B\nend\nconstraints\ncontext b inv a: true\n"
+        "context B inv z: true\ncontext B inv Y: true\n"
+    )
+    assert [r.name for r in small.check(small.state_from_text("")).invariants] == ["B::Y", "B::z", "b::a"]
 
 
 def test_ternary_multiplicity_is_checked_per_tuple_of_the_other_ends(engine: OclEngine) -> None:

@@ -40,7 +40,7 @@ def test_check_text_and_extra_constraints(
     extra.write_text("context Course inv titled: self.title.size() > 2\n", encoding="utf-8")
     assert main(["ocl", "check", str(model), str(state), "--constraints", str(extra)]) == 1
     captured = capsys.readouterr()
-    assert "checking invariant (8) `Course::titled': OK." in captured.out
+    assert "checking invariant (3) `Course::titled': OK." in captured.out  # USE order: by name
     assert "ignored 1 command(s) that do not change the state" in captured.err
 
 
@@ -61,6 +61,31 @@ def test_eval_prints_like_use(files: tuple[Path, Path], capsys: pytest.CaptureFi
     assert capsys.readouterr().out == "Set{1,2} : Set(Integer)\n"
     assert main(["ocl", "eval", str(model), str(state), "pia.mentees", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"type": "Set(Student)", "value": {"Set": ["@ann"]}}
+
+
+@pytest.mark.parametrize(
+    ("argv_tail", "printed"),
+    [
+        (["-(3-(8+4)*(4+5))"], "105 : Integer\n"),  # USE's test_expr.in: no `--' needed
+        (["-ann.age", "--json"], '{\n  "type": "Integer",\n  "value": -20\n}\n'),
+        (["--json", "-ann.age"], '{\n  "type": "Integer",\n  "value": -20\n}\n'),
+        (["--", "-(1+1)"], "-2 : Integer\n"),  # the explicit separator still works
+        (["-5"], "-5 : Integer\n"),
+    ],
+)
+def test_eval_expression_may_start_with_a_minus(
+    files: tuple[Path, Path], capsys: pytest.CaptureFixture[str], argv_tail: list[str], printed: str
+) -> None:
+    model, state = files
+    assert main(["ocl", "eval", str(model), str(state), *argv_tail]) == 0
+    assert capsys.readouterr().out == printed
+
+
+def test_short_options_with_attached_values_stay_options(tmp_path: Path, files: tuple[Path, Path]) -> None:
+    model, _ = files
+    out = tmp_path / "out.puml"
+    assert main(["ocl", "convert", str(model), "--to", "puml", f"-o{out}"]) == 0
+    assert out.read_text(encoding="utf-8").startswith("@startuml")
 
 
 def test_eval_errors_are_positioned_and_exit_2(

@@ -193,6 +193,11 @@ def test_puml_models_evaluate(tmp_path) -> None:  # type: ignore[no-untyped-def]
         ("class A\nclass B\nclass C\n(A, B) .. C", "no association between `A' and `B'", 1),
         ("class A\nnote as OCL\ncontext A inv: self.zz > 0\nend note", "neither an attribute", 21),
         ("class A\nnote as N\nnever closed", "`note' without `end note'", 1),
+        (
+            "class A {\n  f()\n}\nnote as OCL\ncontext A::f() body: 1\nend note",
+            "Missing return type for OCL query operation `f'.",
+            12,
+        ),
     ],
 )
 def test_puml_errors_are_positioned(line: str, message: str, column: int) -> None:

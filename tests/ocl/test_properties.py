@@ -277,7 +277,7 @@ def models(draw: st.DrawFn, *, for_puml: bool = False) -> Model:
                 Parameter(f"p{n}", draw(st.sampled_from(BASIC))) for n in range(draw(st.integers(0, 2)))
             )
             result = draw(st.none() | st.sampled_from(BASIC))
-            body = draw(st.none() | model_expressions)
+            body = draw(st.none() | model_expressions) if result is not None else None  # USE: a query
             conditions = [
                 Condition(
                     draw(st.sampled_from(["pre", "post"])),

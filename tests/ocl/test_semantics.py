@@ -11,6 +11,8 @@ from collections.abc import Callable
 
 import pytest
 
+from benchmark.lang.ocl.engine import OclEngine
+
 CASES: list[tuple[str, str, str]] = [
     # ---- values and how USE prints them (Value.toStringWithType uses the runtime type)
     ("1", "1 : Integer", "IntegerValue prints its Java int"),
@@ -328,11 +330,28 @@ CASES: list[tuple[str, str, str]] = [
         "Set{d1} : Set(Department)",
         "allInstances includes every object of the class",
     ),
+    ("Person.byUseId('ann')", "ann : Student", "ExpObjectByUseId: the object of that name"),
+    ("Student.byUseId('pia')", "null : OclVoid", "ExpObjectByUseId: undefined unless of the class"),
+    ("Student.byUseId(ben.nick)", "null : OclVoid", "ExpObjectByUseId: undefined name, undefined object"),
     ("ann.oclIsKindOf(Person)", "true : Boolean", "ExpIsKindOf: subclass instance"),
     ("ann.oclIsTypeOf(Person)", "false : Boolean", "ExpIsTypeOf: exact class only"),
     ("ann.oclIsTypeOf(Student)", "true : Boolean", "ExpIsTypeOf"),
-    ("ann.oclAsType(Person)", "ann : Student", "ExpAsType keeps the object (its runtime class prints)"),
-    ("pia.oclAsType(Student)", "null : OclVoid", "ExpAsType to a non-conforming class is undefined"),
+    (
+        "Person.allInstances->any(p | p.name = 'Ann').oclAsType(Student)",
+        "ann : Student",
+        "ExpAsType: a downcast keeps the object (its runtime class prints)",
+    ),
+    (
+        "Person.allInstances->any(p | p.name = 'Pia').oclAsType(Student)",
+        "null : OclVoid",
+        "ExpAsType: a downcast the object's class does not conform to is undefined",
+    ),
+    ("ann.oclAsType(Student)", "ann : Student", "ExpAsType: the source's own type is allowed"),
+    (
+        "2.5.oclAsType(Integer)",
+        "null : OclVoid",
+        "ExpAsType: Real to Integer is a downcast; 2.5 is no Integer",
+    ),
     ("null.oclIsKindOf(Person)", "true : Boolean", "ExpIsKindOf: the runtime type OclVoid conforms to all"),
     ("null.oclIsTypeOf(Person)", "false : Boolean", "ExpIsTypeOf: OclVoid is not Person"),
     ("1.oclIsKindOf(Real)", "true : Boolean", "Integer conforms to Real"),
@@ -357,6 +376,7 @@ CASES: list[tuple[str, str, str]] = [
     ("c1.term = #fall", "true : Boolean", "enum literal by #lit"),
     ("c2.term = Term::spring", "true : Boolean", "enum literal by Enum::lit"),
     ("#amber", "Light::amber : Light", "#lit finds its enumeration"),
+    ("#red", "Light::red : Light", "MModel.enumTypeForLiteral: Light and Paint both declare red"),
     ("ann.greeting('Hi')", "'Hi Ann' : String", "ExpObjOp binds self and the parameters"),
     ("ben.greeting(ben.nick)", "null : OclVoid", "the body decides; concat is strict"),
     ("pit.isSenior()", "true : Boolean", "operation without parameters"),
@@ -369,6 +389,25 @@ CASES: list[tuple[str, str, str]] = [
 @pytest.mark.parametrize(("expr", "expected", "rule"), CASES, ids=[expr for expr, _, _ in CASES])
 def test_use_semantics(show: Callable[[str], str], expr: str, expected: str, rule: str) -> None:
     assert show(expr) == expected, rule
+
+
+def test_a_literal_several_enumerations_declare_is_the_first_by_name_not_by_declaration() -> None:
+    """USE's ``MModel.enumTypeForLiteral`` walks its enumerations in a TreeMap keyed by name and takes the
+    first that declares the literal, without a warning."""
+    engine = OclEngine.from_text("model M\nenum Zone { east, west }\nenum Area { north, east }\n")
+    assert engine.evaluate("#east", engine.state_from_text("")).text == "Area::east : Area"
+    assert engine.evaluate("#west", engine.state_from_text("")).text == "Zone::west : Zone"
+
+
+def test_a_role_qualified_navigation_may_leave_self_implicit() -> None:
+    """USE reads ``b[a]`` as ``self.b[a]`` (its t109 shell test does so in an operation body)."""
+    engine = OclEngine.from_text(
+        "model M\nclass P\noperations\n  bs() : Set(P) = b[a]\nend\n"
+        "association R between\n  P[*] role a\n  P[*] role b\nend\n"
+    )
+    state = engine.state_from_text("!create x, y : P\n!insert (x, y) into R\n")
+    assert engine.evaluate("x.bs()", state).text == "Set{y} : Set(P)"
+    assert engine.evaluate("x.bs() = x.b[a]", state).text == "true : Boolean"
 
 
 def test_every_rule_listed_in_the_issue_has_a_case() -> None:

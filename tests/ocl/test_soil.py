@@ -64,6 +64,52 @@ def test_destroy_removes_links_and_link_objects(engine: OclEngine) -> None:
     assert list(state.objects) == ["s"] and state.links == []
 
 
+def test_a_soil_session_runs_commands_one_at_a_time_like_uses_shell(engine: OclEngine) -> None:
+    session = engine.soil_session(file="<input>")
+    session.execute("!new Student('s')\n!s.age := 20")
+    assert engine.evaluate("s.age", session.state).text == "20 : Integer"
+    with pytest.raises(StateError) as caught:
+        session.execute("!x := s\n!s.age := 'old'", first_line=7)
+    assert caught.value.line == 8  # the statements before the failing one stay done
+    assert session.variables["x"] is session.state.objects["s"]
+    query = engine.compile("x.age + 1", session.state, soil_variables=session.variables)
+    assert engine.evaluate(query, session.state, session.variables).text == "21 : Integer"
+
+
+def test_insert_into_an_association_class_creates_a_link_object_named_as_use_names_it(
+    engine: OclEngine,
+) -> None:
+    """USE's MLinkInsertionStatement creates the link object; UniqueNameGenerator counts per class and
+    never goes back, so a destroyed Enrollment1 leaves its name unused."""
+    state = engine.state_from_text(
+        "!create s, t : Student\n!new Course('c')\n!insert (s, c) into Enrollment\n!destroy Enrollment1\n"
+        "!insert (t, c) into Enrollment\n!Enrollment2.grade := 3\n"
+    )
+    link_object = state.objects["Enrollment2"]
+    assert "Enrollment1" not in state.objects and link_object.values == {"grade": 3}
+    assert engine.evaluate("c.enrollment", state).text == "Set{Enrollment2} : Set(Enrollment)"
+
+
+def test_destroy_takes_collections_of_objects_as_uses_soil(engine: OclEngine) -> None:
+    """USE's ASTObjectDestructionStatement: an object, a collection literal, or any collection of objects."""
+    state = engine.state_from_text(
+        "!create a, b, c : Student\n!create x, y : Course\n!new Room('r')\n"
+        "!new Enrollment('e') between (a, x)\n"
+        "!destroy Sequence{a, b}, Course.allInstances->select(k | k <> y)\n"
+        "!destroy Set{}\n!destroy Room.allInstances->select(false)\n"
+    )
+    assert list(state.objects) == ["c", "y", "r"] and state.links == []
+    linked = OclEngine.from_text(
+        "model M\nclass Thing\nend\nassociationclass Link < Thing between\n  Thing[*] role a\n"
+        "  Thing[*] role b\nend\n"
+    )
+    state = linked.state_from_text(
+        "!create t, u : Thing\n!new Link('k') between (t, u)\n"
+        "!destroy Thing.allInstances\n"  # k goes with t before its turn comes: no error
+    )
+    assert list(state.objects) == [] and state.links == []
+
+
 def test_values_are_ocl_expressions_evaluated_in_the_state_so_far(engine: OclEngine) -> None:
     state = engine.state_from_text(
         "!new Student('a')\n!a.age := 20\n!new Student('b')\n!b.age := a.age + 1\n"

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from benchmark.core.track import TrackOptions
-from benchmark.tracks.mapping.track import AtlTrack
+from validate_session import mapping_track
 
 
 def _export(provider: str) -> str:
@@ -26,7 +25,7 @@ def test_same_file_name_in_two_subfolders_keeps_the_provider_in_the_id(tmp_path:
         (folder / "runs" / batch / "run01.json").write_text(_export("Claude"))
     (folder / "runs" / "answer.json").write_text(_export("GPT"))
     (folder / "T.atl").write_text("module T;\ncreate OUT : B from IN : A;\n")
-    track = AtlTrack(TrackOptions(validation_root=tmp_path))
+    track = mapping_track(tmp_path)
     assert [case.case_id for case in track.collect().runs] == [
         "T-Claude-runs-january-run01",
         "T-Claude-runs-march-run01",

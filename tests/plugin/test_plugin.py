@@ -6,7 +6,6 @@ user would read: the exit code, the terminal tables, ``results.json`` and the JU
 
 from __future__ import annotations
 
-import json
 import shutil
 import sys
 import xml.etree.ElementTree as ET
@@ -20,6 +19,7 @@ import benchmark.lang.ecore.loader
 import benchmark.tracks.mapping.extractor
 import benchmark.tracks.mapping.track
 from benchmark.core.results import Results
+from benchmark.tracks.mapping.counts import RunRow
 
 # Imported here so that pytester's in-process sessions reuse them: pytester only unloads modules that a
 # session imported itself, and re-importing the parser, pyecore and the plugin costs seconds per session.
@@ -78,7 +78,7 @@ def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
 
 def rows(pytester: pytest.Pytester) -> dict[tuple[str, str, str], dict]:
     results = Results.load(pytester.path / "reports" / "results.json")
-    return {(r.provider, r.transformation, r.run): r.to_json() for r in results.rows}
+    return {(r.provider, r.task, r.run): RunRow.from_envelope(r).to_json() for r in results.rows}
 
 
 def _tables(result: pytest.RunResult) -> list[str]:
@@ -146,7 +146,15 @@ def test_scores_every_run_identically_with_and_without_xdist(pytester: pytest.Py
     junit = _junit_properties(pytester.path / "reports" / "junit.xml")
     assert junit == serial_junit
     properties = junit["test_run[Shapes2Figures-Synthetic-Oracle-run01]"]
-    assert json.loads(properties["atlbench_row"])["provider"] == "Synthetic-Oracle"
+    assert "atlbench_row" not in properties  # rows reach the controller through xdist, not the XML
+    assert (properties["provider"], properties["task"], properties["run"]) == (
+        "Synthetic-Oracle",
+        "Shapes2Figures",
+        "runs/Synthetic-Oracle-run01",
+    )
+    suite = ET.parse(pytester.path / "reports" / "junit.xml").getroot().find("testsuite/properties")
+    suite_props = {p.get("name"): p.get("value") for p in suite} if suite is not None else {}
+    assert float(suite_props["atl_Synthetic-Oracle_overall_f1"]) == pytest.approx(0.944, abs=1e-3)
     assert float(properties["overall_f1"]) == pytest.approx(1.0)
     assert {"class_precision", "binding_recall", "overall_accuracy"} <= set(properties)
 
@@ -233,9 +241,11 @@ def test_min_f1_gate_and_compare(pytester: pytest.Pytester, tree: Path) -> None:
     shutil.copy(pytester.path / "reports" / "results.json", pytester.path / "previous.json")
     (tree / "Shapes2Figures" / "runs" / "Synthetic-Oracle-run01.json").unlink()
     compared = run(pytester, "--compare", "previous.json", "--max-drop", "0.001")
-    compared.stdout.fnmatch_lines(["*change of micro overall F1 against*", "*Synthetic-Oracle: 0.9* -> *"])
+    compared.stdout.fnmatch_lines(
+        ["*change of micro overall F1 (atl) against*", "*Synthetic-Oracle: 0.9* -> *"]
+    )
     assert compared.ret == 1
-    compared.stdout.fnmatch_lines(["*Synthetic-Oracle: micro overall F1 dropped by*"])
+    compared.stdout.fnmatch_lines(["*Synthetic-Oracle: micro overall F1 (atl) dropped by*"])
 
 
 def test_reports_that_cannot_be_written_fail_the_session(
@@ -282,7 +292,7 @@ def test_options_from_the_ini_file_are_relative_to_it(
 def test_bad_option_is_a_usage_error(pytester: pytest.Pytester, tree: Path) -> None:
     result = run(pytester, "--partial-weight", "1.5")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*partial weight must be in [[]0, 1[]]*"])
+    result.stderr.fnmatch_lines(["*--partial-weight: must be a number in [[]0, 1[]], got 1.5*"])
 
 
 def test_unwritable_reports_fail_the_session_but_gates_still_run(
@@ -296,3 +306,24 @@ def test_unwritable_reports_fail_the_session_but_gates_still_run(
     assert result.ret == 1
     result.stdout.fnmatch_lines(["*atlbench: cannot write the reports*blocked*"])
     result.stdout.fnmatch_lines(["*--min-f1 Synthetic-Noisy=0.99: micro overall F1 is 0.*"])
+
+
+def test_a_session_that_scored_nothing_fails(pytester: pytest.Pytester, tree: Path) -> None:
+    nobody = run(pytester, "--provider", "Nobody")
+    nobody.assert_outcomes(passed=2, deselected=5)
+    assert nobody.ret == 1
+    nobody.stdout.fnmatch_lines(["*this benchmark session scored no run*"])
+    (pytester.path / "empty").mkdir()
+    empty = pytester.runpytest("-p", "benchmark.harness.plugin", "--validation-root", "empty")
+    assert empty.ret == 1
+    empty.stdout.fnmatch_lines(["*this benchmark session scored no run*"])
+
+
+def test_a_mistyped_validation_root_is_one_line_and_exit_4(pytester: pytest.Pytester, tree: Path) -> None:
+    result = pytester.runpytest("-p", "benchmark.harness.plugin", "--validation-root", "TYPO", "-n", "2")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert (
+        result.stderr.lines[0].startswith("ERROR: atlbench: ")
+        and "--validation-root: not a folder" in (result.stderr.lines[0])
+    )
+    assert "Traceback" not in result.stderr.str() and "Traceback" not in result.stdout.str()

@@ -9,8 +9,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from validate_session import mapping_track
+
 from benchmark.core.diskcache import DiskCache
-from benchmark.core.track import TrackOptions
 from benchmark.tracks.mapping.track import AtlTrack
 
 TREE = Path(__file__).parent / "data" / "tree"
@@ -26,7 +27,7 @@ ENTRIES = """<?xml version="1.0" encoding="UTF-8"?>
 
 
 def _track(root: Path, cache: Path) -> AtlTrack:
-    return AtlTrack(TrackOptions(validation_root=root, cache_dir=cache))
+    return mapping_track(root, cache)
 
 
 def test_a_cached_view_names_the_file_it_was_read_from(tmp_path: Path) -> None:

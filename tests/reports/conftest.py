@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from synthetic_results import synthetic_results
 
-from benchmark.core.results import Results
 from benchmark.tracks.mapping.counts import BindingItem, ClassItem, RunRow
 from benchmark.tracks.mapping.metrics import BindingCounts, ClassCounts
+from benchmark.tracks.mapping.results import MappingResults as Results
 
 COMPARE_DATA = Path(__file__).parent.parent / "compare" / "data"
 

@@ -58,7 +58,7 @@ def test_options_reach_the_statistics(results_file, tmp_path):
                 "9",
                 "--level",
                 "binding",
-                "--partial-match-weight",
+                "--partial-weight",
                 "1",
             ]
         )
@@ -84,17 +84,61 @@ def test_input_errors_exit_2_with_a_location(tmp_path, capsys):
 
 def test_bad_options_exit_2(results_file, tmp_path, capsys):
     assert main(["report", str(results_file), "-o", str(tmp_path), "--draws", "0"]) == 2
-    assert "draws must be at least 1" in capsys.readouterr().err
-    assert main(["report", str(results_file), "-o", str(tmp_path), "--partial-match-weight", "2"]) == 2
-    assert "partial weight" in capsys.readouterr().err
+    assert "error: --draws: must be at least 1, got 0" in capsys.readouterr().err
+    assert main(["report", str(results_file), "-o", str(tmp_path), "--partial-weight", "2"]) == 2
+    assert "error: --partial-weight: must be a number in [0, 1], got 2" in capsys.readouterr().err
 
 
-def test_rows_of_two_tracks_exit_2_naming_the_file(small_results, tmp_path, capsys):
+def test_rows_of_a_track_that_is_not_installed_exit_2_and_write_nothing(small_results, tmp_path, capsys):
     from dataclasses import replace
 
-    mixed = replace(small_results, rows=(*small_results.rows, replace(small_results.rows[0], track="ocl")))
+    mixed = replace(small_results, rows=(*small_results.rows, replace(small_results.rows[0], track="nosuch")))
     path = mixed.save(tmp_path / "results.json")
     assert main(["report", str(path), "-o", str(tmp_path / "out"), "--draws", "10"]) == 2
-    err = capsys.readouterr().err
-    assert f"{path}: error: $.rows[*].track: the rows belong to several tracks (atl, ocl)" in err
+    assert "unknown track 'nosuch'; known tracks: atl" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def test_report_of_one_track_and_a_version_1_file(results_file, tmp_path, capsys):
+    """``--track`` rebuilds one track's files; a version-1 results.json (the mapping track alone, flat
+    rows) gives the same files as its version-2 twin."""
+    import json
+
+    data = json.loads(results_file.read_text())
+    section = data["tracks"]["atl"]
+    v1_rows = [
+        {
+            **{k: v for k, v in r.items() if k not in ("task", "payload", "provenance")},
+            "transformation": r["task"],
+            **r["payload"],
+            "rowFormat": 1,
+        }
+        for r in section["rows"]
+    ]
+    v1_facts = [
+        {"name": f["task"], "track": f["track"], "file": f["file"], "error": f["error"], **f["payload"]}
+        for f in section["facts"]
+    ]
+    old = tmp_path / "v1.json"
+    old.write_text(
+        json.dumps(
+            {
+                "format": "atlbench-results",
+                "version": 1,
+                "header": data["header"],
+                "transformations": v1_facts,
+                "rows": v1_rows,
+            }
+        )
+    )
+    assert main(["report", str(old), "-o", str(tmp_path / "v1"), "--draws", "10"]) == 0
+    assert (
+        main(["report", str(results_file), "-o", str(tmp_path / "v2"), "--draws", "10", "--track", "atl"])
+        == 0
+    )
+    names = sorted(p.name for p in (tmp_path / "v2").iterdir())
+    assert "index.html" in names and "rq1_per_run.csv" in names
+    for name in names:
+        assert (tmp_path / "v1" / name).read_bytes() == (tmp_path / "v2" / name).read_bytes(), name
+    assert main(["report", str(results_file), "-o", str(tmp_path / "x"), "--track", "roundtrip"]) == 2
+    assert "no rows of track 'roundtrip'" in capsys.readouterr().err

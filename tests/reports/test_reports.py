@@ -12,12 +12,14 @@ import pytest
 
 from benchmark.core.errors import InputFormatError
 from benchmark.core.fileio import dumps_json
-from benchmark.core.results import Results, ResultsHeader, TransformationFacts
+from benchmark.core.results import ResultsHeader
+from benchmark.reports.page import render_page
 from benchmark.tracks.mapping.aggregate import CSV_COLUMNS
 from benchmark.tracks.mapping.reports import write_reports
-from benchmark.tracks.mapping.reports.html import render_html
+from benchmark.tracks.mapping.reports.html import html_part
 from benchmark.tracks.mapping.reports.latex import latex_escape, render_latex
 from benchmark.tracks.mapping.reports.tables import summary_markdown
+from benchmark.tracks.mapping.results import MappingResults, TransformationFacts
 from benchmark.tracks.mapping.stats import compute_statistics
 
 FIGURES = ("pr_scatter", "f1_heatmap", "confidence", "categories")
@@ -27,8 +29,8 @@ EXPECTED = (
     "summary.md",
     "statistics.json",
     *(f"{name}.{ext}" for name in FIGURES for ext in ("png", "svg")),
-    "index.html",
     "tables.tex",
+    "index.html",
 )
 
 
@@ -122,11 +124,11 @@ def test_latex_escape():
     assert latex_escape("-0.004 [-0.1, 0.2] T-1 x-2") == "$-$0.004 [$-$0.1, 0.2] T-1 x-2"
 
 
-def _texts(results: Results, draws: int = 50) -> dict[str, str]:
+def _texts(results: MappingResults, draws: int = 50) -> dict[str, str]:
     """The text artefacts without the figures (faster; the figures are tested on their own)."""
     stats = compute_statistics(results.rows, draws=draws)
     return {
-        "html": render_html(results, stats, []),
+        "html": render_page(results.header, [("atl", "atl", html_part(results, stats, []))]),
         "tex": render_latex(results, stats),
         "md": summary_markdown(results, stats),
         "json": dumps_json(stats.to_json()),
@@ -154,7 +156,7 @@ def test_edge_cases_never_print_nan(make_row):
         make_row("Mute", "T1", "r1", classes=[("S", "X", "fn")]),
     )
     facts = (TransformationFacts("T1", matched_rules=1, class_pairs=1, bindings=1),)
-    texts = _texts(Results(ResultsHeader(created="2024-01-01"), facts, rows))
+    texts = _texts(MappingResults(ResultsHeader(created="2024-01-01"), facts, rows))
     for name, text in texts.items():
         assert "nan" not in text.lower(), name
     assert "± –" in texts["html"]  # SD over one run
@@ -163,7 +165,7 @@ def test_edge_cases_never_print_nan(make_row):
 
 
 def test_an_empty_session_still_writes_every_artefact(tmp_path):
-    results = Results(ResultsHeader())
+    results = MappingResults(ResultsHeader())
     paths = write_reports(results, tmp_path, draws=10)
     assert [p.name for p in paths] == list(EXPECTED)
     assert "no scored runs" in (tmp_path / "index.html").read_text(encoding="utf-8")

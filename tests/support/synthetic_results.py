@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from benchmark.core.results import Results, ResultsHeader, TransformationFacts
+from benchmark.core.results import ResultsHeader
 from benchmark.tracks.mapping.compare import compare, error_row
 from benchmark.tracks.mapping.counts import RunRow
 from benchmark.tracks.mapping.interchange import (
@@ -22,6 +22,7 @@ from benchmark.tracks.mapping.interchange import (
     TransformationInfo,
 )
 from benchmark.tracks.mapping.jjodel import KIND_ATTRIBUTE, KIND_CLASS
+from benchmark.tracks.mapping.results import MappingResults, TransformationFacts
 from benchmark.tracks.mapping.stats.baseline import BASELINE_PROVIDER
 from benchmark.tracks.mapping.suggestions import SHAPE_EXPORT, Suggestion, SuggestionSet
 
@@ -124,7 +125,7 @@ def synthetic_results(
     seed: int = 0,
     baseline: bool = True,
     error_runs: int = 0,
-) -> Results:
+) -> MappingResults:
     """A session of ``transformations`` x (``providers`` x ``runs`` + one baseline run) rows; the first
     ``error_runs`` runs of the first provider become error rows."""
     rng = random.Random(seed)
@@ -178,7 +179,7 @@ def synthetic_results(
         options={"seed": seed, "synthetic": True},
         validation_root="synthetic",
     )
-    return Results(header, tuple(facts), tuple(rows))
+    return MappingResults(header, tuple(facts), tuple(rows))
 
 
 __all__ = ["DEFAULT_PROVIDERS", "synthetic_results"]

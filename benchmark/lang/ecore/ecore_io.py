@@ -225,7 +225,7 @@ class _GuardedURI(URI):
                 data = Path(file).read_bytes()
             except OSError as error:
                 raise MetamodelError(f"cannot read referenced file: {error.strerror}", file=file) from None
-            check_xml_prolog(data, file)
+            check_xml_prolog(data, file, error=MetamodelError)
         self.sha256 = hashlib.sha256(data).hexdigest()
         self._guarded_stream = io.BytesIO(data)
         return self._guarded_stream
@@ -360,8 +360,8 @@ def load_ecore(
     ``data`` is the file content already read by the caller (so what is checked is what is parsed). The
     referenced files are part of what was loaded: a cache of the result must check them too.
     """
-    check_xml_prolog(data, file)
-    check_is_metamodel(parse_xml_safely(data, file), file)
+    check_xml_prolog(data, file, error=MetamodelError)
+    check_is_metamodel(parse_xml_safely(data, file, error=MetamodelError), file)
     resource_set = new_resource_set()
     main = str(Path(file).resolve())
     try:

@@ -1,9 +1,10 @@
-"""The OCL track: UML/USE models, SOIL object states and an OCL evaluator with USE's semantics.
+"""The OCL language: UML/USE models, SOIL object states and an OCL evaluator with USE's semantics.
 
-The third study of this suite asks whether LLM-generated OCL invariants classify object states exactly
-like reference invariants, as the USE tool would evaluate them. This package gives that judgement in
-Python: model readers/writers (``.use``, PlantUML), a SOIL state reader, a lark grammar of USE's OCL, a
-type checker against the model and an evaluator that follows USE's semantics (see ``docs/OCL.md``).
+The OCL robustness track (:mod:`benchmark.tracks.ocl`) asks whether LLM-generated OCL invariants classify
+object states exactly like reference invariants, as the USE tool would evaluate them. This package gives
+that judgement in Python: model readers/writers (``.use``, PlantUML), a SOIL state reader, a lark grammar
+of USE's OCL, a type checker against the model and an evaluator
+that follows USE's semantics (see ``docs/OCL.md``).
 
 Entry point: :class:`~benchmark.lang.ocl.engine.OclEngine`. The package depends on no other part of the
 project except :mod:`benchmark.core.errors`.
@@ -25,10 +26,8 @@ from benchmark.lang.ocl.printer import print_expr
 from benchmark.lang.ocl.puml_io import parse_puml, read_puml, write_puml
 from benchmark.lang.ocl.soil import parse_soil, read_soil
 from benchmark.lang.ocl.use_io import parse_use, read_use, write_use
-from benchmark.tracks.ocl.track import TRACK, TrackDescriptor
 
 __all__ = [
-    "TRACK",
     "CheckReport",
     "EvalResult",
     "EvaluationError",
@@ -41,7 +40,6 @@ __all__ = [
     "OclTypeError",
     "StateError",
     "StructureViolation",
-    "TrackDescriptor",
     "models_equal",
     "parse_expression",
     "parse_puml",

@@ -20,7 +20,7 @@ from benchmark.lang.ocl.compiler import (
     MultiplicityViolation,
     Runtime,
 )
-from benchmark.lang.ocl.model import Association, AssociationEnd, Model
+from benchmark.lang.ocl.model import Association, AssociationEnd, Model, use_name_order
 from benchmark.lang.ocl.state import ObjectState
 from benchmark.lang.ocl.values import FALSE, TRUE, Obj, to_use_string_with_type
 
@@ -124,12 +124,18 @@ def check_invariant(ci: CompiledInvariant, ctx: EvalContext) -> InvariantResult:
     return InvariantResult(name, OK if value is TRUE else FAILED, to_use_string_with_type(value))
 
 
+def use_order(ci: CompiledInvariant) -> bytes:
+    """USE's order of invariants: its ``TreeMap`` keyed by ``Class::name`` (``MModel.fClassInvariants``)."""
+    return use_name_order(ci.invariant.qualified_name)
+
+
 def check_state(
     runtime: Runtime, state: ObjectState, invariants: list[CompiledInvariant] | None = None
 ) -> CheckReport:
-    """Structure and invariants of ``state`` (all of the model's invariants unless given)."""
+    """Structure and invariants of ``state`` (all of the model's invariants unless given), the invariants
+    in USE's order (:func:`use_order`, not the order of declaration)."""
     ctx = runtime.context(state)
-    chosen = runtime.invariants if invariants is None else invariants
+    chosen = sorted(runtime.invariants if invariants is None else invariants, key=use_order)
     return CheckReport([check_invariant(ci, ctx) for ci in chosen], check_structure(runtime.model, state))
 
 

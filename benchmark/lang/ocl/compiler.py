@@ -375,16 +375,9 @@ class Compiler:
     def _EnumLit(self, e: ast.EnumLit, scope: _Scope) -> Compiled:
         if e.enum is None:
             found = self.model.enum_for_literal(e.literal)
-            if not found:
+            if found is None:
                 raise self.error(e, f"undefined enumeration literal `{e.literal}'")
-            if len(found) > 1:
-                names = ", ".join(f.name for f in found)
-                raise self.error(
-                    e,
-                    f"ambiguous enumeration literal `#{e.literal}' (defined in {names}); write "
-                    f"`Enum::{e.literal}'",
-                )
-            enum = found[0]
+            enum = found
         else:
             enum_or_none = self.model.enumerations.get(e.enum)
             if enum_or_none is None:
@@ -503,6 +496,9 @@ class Compiler:
         if e.name == "allInstances" and not e.arrow and isinstance(e.source, ast.Name) and not e.args:
             if scope.lookup(e.source.name) is None and e.source.name not in self.objects:
                 return self._all_instances(e.source)
+        if e.name == "byUseId" and not e.arrow and isinstance(e.source, ast.Name) and len(e.args or ()) == 1:
+            if scope.lookup(e.source.name) is None and e.source.name not in self.objects:
+                return self._by_use_id(e.source, self.compile(e.args[0], scope))  # type: ignore[index]
         source = self.compile(e.source, scope)
         return self._property(source, e.arrow, e.name, e.args, e.roles, e, scope)
 
@@ -514,6 +510,25 @@ class Compiler:
             raise self.error(name, f"expected an object type, found `{t}'")
         cls = t.cls
         return Compiled(CollectionType("Set", t), lambda env: env[0].instances(cls))
+
+    def _by_use_id(self, name: ast.Name, key: Compiled) -> Compiled:
+        """USE's ``C.byUseId(name)`` (``ExpObjectByUseId``): the object of that name if it is a ``C``."""
+        cls = self.model.classes.get(name.name)
+        if cls is None:
+            raise self.error(name, f"Expected object type, found `{name.name}'.")
+        if not (key.type == STRING or key.type.is_void):
+            raise self.error(
+                name,
+                f"Operation {name.name}.byUseId(expression) requires an expression of type `String', found "
+                f"`{key.type}'.",
+            )
+        key_fn, class_name = key.fn, cls.name
+
+        def by_use_id(env: list[Any]) -> Any:
+            obj = env[0].state.objects.get(key_fn(env))
+            return obj if obj is not None and class_name in obj.cls.ancestor_names else None
+
+        return Compiled(cls.type, by_use_id)
 
     def _property(
         self,
@@ -911,6 +926,12 @@ class Compiler:
 
             return Compiled(result_type, select_by)
         if name == "oclAsType":
+            if not target.conforms_to(source.type):  # USE's ExpAsType: a downcast (or no cast) only
+                raise self.error(
+                    e.type,
+                    f"Target type `{target}' is not a subtype of the source expression's type "
+                    f"`{source.type}'.",
+                )
 
             def as_type(env: list[Any]) -> Any:
                 v = src(env)

@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.lang.ocl import ast
-from benchmark.lang.ocl.check import CheckReport, check_state
+from benchmark.lang.ocl.check import CheckReport, check_state, use_order
 from benchmark.lang.ocl.compiler import RECURSION_TOO_DEEP, CompiledExpression, MultiplicityViolation, Runtime
 from benchmark.lang.ocl.errors import EvaluationError, ModelError
 from benchmark.lang.ocl.model import Model
 from benchmark.lang.ocl.parser import parse_expression
-from benchmark.lang.ocl.soil import SoilResult, parse_soil, read_soil
+from benchmark.lang.ocl.soil import SoilResult, SoilSession, parse_soil, read_soil
 from benchmark.lang.ocl.state import ObjectState
 from benchmark.lang.ocl.textfile import read_text_file
 from benchmark.lang.ocl.types import Type
@@ -99,6 +99,10 @@ class OclEngine:
     def state_from_text(self, text: str, *, file: str | None = None) -> ObjectState:
         return parse_soil(text, self.model, file=file, runtime=self.runtime).state
 
+    def soil_session(self, *, file: str | None = None) -> SoilSession:
+        """An empty state that SOIL commands change one at a time (USE's shell); see :class:`SoilSession`."""
+        return SoilSession(self.model, self.runtime, file=file)
+
     # -- expressions ----------------------------------------------------------------------------
     def compile(
         self,
@@ -146,4 +150,5 @@ class OclEngine:
         return check_state(self.runtime, state)
 
     def invariant_names(self) -> list[str]:
-        return [ci.invariant.qualified_name for ci in self.runtime.invariants]
+        """``Class::name`` of every invariant, in the order ``check`` reports them (USE's)."""
+        return [ci.invariant.qualified_name for ci in sorted(self.runtime.invariants, key=use_order)]

@@ -12,14 +12,13 @@ Expressions (invariants, operation bodies, derived attributes) are kept as parse
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from benchmark.lang.ocl.ast import Expr
 from benchmark.lang.ocl.errors import ModelError
-from benchmark.lang.ocl.types import ClassType, CollectionType, EnumType, Type
-
-if TYPE_CHECKING:
-    from benchmark.lang.ocl.ast import Expr
+from benchmark.lang.ocl.types import BASIC_TYPES, ClassType, CollectionType, EnumType, EnumValue, Type
 
 MANY = -1  # the upper bound of ``*``
 
@@ -36,6 +35,12 @@ class Position:
 
 
 NOWHERE = Position()
+
+
+def use_name_order(name: str) -> bytes:
+    """Sort key of USE's ``TreeMap``s of model elements (enumerations, invariants): Java's
+    ``String.compareTo`` compares UTF-16 code units, and so do big-endian UTF-16 bytes."""
+    return name.encode("utf-16-be", "surrogatepass")
 
 
 def role_name_for(class_name: str) -> str:
@@ -150,10 +155,12 @@ class Enumeration:
     type: EnumType = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.type = EnumType(self)
-        from benchmark.lang.ocl.values import EnumValue  # values depend on types only; no cycle at runtime
+        self.type = EnumType(self.name, self.literals)
 
-        self.values = {lit: EnumValue(self.type, lit) for lit in self.literals}
+    @property
+    def values(self) -> Mapping[str, EnumValue]:
+        """The value of each literal (built by the enumeration's type)."""
+        return self.type.values
 
     def key(self) -> tuple[object, ...]:
         return (self.name, self.literals)
@@ -349,8 +356,6 @@ class Model:
 
     # -- lookups ----------------------------------------------------------------------------------
     def type_named(self, name: str) -> Type | None:
-        from benchmark.lang.ocl.types import BASIC_TYPES
-
         if name in BASIC_TYPES:
             return BASIC_TYPES[name]
         if name in self.classes:
@@ -359,8 +364,11 @@ class Model:
             return self.enumerations[name].type
         return None
 
-    def enum_for_literal(self, literal: str) -> list[Enumeration]:
-        return [e for e in self.enumerations.values() if literal in e.literals]
+    def enum_for_literal(self, literal: str) -> Enumeration | None:
+        """The enumeration USE takes for ``#literal`` (``MModel.enumTypeForLiteral``): the first, by name,
+        of those that declare it -- silently, when several do."""
+        found = [e for e in self.enumerations.values() if literal in e.literals]
+        return min(found, key=lambda e: use_name_order(e.name)) if found else None
 
     def invariant(self, qualified_name: str) -> Invariant | None:
         for inv in self.invariants:
@@ -422,8 +430,43 @@ class Model:
         for cls in self.classes.values():
             cls.descendants = tuple(c for c in self.classes.values() if cls.name in c.ancestor_names)
 
+    def _check_inheritance_conflicts(self, cls: Class) -> None:
+        """USE's ``ASTClass.checkForInheritanceConflicts``: each parent is compared with the parents
+        listed before it; one name inherited with two types, or an operation with two signatures from
+        unrelated classes, is an error (overloading along one line of descent is not)."""
+        parents = [self.classes[name] for name in cls.supers]
+        for i, parent in enumerate(parents):
+            for other in parents[:i]:
+                theirs = {a.name: a for anc in other.ancestors for a in anc.attributes}
+                for anc in parent.ancestors:
+                    for attr in anc.attributes:
+                        if attr.name in theirs and theirs[attr.name].type != attr.type:
+                            raise ModelError(
+                                f"Inheritance conflict: attribute {attr.name} occurs with different types "
+                                f"in the base classes of {cls.name}",
+                                **_pos(cls.position),
+                            )
+                their_ops = [(anc, op) for anc in other.ancestors for op in anc.operations]
+                for anc in parent.ancestors:
+                    for op in anc.operations:
+                        for their_cls, their_op in their_ops:
+                            related = (
+                                their_cls.name in anc.ancestor_names or anc.name in their_cls.ancestor_names
+                            )
+                            if (
+                                op.name == their_op.name
+                                and _signature(op) != _signature(their_op)
+                                and not related
+                            ):
+                                raise ModelError(
+                                    f"Inheritance conflict: operation {op.name} occurs with different "
+                                    f"signatures in the base classes of {cls.name}",
+                                    **_pos(cls.position),
+                                )
+
     def _resolve_attributes(self) -> None:
         for cls in self.classes.values():
+            self._check_inheritance_conflicts(cls)
             own: dict[str, Attribute] = {}
             for attr in cls.attributes:
                 if attr.name in own:
@@ -535,6 +578,11 @@ def _link_type(ac: Class, assoc: Association, src: AssociationEnd) -> Type:
     if other.multiplicity.is_collection:
         return CollectionType("OrderedSet" if other.ordered else "Set", ac.type)
     return ac.type
+
+
+def _signature(op: Operation) -> tuple[object, ...]:
+    """What USE's ``MOperation.signature()`` compares: name, parameter names and types, result type."""
+    return (op.name, op.params, op.result)
 
 
 def _pos(position: Position) -> dict[str, Any]:

@@ -375,6 +375,14 @@ class ExprBuilder(Transformer):
             return ast.Name(str(name), pre is not None, **_pos(name))
         return self._call(None, False, _Property("named", name, (), call, pre=pre is not None))
 
+    def qualified_name_primary(self, c: list[Any]) -> ast.Expr:
+        """``role[qualifier]`` without a source: a navigation from the implicit ``self`` (USE allows it)."""
+        name, roles, pre, call = c
+        prop = _Property("named", name, tuple(roles), call, pre=pre is not None)
+        if call is None:
+            return ast.PropertyCall(None, False, str(name), None, prop.roles, prop.pre, **_pos(name))
+        return self._call(None, False, prop)
+
     def type_primary(self, c: list[Any]) -> ast.Expr:
         name, typ = c
         return ast.TypeOp(None, False, str(name), typ, **_pos(name))

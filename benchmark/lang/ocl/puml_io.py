@@ -607,6 +607,8 @@ def _apply_note(reader: _Reader, model: Model, line: int, body: str) -> None:
             op = _operation(assembler, model, cls_tok, op_tok, params, result)
             if op.body is not None:
                 raise assembler.error(f"operation `{cls_tok}::{op_tok}' has two bodies", op_tok)
+            if op.result is None:  # as in .use files (USE's ASTOperation): a query needs its result type
+                raise assembler.error(f"Missing return type for OCL query operation `{op_tok}'.", op_tok)
             op.body = expr
         else:
             cls_tok, attr_tok, typ, kind, expr = item[1]

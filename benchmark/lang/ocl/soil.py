@@ -2,7 +2,8 @@
 
 Supported statements (with or without the leading ``!``; several per line separated by ``;``):
 ``new C('o')``, ``o := new C('o')``, ``o := new C``, ``create a, b : C``, ``set o.attr := expr``,
-``o.attr := expr``, ``insert (a, b) into Assoc``, ``delete (a, b) from Assoc``, ``destroy o``,
+``o.attr := expr``, ``insert (a, b) into Assoc``, ``delete (a, b) from Assoc``, ``destroy o, p``
+(objects or collections of objects: ``destroy C.allInstances``),
 ``new AC('l') between (a, b)``, ``create l : AC between (a, b)``, and ``v := expr`` (a SOIL variable).
 Lines starting with ``--`` or ``//`` are comments; ``check`` and ``?``/``??`` queries do not change the
 state and are recorded in :attr:`SoilResult.skipped`. Every value is an OCL expression evaluated in the
@@ -25,9 +26,10 @@ from benchmark.lang.ocl.compiler import RECURSION_TOO_DEEP, MultiplicityViolatio
 from benchmark.lang.ocl.errors import OclError, StateError
 from benchmark.lang.ocl.model import Class, Model
 from benchmark.lang.ocl.parser import ExprBuilder, parse_tree, split_lines, transform
+from benchmark.lang.ocl.printer import print_expr
 from benchmark.lang.ocl.state import ObjectState
 from benchmark.lang.ocl.textfile import read_text_file
-from benchmark.lang.ocl.types import OCL_VOID, Type
+from benchmark.lang.ocl.types import OCL_VOID, ClassType, CollectionType, Type
 from benchmark.lang.ocl.values import Obj, runtime_type
 
 
@@ -122,28 +124,44 @@ def parse_soil(
     text: str, model: Model, *, file: str | None = None, runtime: Runtime | None = None
 ) -> SoilResult:
     """Execute the SOIL commands of ``text`` on an empty state of ``model``."""
-    runner = _Runner(model, runtime or Runtime(model), file)
-    for number, raw in enumerate(split_lines(text), start=1):
-        line = raw.strip()
-        if not line or line.startswith(("--", "//")):
-            continue
-        if line.startswith("?") or line.split()[0] == "check":
-            runner.result.skipped.append((number, line))
-            continue
-        tree = parse_tree(raw, "soil_line", file=file, line_offset=number - 1)
-        for statement in transform(_SoilBuilder(file), tree):
-            runner.run(statement)
-    return runner.result
+    session = SoilSession(model, runtime, file=file)
+    session.execute(text)
+    return session.result
 
 
-class _Runner:
-    def __init__(self, model: Model, runtime: Runtime, file: str | None) -> None:
+class SoilSession:
+    """One object state that SOIL commands change one after the other, as in USE's shell.
+
+    :func:`parse_soil` runs a whole file in one session; a shell-like driver calls :meth:`execute` per
+    command and evaluates queries in between on :attr:`state` with :attr:`variables`.
+    """
+
+    def __init__(self, model: Model, runtime: Runtime | None = None, *, file: str | None = None) -> None:
         self.model = model
-        self.runtime = runtime
+        self.runtime = runtime or Runtime(model)
         self.file = file
         self.state = ObjectState(model, file=file)
         self.result = SoilResult(self.state)
-        self.ctx = runtime.context(self.state)
+        self.ctx = self.runtime.context(self.state)
+
+    @property
+    def variables(self) -> dict[str, Any]:
+        return self.result.variables
+
+    def execute(self, text: str, *, first_line: int = 1) -> None:
+        """Run the statements of ``text`` (whose first line is line ``first_line`` of the file);
+        ``check`` and ``?`` queries are recorded as skipped. Errors are raised, the statements before
+        the failing one stay done."""
+        for number, raw in enumerate(split_lines(text), start=first_line):
+            line = raw.strip()
+            if not line or line.startswith(("--", "//")):
+                continue
+            if line.startswith("?") or line.split()[0] == "check":
+                self.result.skipped.append((number, line))
+                continue
+            tree = parse_tree(raw, "soil_line", file=self.file, line_offset=number - 1)
+            for statement in transform(_SoilBuilder(self.file), tree):
+                self.run(statement)
 
     # -- helpers ------------------------------------------------------------------------------------
     def error(self, message: str, where: Any) -> StateError:
@@ -278,12 +296,10 @@ class _Runner:
 
     def _insert(self, s: _Statement) -> None:
         assoc = self._association(s.args["association"])
-        if assoc.is_class:
-            raise self.error(
-                f"links of association class `{assoc.name}' are created with `new {assoc.name}(...) "
-                "between (...)'",
-                s.args["association"],
-            )
+        if assoc.is_class:  # USE's MLinkInsertionStatement: a link object with a generated name
+            cls = self.model.classes[assoc.name]
+            self.create(cls, self.state.unique_name(cls), s, s.args["objects"])
+            return
         objects = [self.object_of(e) for e in s.args["objects"]]
         try:
             self.state.insert_link(assoc, objects)
@@ -299,12 +315,28 @@ class _Runner:
             raise self.error(error.message, s) from None
 
     def _destroy(self, s: _Statement) -> None:
+        """``destroy e, ...``: each ``e`` is an object or a collection of objects (USE's
+        ``ASTObjectDestructionStatement``: ``!destroy A.allInstances``, ``!destroy Sequence{a, b}``)."""
         for expr in s.args["objects"]:
-            obj = self.object_of(expr)
-            self.state.destroy_object(obj)
-            for var, value in list(self.result.variables.items()):
-                if value is obj:
-                    del self.result.variables[var]
+            value, t = self.evaluate(expr)
+            if isinstance(t, ClassType):
+                self._destroy_object(self.object_of(expr))
+                continue
+            if not (isinstance(t, CollectionType) and isinstance(t.elem, ClassType)) and not (
+                isinstance(expr, ast.CollectionLit) and not expr.items  # an empty literal: nothing to do
+            ):
+                raise self.error(f"Expected `{print_expr(expr)}' to be an object type, found `{t}'.", expr)
+            for obj in () if value is None else list(value):
+                if not isinstance(obj, Obj):
+                    raise self.error(f"an object was expected here, found `{runtime_type(obj)}'", expr)
+                if self.state.objects.get(obj.name) is obj:  # a link object may have gone with its link
+                    self._destroy_object(obj)
+
+    def _destroy_object(self, obj: Obj) -> None:
+        self.state.destroy_object(obj)
+        for var, value in list(self.result.variables.items()):
+            if value is obj:
+                del self.result.variables[var]
 
 
-__all__ = ["SoilResult", "parse_soil", "read_soil"]
+__all__ = ["SoilResult", "SoilSession", "parse_soil", "read_soil"]

@@ -44,6 +44,7 @@ class ObjectState:
         self.version = 0
         self._links_at: dict[int, dict[Obj, list[Link]]] = {}
         self._instances: dict[str, tuple[Obj, ...]] = {}
+        self._name_counters: dict[str, int] = {}
 
     # -- changes ------------------------------------------------------------------------------------
     def _changed(self) -> None:
@@ -62,10 +63,12 @@ class ObjectState:
         return obj
 
     def unique_name(self, cls: Class) -> str:
-        """USE's generated object names: the class name followed by a counter."""
-        n = 1
+        """USE's generated object names (``UniqueNameGenerator``): the class name and a counter per class
+        that only grows (a destroyed ``A1`` is not reused); a name taken by hand is skipped."""
+        n = self._name_counters.get(cls.name, 0) + 1
         while f"{cls.name}{n}" in self.objects:
             n += 1
+        self._name_counters[cls.name] = n
         return f"{cls.name}{n}"
 
     def set_attribute(self, obj: Obj, name: str, value: Any) -> None:

@@ -8,13 +8,23 @@ everything). The printed forms (``Set(Integer)``, ``Tuple(a:Integer,b:String)``)
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from benchmark.lang.ocl.model import Class, Enumeration
+from collections.abc import Iterable, Mapping
+from typing import Protocol
 
 COLLECTION_KINDS = ("Collection", "Set", "Bag", "Sequence", "OrderedSet")
+
+
+class Classifier(Protocol):
+    """What the type algebra needs of a model class (:class:`benchmark.lang.ocl.model.Class` has it).
+
+    Declared here so that this module, and :mod:`benchmark.lang.ocl.values`, do not import the model
+    module, which imports them: types < model < values is a layering, not a cycle.
+    """
+
+    name: str
+    ancestors: tuple[Classifier, ...]  # the class itself first
+    ancestor_names: frozenset[str]
+    type: ClassType
 
 
 class Type:
@@ -126,28 +136,27 @@ class BasicType(_Named):
 
 
 class EnumType(Type):
-    """A model enumeration; its values are interned :class:`~benchmark.lang.ocl.values.EnumValue` objects."""
+    """A model enumeration. It builds its values, one :class:`EnumValue` per literal, so identity is
+    equality for enumeration values (the only place where they are made)."""
 
-    __slots__ = ("enum",)
+    __slots__ = ("name", "literals", "values")
 
-    def __init__(self, enum: Enumeration) -> None:
-        self.enum = enum
-
-    @property
-    def name(self) -> str:
-        return self.enum.name
+    def __init__(self, name: str, literals: Iterable[str]) -> None:
+        self.name = name
+        self.literals: tuple[str, ...] = tuple(literals)
+        self.values: Mapping[str, EnumValue] = {lit: EnumValue(self, lit) for lit in self.literals}
 
     def __str__(self) -> str:
-        return self.enum.name
+        return self.name
 
     def __repr__(self) -> str:
-        return f"<enum {self.enum.name}>"
+        return f"<enum {self.name}>"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, EnumType) and other.enum.name == self.enum.name
+        return isinstance(other, EnumType) and other.name == self.name
 
     def __hash__(self) -> int:
-        return hash(("enum", self.enum.name))
+        return hash(("enum", self.name))
 
     def conforms_to(self, other: Type) -> bool:
         return other == self or other == OCL_ANY
@@ -156,12 +165,25 @@ class EnumType(Type):
         return frozenset({self, OCL_ANY})
 
 
+class EnumValue:
+    """An enumeration literal as a runtime value; made only by its :class:`EnumType`."""
+
+    __slots__ = ("type", "literal")
+
+    def __init__(self, enum_type: EnumType, literal: str) -> None:
+        self.type = enum_type
+        self.literal = literal
+
+    def __repr__(self) -> str:
+        return f"{self.type.name}::{self.literal}"
+
+
 class ClassType(Type):
     """A model class (association classes included); conforms to its ancestors and ``OclAny``."""
 
     __slots__ = ("cls",)
 
-    def __init__(self, cls: Class) -> None:
+    def __init__(self, cls: Classifier) -> None:
         self.cls = cls
 
     @property
@@ -186,7 +208,7 @@ class ClassType(Type):
         return isinstance(other, ClassType) and other.cls.name in self.cls.ancestor_names
 
     def supertypes(self) -> frozenset[Type]:
-        return frozenset({*(ClassType(c) for c in self.cls.ancestors), OCL_ANY})
+        return frozenset({*(c.type for c in self.cls.ancestors), OCL_ANY})
 
 
 class CollectionType(Type):

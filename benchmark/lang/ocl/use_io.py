@@ -372,6 +372,8 @@ class _ModelAssembler:
         if len(set(names)) != len(names):
             raise self.error(f"operation `{ro.name}' declares a parameter twice", ro.name)
         result = self.resolve(model, ro.result) if ro.result is not None else None
+        if result is None and ro.body is not None:  # USE's ASTOperation: a query needs its result type
+            raise self.error(f"Missing return type for OCL query operation `{ro.name}'.", ro.name)
         conditions = [
             Condition(str(kind), str(name) if name is not None else None, expr, self.pos(kind))
             for kind, name, expr in ro.conditions
@@ -418,10 +420,27 @@ class _ModelAssembler:
         op = next((o for o in cls.operations if o.name == str(ctx.op)), None)
         if op is None:
             raise self.error(f"class `{cls.name}' has no operation `{ctx.op}'", ctx.op)
+        # USE's ASTPrePost: the parameter names must be the declaration's (VarDecl.equals compares names
+        # only), the result type must be the same
         params = tuple(Parameter(str(n), self.resolve(model, t)) for n, t in ctx.params)
+        if [p.name for p in params] != [p.name for p in op.params]:
+            raise self.error(
+                f"This signature of operation `{op.name}' does not match its previous declaration in class "
+                f"`{cls.name}'.",
+                ctx.op,
+            )
         result = self.resolve(model, ctx.result) if ctx.result is not None else None
-        if params != op.params or result != op.result:
-            raise self.error(f"signature of `{cls.name}::{op.name}' does not match its declaration", ctx.op)
+        if result != op.result:
+            if op.result is None:
+                message = (
+                    f"Operation `{op.name}' has no result type in its previous declaration in class "
+                    f"`{cls.name}'."
+                )
+            elif result is None:
+                message = f"Expected result type `{op.result}'."
+            else:
+                message = f"Expected result type `{op.result}', found `{result}'."
+            raise self.error(message, ctx.result if ctx.result is not None else ctx.op)
         for kind, name, expr in ctx.conditions:
             op.conditions.append(
                 Condition(str(kind), str(name) if name is not None else None, expr, self.pos(kind))

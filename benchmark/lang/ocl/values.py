@@ -6,7 +6,8 @@ Representation (chosen for speed: evaluation runs over many states and invariant
 * Integer is ``int`` (kept in Java's 32-bit range by the arithmetic), Real is ``float``, String is ``str``;
 * Boolean is one of the singletons :data:`TRUE` / :data:`FALSE` -- not Python ``bool``, because ``True == 1``
   in Python would make ``Set{1, true}`` collapse and ``1 = true`` hold, which USE does not do;
-* enumeration literals are interned :class:`EnumValue` objects, model objects are
+* enumeration literals are :class:`~benchmark.lang.ocl.types.EnumValue` objects, made once by their
+  :class:`~benchmark.lang.ocl.types.EnumType` (identity is equality); model objects are
   :class:`~benchmark.lang.ocl.state.Obj` (identity semantics);
 * :class:`OclSet`, :class:`OclBag`, :class:`OclSequence`, :class:`OclOrderedSet`, :class:`OclTuple`.
 
@@ -24,7 +25,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from functools import cmp_to_key
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from benchmark.lang.ocl.types import (
     BOOLEAN,
@@ -32,15 +33,13 @@ from benchmark.lang.ocl.types import (
     OCL_VOID,
     REAL,
     STRING,
+    Classifier,
     CollectionType,
-    EnumType,
+    EnumValue,
     TupleType,
     Type,
     unique_lcs,
 )
-
-if TYPE_CHECKING:
-    from benchmark.lang.ocl.model import Class
 
 INT_MIN = -(2**31)
 INT_MAX = 2**31 - 1
@@ -77,19 +76,6 @@ def ocl_bool(flag: bool) -> OclBoolean:
     return TRUE if flag else FALSE
 
 
-class EnumValue:
-    """An enumeration literal; one instance per literal of a model, so identity is equality."""
-
-    __slots__ = ("type", "literal")
-
-    def __init__(self, enum_type: EnumType, literal: str) -> None:
-        self.type = enum_type
-        self.literal = literal
-
-    def __repr__(self) -> str:
-        return f"{self.type.name}::{self.literal}"
-
-
 class Obj:
     """A model object of an object state: identity semantics, attribute values by name.
 
@@ -98,7 +84,7 @@ class Obj:
 
     __slots__ = ("name", "cls", "values", "link", "__weakref__")
 
-    def __init__(self, name: str, cls: Class) -> None:
+    def __init__(self, name: str, cls: Classifier) -> None:
         self.name = name
         self.cls = cls
         self.values: dict[str, Any] = {}

@@ -22,6 +22,7 @@ from typing import Any
 from benchmark.core.errors import ConfigurationError
 from benchmark.tracks.mapping.counts import FEATURE_KINDS, RunRow
 from benchmark.tracks.mapping.metrics import (
+    DEFAULT_PARTIAL_WEIGHT,
     BindingCounts,
     ClassCounts,
     LevelScores,
@@ -183,7 +184,7 @@ def resolve_partial_weight(rows: Iterable[RunRow], partial_weight: float | None)
             f"rows were scored with different partial weights {weights}; choose one explicitly",
             field="partial_weight",
         )
-    return weights[0] if weights else 0.5
+    return weights[0] if weights else DEFAULT_PARTIAL_WEIGHT
 
 
 def pooled_counts(rows: Iterable[RunRow]) -> tuple[ClassCounts, BindingCounts]:

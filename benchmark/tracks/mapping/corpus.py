@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from benchmark.core.errors import BenchmarkError
 from benchmark.lang.ecore.view import MetamodelView
@@ -26,7 +25,6 @@ from benchmark.tracks.mapping.counts import RunRow
 from benchmark.tracks.mapping.interchange import InterchangeDocument
 from benchmark.tracks.mapping.metrics import DEFAULT_PARTIAL_WEIGHT
 from benchmark.tracks.mapping.suggestions import (
-    CONFIDENCE_ALL,
     confidence_filter_name,
     load_suggestions,
     parse_confidence_filter,
@@ -409,134 +407,3 @@ def file_error_row(
         partial_weight=partial_weight,
         confidence_filter=confidence_filter_name(parse_confidence_filter(confidence)),
     )
-
-
-@dataclass(frozen=True)
-class FolderResult:
-    """Rows of one transformation folder, the metamodel files used, and what went wrong, if anything:
-    ``error`` when no run could be scored, ``problems`` when the runs were scored but the ground truth
-    names elements its metamodels lack (or a metamodel was not found)."""
-
-    folder: TransformationFolder
-    rows: tuple[RunRow, ...]
-    metamodels: Metamodels | None = None
-    error: str | None = None
-    problems: tuple[str, ...] = ()  # what the ground-truth case of the pytest suite fails on
-
-    def to_json(self) -> dict[str, Any]:
-        mm = self.metamodels
-        return {
-            "name": self.folder.name,
-            "atl": str(self.folder.atl_file),
-            "sourceMetamodels": [str(p) for p in mm.source_files] if mm else [],
-            "targetMetamodels": [str(p) for p in mm.target_files] if mm else [],
-            "suggestionFiles": [str(p) for p in self.folder.suggestion_files],
-            "notes": list(mm.notes) if mm else [],
-            "problems": list(self.problems),
-            "error": self.error,
-        }
-
-
-def score_folder(
-    folder: TransformationFolder,
-    *,
-    partial_weight: float = DEFAULT_PARTIAL_WEIGHT,
-    confidence: str | None = None,
-    loader: MetamodelLoader = default_metamodel_loader,
-    track: str = "atl",
-) -> FolderResult:
-    """Every run of a folder. When the ground truth or the metamodels cannot be read, every run becomes
-    an error row carrying that reason, so the runs stay visible in the tables' exclusion list."""
-    parse_confidence_filter(confidence)  # a bad filter is an option error, not an error row per run
-    try:
-        ground_truth = load_ground_truth(folder.atl_file)
-        metamodels = resolve_metamodels(
-            ground_truth, folder.metamodel_files, loader=loader, folder=folder.path
-        )
-    except BenchmarkError as error:
-        rows = tuple(
-            file_error_row(
-                f"transformation {folder.name} unusable: {error}",
-                path,
-                transformation=folder.name,
-                run=folder.run_id(path),
-                track=track,
-                partial_weight=partial_weight,
-                confidence=confidence,
-            )
-            for path in folder.suggestion_files
-        )
-        return FolderResult(folder, rows, None, str(error))
-    rows = tuple(
-        score_file(
-            ground_truth,
-            path,
-            transformation=folder.name,
-            run=folder.run_id(path),
-            metamodels=metamodels,
-            partial_weight=partial_weight,
-            confidence=confidence,
-            track=track,
-        )
-        for path in folder.suggestion_files
-    )
-    return FolderResult(
-        folder, rows, metamodels, problems=tuple(consistency_problems(ground_truth, metamodels))
-    )
-
-
-@dataclass(frozen=True)
-class CorpusResult:
-    discovery: Discovery
-    folders: tuple[FolderResult, ...]
-    partial_weight: float
-    confidence: str = CONFIDENCE_ALL
-
-    @property
-    def rows(self) -> tuple[RunRow, ...]:
-        return tuple(row for folder in self.folders for row in folder.rows)
-
-
-def score_corpus(
-    root: str | Path,
-    *,
-    partial_weight: float = DEFAULT_PARTIAL_WEIGHT,
-    confidence: str | None = None,
-    loader: MetamodelLoader = default_metamodel_loader,
-    progress: Callable[[TransformationFolder], None] | None = None,
-) -> CorpusResult:
-    """Discover and score a whole validation tree."""
-    discovery = discover(root)
-    results = []
-    for folder in discovery.transformations:
-        if progress is not None:
-            progress(folder)
-        results.append(
-            score_folder(folder, partial_weight=partial_weight, confidence=confidence, loader=loader)
-        )
-    name = confidence_filter_name(parse_confidence_filter(confidence))
-    return CorpusResult(discovery, tuple(results), partial_weight, name)
-
-
-__all__ = [
-    "CorpusError",
-    "CorpusResult",
-    "Discovery",
-    "FolderResult",
-    "MetamodelResolver",
-    "Metamodels",
-    "Skipped",
-    "TransformationFolder",
-    "consistency_problems",
-    "default_metamodel_loader",
-    "discover",
-    "file_error_row",
-    "inspect_folder",
-    "load_ground_truth",
-    "merge_views",
-    "metamodel_names",
-    "resolve_metamodels",
-    "score_corpus",
-    "score_file",
-    "score_folder",
-]

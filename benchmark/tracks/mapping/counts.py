@@ -5,22 +5,26 @@ aggregate and statistics modules read nothing else, and ``results.json`` stores 
 can be re-scored and re-plotted without any other file. A row therefore carries raw counts (never
 derived metrics) plus the per-item verdicts that paired statistics, stability and drill-down pages need.
 
-Rows travel between pytest-xdist workers as JSON strings built from :meth:`RunRow.to_json`, which only
-contains builtins.
+The harness carries rows as envelopes (:meth:`RunRow.to_envelope`: identity in the envelope, the counts in
+the payload) and the track decodes them back (:meth:`RunRow.from_envelope`).
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from benchmark.tracks.mapping.metrics import BindingCounts, ClassCounts, LevelScores, level_scores
+from benchmark.core.rows import STATUS_ERROR, STATUS_OK, Row
+from benchmark.tracks.mapping.metrics import (
+    DEFAULT_PARTIAL_WEIGHT,
+    BindingCounts,
+    ClassCounts,
+    LevelScores,
+    level_scores,
+)
 
 ROW_FORMAT_VERSION = 1
 
-STATUS_OK = "ok"
-STATUS_ERROR = "error"
 
 FEATURE_KINDS = ("attribute", "reference", "unknown")
 CONFIDENCE_LABELS = ("high", "medium", "low", "unknown")
@@ -126,7 +130,7 @@ class RunRow:
     run: str
     track: str = "atl"
     file: str = ""
-    partial_weight: float = 0.5
+    partial_weight: float = DEFAULT_PARTIAL_WEIGHT
     confidence_filter: str = "all"
     status: str = STATUS_OK
     error: str | None = None
@@ -199,7 +203,7 @@ class RunRow:
             transformation=data["transformation"],
             run=data["run"],
             file=data.get("file", ""),
-            partial_weight=float(data.get("partialWeight", 0.5)),
+            partial_weight=float(data.get("partialWeight", DEFAULT_PARTIAL_WEIGHT)),
             confidence_filter=data.get("confidenceFilter", "all"),
             status=data.get("status", STATUS_OK),
             error=data.get("error"),
@@ -221,10 +225,36 @@ class RunRow:
             extra=dict(data.get("extra", {})),
         )
 
-    def dumps(self) -> str:
-        """Compact JSON string: the form ``record_property`` carries across xdist workers."""
-        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+    def to_envelope(self) -> Row:
+        """The harness's row: identity in the envelope, everything else in the payload."""
+        data = self.to_json()
+        payload = {k: v for k, v in data.items() if k not in _ENVELOPE}
+        return Row(
+            track=self.track,
+            provider=self.provider,
+            model=self.model,
+            task=self.transformation,
+            run=self.run,
+            file=self.file,
+            status=self.status,
+            error=self.error,
+            payload=payload,
+        )
 
     @classmethod
-    def loads(cls, text: str) -> RunRow:
-        return cls.from_json(json.loads(text))
+    def from_envelope(cls, row: Row) -> RunRow:
+        identity = {
+            "track": row.track,
+            "provider": row.provider,
+            "model": row.model,
+            "transformation": row.task,
+            "run": row.run,
+            "file": row.file,
+            "status": row.status,
+            "error": row.error,
+        }
+        return cls.from_json({**row.payload, **identity})
+
+
+# Keys of :meth:`RunRow.to_json` that the envelope carries.
+_ENVELOPE = ("rowFormat", "track", "provider", "model", "transformation", "run", "file", "status", "error")

@@ -261,6 +261,9 @@ class MappingTask:
     def case_of(self, job: Job) -> MappingCase:
         return self._cases_by_label[job.label]
 
+    def output_of(self, job: Job) -> Path:
+        return self.output_path(self.case_of(job), job.request.run_index)
+
     def jobs(self) -> list[Job]:
         jobs: list[Job] = []
         for case in self.cases:

@@ -15,7 +15,7 @@ from typing import Any
 from benchmark.core.diskcache import code_fingerprint, make_key
 from benchmark.core.errors import BenchmarkError
 from benchmark.core.fileio import sha256_file
-from benchmark.core.results import TransformationFacts
+from benchmark.core.rows import Facts, Row
 from benchmark.core.track import (
     Collection,
     GroundTruthCase,
@@ -36,6 +36,8 @@ from benchmark.tracks.mapping.corpus import (
 )
 from benchmark.tracks.mapping.counts import RunRow
 from benchmark.tracks.mapping.interchange import InterchangeDocument
+from benchmark.tracks.mapping.options import REPORT_OPTIONS, TRACK_OPTIONS
+from benchmark.tracks.mapping.results import TransformationFacts
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,11 @@ def run_case_id(transformation: str, provider: str, stem: str) -> str:
 class AtlTrack(Track):
     name = "atl"
     title = "RQ1: class and binding mappings against ATL ground truth"
-    report_prefix = "rq1"
+    data_dir = ""  # the transformation folders sit directly in the validation root
+    options = TRACK_OPTIONS
+    report_options = REPORT_OPTIONS
+    headline_name = "micro overall F1"
+    min_score_alias = "--min-f1"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -77,7 +83,7 @@ class AtlTrack(Track):
     @property
     def discovery(self) -> Discovery:
         if self._discovery is None:
-            self._discovery = discover(self.options.validation_root)
+            self._discovery = discover(self.data_root)
         return self._discovery
 
     def _folder(self, transformation: str) -> TransformationFolder:
@@ -107,7 +113,7 @@ class AtlTrack(Track):
                     unique = run_case_id(folder.name, case.provider, case.run.replace("/", "-"))
                     folder_runs[index] = replace(case, case_id=unique)
             runs.extend(folder_runs)
-            for baseline in self.options.baselines:
+            for baseline in self.option("baseline"):
                 runs.append(
                     RunCase(
                         self.name,
@@ -196,8 +202,8 @@ class AtlTrack(Track):
         truth = self.ground_truth(transformation)
         return None if truth.error is None else f"ground truth of {transformation} is unusable: {truth.error}"
 
-    def check_ground_truth(self, case: GroundTruthCase) -> TransformationFacts:
-        truth = self.ground_truth(case.transformation)
+    def check_ground_truth(self, case: GroundTruthCase) -> Facts:
+        truth = self.ground_truth(case.task)
         if truth.error is not None:
             raise GroundTruthProblem(truth.error)
         assert truth.document is not None and truth.metamodels is not None
@@ -208,9 +214,12 @@ class AtlTrack(Track):
                 f"{case.file}: the extracted ground truth names {len(problems)} element(s) that the "
                 f"metamodels do not define:\n{listed}"
             )
-        return self.facts(case.transformation)
+        return self.facts(case.task)
 
-    def facts(self, transformation: str) -> TransformationFacts:
+    def facts(self, task: str) -> Facts:
+        return self.transformation_facts(task).to_facts()
+
+    def transformation_facts(self, transformation: str) -> TransformationFacts:
         truth = self.ground_truth(transformation)
         folder = truth.folder
         if truth.document is None:
@@ -237,11 +246,14 @@ class AtlTrack(Track):
 
     # ---------------------------------------------------------------------------------- scoring
 
-    def score_run(self, case: RunCase) -> RunRow:
-        problem = self.ground_truth_error(case.transformation)
+    def score_run(self, case: RunCase) -> Row:
+        return self.score_mapping_run(case).to_envelope()
+
+    def score_mapping_run(self, case: RunCase) -> RunRow:
+        problem = self.ground_truth_error(case.task)
         if problem is not None:
-            return self.error_row(case, problem)
-        truth = self.ground_truth(case.transformation)
+            return self.mapping_error_row(case, problem)
+        truth = self.ground_truth(case.task)
         assert truth.document is not None
         if case.baseline is not None:
             return self._score_baseline(case, truth)
@@ -249,11 +261,11 @@ class AtlTrack(Track):
         return score_file(
             truth.document,
             case.file,
-            transformation=case.transformation,
+            transformation=case.task,
             run=case.run,
             metamodels=truth.metamodels,
-            partial_weight=self.options.partial_weight,
-            confidence=self.options.confidence,
+            partial_weight=self.option("partial_weight"),
+            confidence=self.option("confidence"),
             track=self.name,
         )
 
@@ -266,13 +278,15 @@ class AtlTrack(Track):
         metamodels = truth.metamodels
         if metamodels is None or not metamodels.source_files or not metamodels.target_files:
             notes = "; ".join(metamodels.notes) if metamodels else "no metamodels"
-            return self.error_row(case, f"baseline {case.baseline} needs both metamodel files ({notes})")
+            return self.mapping_error_row(
+                case, f"baseline {case.baseline} needs both metamodel files ({notes})"
+            )
         source, target = metamodels.source_files[0], metamodels.target_files[0]
         label = f"<baseline:{case.baseline}>"
         try:
             key = make_key(
                 case.baseline,
-                case.transformation,  # the export document carries the name
+                case.task,  # the export document carries the name
                 "source",
                 *self._content_key(source),
                 "target",
@@ -282,26 +296,164 @@ class AtlTrack(Track):
             document = self.cache.get_or_compute(
                 "baselines",
                 key,
-                lambda: run_baseline(case.baseline, source, target, transformation=case.transformation),
+                lambda: run_baseline(case.baseline, source, target, transformation=case.task),
             )
             suggestions = parse_suggestions(document, source=label)
         except BenchmarkError as error:
-            return self.error_row(case, str(error))
+            return self.mapping_error_row(case, str(error))
         result = compare(
             truth.document,
             suggestions,
-            partial_weight=self.options.partial_weight,
+            partial_weight=self.option("partial_weight"),
             source_view=metamodels.source,
             target_view=metamodels.target,
-            confidence=self.options.confidence,
+            confidence=self.option("confidence"),
         )
-        return result.to_row(transformation=case.transformation, run=case.run, track=self.name, file=label)
+        return result.to_row(transformation=case.task, run=case.run, track=self.name, file=label)
 
     # ----------------------------------------------------------------------------------- inputs
 
     def input_files(self) -> dict[str, str]:
-        root = self.options.validation_root
+        root = self.data_root
         files: list[Path] = []
         for folder in self.discovery.transformations:
             files += [folder.atl_file, *folder.metamodel_files, *folder.suggestion_files]
         return {path.relative_to(root).as_posix(): sha256_file(path) for path in sorted(set(files))}
+
+    # ----------------------------------------------------------------------------- error rows
+
+    def mapping_error_row(self, case: RunCase, message: str) -> RunRow:
+        """The row of a run that could not be scored: its identity, the session's options, the reason."""
+        from benchmark.tracks.mapping.compare import error_row
+        from benchmark.tracks.mapping.suggestions import confidence_filter_name, parse_confidence_filter
+
+        return error_row(
+            message,
+            provider=case.provider,
+            model=case.model,
+            transformation=case.task,
+            run=case.run,
+            file=case.label,
+            track=self.name,
+            partial_weight=self.option("partial_weight"),
+            confidence_filter=confidence_filter_name(parse_confidence_filter(self.option("confidence"))),
+        )
+
+    def error_row(self, case: RunCase, message: str) -> Row:
+        return self.mapping_error_row(case, message).to_envelope()
+
+    def options_json(self) -> dict[str, Any]:
+        return {
+            "partialWeight": self.option("partial_weight"),
+            "confidence": self.option("confidence") or "all",
+            "baselines": list(self.option("baseline")),
+        }
+
+    # -------------------------------------------------------------------------------- reading
+
+    def incomparable(self, now: Any, before: Any) -> str | None:
+        """Sessions with different confidence filters scored different subsets of the answers; another
+        partial weight is fine (the saved counts are re-scored at this session's weight)."""
+        if now.get("confidence", "all") != before.get("confidence", "all"):
+            return (
+                f"the confidence filters differ ({before.get('confidence', 'all')!r} then "
+                f"{now.get('confidence', 'all')!r}): the sessions scored different subsets of the answers"
+            )
+        return None
+
+    @staticmethod
+    def decode(rows: Any) -> list[RunRow]:
+        return [RunRow.from_envelope(row) for row in rows]
+
+    def headline(self, rows: Any, partial_weight: float | None = None) -> dict[str, float]:
+        """Micro overall F1 per provider, at this session's partial weight (a saved session's counts are
+        re-scored with it, so sessions are compared on one formula)."""
+        from benchmark.tracks.mapping.aggregate import aggregate
+
+        weight = self.option("partial_weight") if partial_weight is None else partial_weight
+        aggregation = aggregate(self.decode(rows), partial_weight=weight)
+        return {group.provider: group.micro.overall.f1 for group in aggregation.totals()}
+
+    def junit_properties(self, row: Row) -> list[tuple[str, str]]:
+        if not row.ok:
+            return []
+        levels = RunRow.from_envelope(row).scores()
+        properties = []
+        for level, scores in (
+            ("class", levels.classes),
+            ("binding", levels.bindings),
+            ("overall", levels.overall),
+        ):
+            properties += [
+                (f"{level}_{metric}", f"{value:.6f}") for metric, value in scores.to_json().items()
+            ]
+        return properties
+
+    def junit_suite_properties(self, rows: Any) -> list[tuple[str, str]]:
+        """Each provider's micro overall precision, recall and F1."""
+        from benchmark.tracks.mapping.aggregate import aggregate
+
+        aggregation = aggregate(self.decode(rows), partial_weight=self.option("partial_weight"))
+        properties = []
+        for group in aggregation.totals():
+            for metric, value in group.micro.overall.to_json().items():
+                if metric != "accuracy":
+                    properties.append((f"{group.provider}_overall_{metric}", f"{value:.6f}"))
+        return properties
+
+    def summary_lines(self, results: Any, section: Any, verbose: bool) -> list[str]:
+        from benchmark.tracks.mapping.aggregate import aggregate
+        from benchmark.tracks.mapping.tables import format_tables
+
+        rows = self.decode(section.rows)
+        weight = self.option("partial_weight")
+        lines = [
+            f"{len({r.transformation for r in rows})} transformations, {len(rows)} runs, partial "
+            f"weight {weight:g}, confidence {self.option('confidence') or 'all'}"
+        ]
+        lines += format_tables(aggregate(rows, partial_weight=weight)).splitlines()
+        return lines
+
+    def write_reports(self, results: Any, section: Any, out_dir: Path, options: Any) -> Any:
+        from benchmark.tracks.mapping.reports import track_report
+        from benchmark.tracks.mapping.results import from_section
+        from benchmark.tracks.mapping.stats import BASELINE_PROVIDER, DEFAULT_DRAWS, DEFAULT_SEED
+
+        return track_report(
+            from_section(results, section),
+            out_dir,
+            level=options.get("level") or "overall",
+            draws=options.get("draws") or DEFAULT_DRAWS,
+            seed=DEFAULT_SEED if options.get("seed") is None else options["seed"],
+            partial_weight=options.get("partial_weight"),
+            baseline=options.get("baseline") or BASELINE_PROVIDER,
+        )
+
+    # ------------------------------------------------------------------------------------ LLM
+
+    def llm_task(self, request: Any) -> Any:
+        """One pass: a prompt per selected transformation and run index (``docs/LLM_RUNS.md``)."""
+        return MappingTrackTask(self.data_root, request)
+
+
+class MappingTrackTask:
+    """The mapping track's :class:`~benchmark.llm.task.TrackTask`: a single pass of :class:`MappingTask`."""
+
+    def __init__(self, root: Path, request: Any) -> None:
+        from benchmark.tracks.mapping.llm_task import MappingTask, load_cases
+        from benchmark.tracks.mapping.prompt import mapping_template
+
+        self.template = mapping_template(request.prompt_template)
+        self.cases = load_cases(root, request.selectors)
+        self.task = MappingTask(self.cases, self.template, request.config, request.runs, request.redactor)
+
+    def passes(self) -> Any:
+        yield self.task
+
+    def describe(self) -> dict[str, Any]:
+        return {"promptTemplate": self.template.describe()}
+
+    def log_files(self) -> list[Path]:
+        from benchmark.tracks.mapping.llm_task import LOG_DIR
+
+        return [path for case in self.cases for path in sorted((case.runs_dir / LOG_DIR).glob("*.jsonl"))]

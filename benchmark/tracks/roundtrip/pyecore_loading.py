@@ -14,6 +14,7 @@ from typing import Any
 
 from benchmark.core.xmlguard import check_xml_prolog, parse_xml_safely
 from benchmark.lang.ecore.ecore_io import new_resource_set
+from benchmark.lang.ecore.errors import MetamodelError
 from benchmark.lang.ecore.loader import load_resource
 
 
@@ -29,8 +30,8 @@ def load_instance_file(path: str | Path, metamodels: Mapping[str, Any]) -> tuple
     turns them into a reason.
     """
     data = Path(path).read_bytes()
-    check_xml_prolog(data, str(path))
-    parse_xml_safely(data, str(path))
+    check_xml_prolog(data, str(path), error=MetamodelError)
+    parse_xml_safely(data, str(path), error=MetamodelError)
     resource_set = new_resource_set()
     for ns_uri, package in metamodels.items():
         resource_set.metamodel_registry[ns_uri] = package

@@ -1,14 +1,15 @@
-"""Every report artefact of a session, from its ``results.json`` alone.
+"""The mapping track's report files, from its section of ``results.json`` alone.
 
-:func:`write_reports` is the one entry point: ``atlbench report`` and the pytest plugin (at session end)
-both call it, so a saved session always regenerates the same files. Artefacts, all in ``out_dir``:
+:func:`track_report` is what the harness calls (through the track's ``write_reports`` hook) for the pytest
+session, ``atlbench validate`` and ``atlbench report``, so a saved session always regenerates the same
+files. Artefacts, all in ``out_dir``:
 
 * ``rq1_per_run.csv`` (one line per run, error rows included) and ``rq1_aggregate.csv`` (micro and macro
   per provider x transformation and per provider), from :mod:`benchmark.tracks.mapping.aggregate`;
 * ``summary.md``: the headline tables;
 * ``statistics.json``: every statistic (intervals, tests, profiles) in machine-readable form;
 * ``pr_scatter``, ``f1_heatmap``, ``confidence``, ``categories`` as PNG and SVG;
-* ``index.html``: one self-contained page with tables, figures, paired comparisons and drill-down;
+* its part of ``index.html``: tables, figures, paired comparisons and drill-down;
 * ``tables.tex``: booktabs results, paired-comparison and validation-set tables.
 
 Output is deterministic: the same results file and options give byte-identical files.
@@ -23,9 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.core.fileio import dumps_json, write_text_atomic
-from benchmark.core.results import Results
+from benchmark.core.track import TrackReport
 from benchmark.stats.bootstrap import DEFAULT_DRAWS, DEFAULT_SEED
 from benchmark.tracks.mapping.aggregate import CSV_COLUMNS, csv_records, run_records
+from benchmark.tracks.mapping.results import MappingResults
 from benchmark.tracks.mapping.stats.baseline import BASELINE_PROVIDER
 from benchmark.tracks.mapping.stats.summary import Statistics, check_single_track, compute_statistics
 
@@ -33,7 +35,6 @@ PER_RUN_CSV = "rq1_per_run.csv"
 AGGREGATE_CSV = "rq1_aggregate.csv"
 SUMMARY_MD = "summary.md"
 STATISTICS_JSON = "statistics.json"
-INDEX_HTML = "index.html"
 TABLES_TEX = "tables.tex"
 
 
@@ -45,7 +46,7 @@ def _csv(records: Sequence[dict[str, Any]], columns: Sequence[str]) -> str:
     return buffer.getvalue()
 
 
-def per_run_csv(results: Results, partial_weight: float | None = None) -> str:
+def per_run_csv(results: MappingResults, partial_weight: float | None = None) -> str:
     records = run_records(results.rows, partial_weight=partial_weight)
     columns = (
         list(records[0]) if records else ["track", "provider", "model", "transformation", "run", "status"]
@@ -57,8 +58,8 @@ def aggregate_csv(stats: Statistics) -> str:
     return _csv(csv_records(stats.aggregation), CSV_COLUMNS)
 
 
-def write_reports(
-    results: Results,
+def track_report(
+    results: MappingResults,
     out_dir: str | Path,
     *,
     level: str = "overall",
@@ -67,11 +68,11 @@ def write_reports(
     partial_weight: float | None = None,
     baseline: str = BASELINE_PROVIDER,
     statistics: Statistics | None = None,
-) -> list[Path]:
-    """Write every artefact into ``out_dir`` (created if needed); returns the paths written, in a fixed
-    order. ``statistics`` may be passed when already computed with the same options. Rows of several
-    tracks are refused (:func:`~benchmark.tracks.mapping.stats.summary.check_single_track`)."""
-    from benchmark.tracks.mapping.reports.html import render_html
+) -> TrackReport:
+    """Write the track's files into ``out_dir`` (created if needed) and return them, in a fixed order,
+    with the track's part of ``index.html``. ``statistics`` may be passed when already computed with the
+    same options; they are computed once and shared by every writer."""
+    from benchmark.tracks.mapping.reports.html import html_part
     from benchmark.tracks.mapping.reports.latex import render_latex
     from benchmark.tracks.mapping.reports.plots import all_figures, write_figures
     from benchmark.tracks.mapping.reports.tables import summary_markdown
@@ -82,24 +83,62 @@ def write_reports(
         results.rows, level=level, draws=draws, seed=seed, partial_weight=partial_weight, baseline=baseline
     )
     figures = all_figures(stats)
-    paths = [
+    paths = (
         write_text_atomic(out / PER_RUN_CSV, per_run_csv(results, stats.partial_weight)),
         write_text_atomic(out / AGGREGATE_CSV, aggregate_csv(stats)),
         write_text_atomic(out / SUMMARY_MD, summary_markdown(results, stats)),
         write_text_atomic(out / STATISTICS_JSON, dumps_json(stats.to_json())),
         *write_figures(figures, out),
-        write_text_atomic(out / INDEX_HTML, render_html(results, stats, figures)),
         write_text_atomic(out / TABLES_TEX, render_latex(results, stats)),
+    )
+    return TrackReport(paths, html_part(results, stats, figures), tuple(report_lines(stats)))
+
+
+def report_lines(stats: Statistics) -> list[str]:
+    """What ``atlbench report`` prints: F1 with its interval, macro F1, stability; notes; excluded runs."""
+    from tabulate import tabulate
+
+    from benchmark.tracks.mapping.reports import format as fmt
+
+    rows = [
+        [
+            p.provider,
+            p.runs,
+            fmt.with_interval(p.micro.f1, p.intervals.get("f1")),
+            fmt.spread(p.macro["f1"]),
+            fmt.number(p.stability.mean),
+        ]
+        for p in stats.providers
     ]
-    return paths
+    lines = []
+    if rows:
+        headers = ["provider", "runs", "F1 [95% CI]", "macro F1 ± SD", "stability"]
+        lines += tabulate(rows, headers=headers).splitlines()
+    lines += [f"note: {note}" for note in stats.notes]
+    lines += [
+        f"excluded: {e.provider} {e.transformation} {e.run}: {e.error}" for e in stats.aggregation.excluded
+    ]
+    return lines
+
+
+def write_reports(results: MappingResults, out_dir: str | Path, **options: Any) -> list[Path]:
+    """The track's files plus ``index.html`` for a session of this track alone (tests, benchmarks);
+    sessions go through :func:`benchmark.reports.write_session_reports`."""
+    from benchmark.reports import INDEX_HTML
+    from benchmark.reports.page import render_page
+
+    report = track_report(results, out_dir, **options)
+    assert report.html is not None
+    page = render_page(results.header, [("atl", "atl", report.html)])
+    return [*report.paths, write_text_atomic(Path(out_dir) / INDEX_HTML, page)]
 
 
 __all__ = [
     "AGGREGATE_CSV",
-    "INDEX_HTML",
     "PER_RUN_CSV",
     "STATISTICS_JSON",
     "SUMMARY_MD",
     "TABLES_TEX",
+    "track_report",
     "write_reports",
 ]

@@ -1,7 +1,7 @@
-"""``index.html``: one self-contained page (inline CSS, figures as data URIs, no script, no network).
+"""The mapping track's sections of ``index.html``: tables, figures, paired comparisons, drill-down.
 
-A Content-Security-Policy meta tag forbids every fetch except ``data:`` images, so the page provably
-needs nothing but itself; it can be mailed, attached to a CI run or opened from a file system.
+The page itself (inline CSS, Content-Security-Policy, header and navigation) is laid out by
+:mod:`benchmark.reports.page` for every track alike.
 """
 
 from __future__ import annotations
@@ -11,49 +11,15 @@ from collections import Counter
 from collections.abc import Sequence
 from html import escape
 
-from benchmark.core.results import Results
+from benchmark.core.track import HtmlPart
 from benchmark.tracks.mapping.counts import RunRow
 from benchmark.tracks.mapping.reports import format as fmt
 from benchmark.tracks.mapping.reports import tables
 from benchmark.tracks.mapping.reports.plots import Figure
 from benchmark.tracks.mapping.reports.tables import Table
+from benchmark.tracks.mapping.results import MappingResults
 from benchmark.tracks.mapping.stats.items import binding_categories, class_verdicts, is_right, truth_keys
 from benchmark.tracks.mapping.stats.summary import Statistics
-
-CSS = """
-:root { --fg:#1d2430; --muted:#5b6575; --line:#d9dee6; --head:#f2f4f8;
-  --ok:#d8f0d8; --bad:#f8d7d5; --mix:#fff1c9; }
-* { box-sizing: border-box; }
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg);
-  margin: 0; }
-header { background: #23324a; color: #fff; padding: 18px 28px; }
-header h1 { margin: 0 0 6px; font-size: 22px; }
-header p { margin: 2px 0; color: #d6dceb; font-size: 13px; }
-nav { padding: 10px 28px; border-bottom: 1px solid var(--line); background: #fafbfd;
-  position: sticky; top: 0; }
-nav a { margin-right: 14px; color: #23508f; text-decoration: none; font-size: 13px; }
-main { padding: 8px 28px 40px; max-width: 1400px; }
-section { margin-top: 26px; }
-h2 { font-size: 18px; border-bottom: 2px solid var(--line); padding-bottom: 4px; }
-h3 { font-size: 15px; margin: 18px 0 6px; }
-table { border-collapse: collapse; margin: 8px 0; font-size: 13px; }
-th, td { border: 1px solid var(--line); padding: 3px 8px; vertical-align: top; }
-th { background: var(--head); text-align: left; font-weight: 600; }
-td.r { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-.notes { color: var(--muted); font-size: 12.5px; margin: 4px 0 0; padding-left: 18px; }
-.callout { background: #fff8e1; border-left: 4px solid #f0b400; padding: 8px 12px; margin: 10px 0; }
-figure { margin: 12px 0 22px; }
-figure img { max-width: 100%; height: auto; border: 1px solid var(--line); background: #fff; }
-figcaption { color: var(--muted); font-size: 12.5px; max-width: 900px; }
-details { margin: 6px 0; }
-summary { cursor: pointer; font-weight: 600; }
-td.ok { background: var(--ok); } td.bad { background: var(--bad); } td.mix { background: var(--mix); }
-td.absent { color: #aab; text-align: center; }
-code { font-size: 12px; }
-.legend span { display: inline-block; padding: 1px 8px; margin-right: 6px; border: 1px solid var(--line); }
-"""
-
-CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
 
 def _table(table: Table, *, heading: bool = True) -> str:
@@ -166,20 +132,15 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
-def render_html(results: Results, stats: Statistics, figures: Sequence[Figure]) -> str:
-    header = results.header
+def html_part(results: MappingResults, stats: Statistics, figures: Sequence[Figure]) -> HtmlPart:
+    """The mapping track's part of ``index.html`` (a session of this track alone gives the page it gave
+    before the harness was made generic, byte for byte)."""
     provenance = [
-        f"Results created {header.created or 'unknown'}"
-        + (f" · commit {header.git_commit}" if header.git_commit else "")
-        + (f" · validation root {header.validation_root}" if header.validation_root else ""),
         f"{stats.aggregation.rows_used} scored runs · {len(stats.aggregation.excluded)} excluded · "
         f"{len(stats.providers)} providers · {len(stats.transformations)} transformations · "
         f"level {stats.level} · partial weight {fmt.count(stats.partial_weight)} · "
         f"bootstrap {stats.draws} draws, seed {stats.seed}",
     ]
-    versions = ", ".join(f"{k} {v}" for k, v in sorted(header.versions.items()))
-    if versions:
-        provenance.append(f"Versions: {versions}")
     sections = [
         (
             "results",
@@ -217,33 +178,19 @@ def render_html(results: Results, stats: Statistics, figures: Sequence[Figure]) 
     ]
     drill += [_drilldown(t, providers, ok_rows.get(t, {})) for t in stats.transformations]
     sections.append(("drilldown", "Drill-down: bindings per transformation", "\n".join(drill)))
-    notes = "".join(f"<li>{escape(n)}</li>" for n in stats.notes)
-    body = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        "<title>atl-binding-bench report</title>",
-        f"<style>{CSS}</style></head><body>",
-        "<header><h1>atl-binding-bench report</h1>"
-        + "".join(f"<p>{escape(p)}</p>" for p in provenance)
-        + "</header>",
-        "<nav>" + "".join(f'<a href="#{key}">{escape(title)}</a>' for key, title, _ in sections) + "</nav>",
-        "<main>",
-    ]
-    if notes:
-        body.append(f'<div class="callout"><b>Read this first</b><ul>{notes}</ul></div>')
-    for key, title, content in sections:
-        body.append(f'<section id="{key}"><h2>{escape(title)}</h2>\n{content}\n</section>')
-    body.append(
-        '<section id="reading"><h2>How to read this page</h2><p>Definitions of every number, the '
-        "resampling scheme, the tests and their corrections: <code>docs/STATISTICS.md</code> and "
-        "<code>docs/METRICS.md</code> in the atl-binding-bench repository. The page is regenerated from "
-        "<code>results.json</code> alone with <code>atlbench report results.json -o reports/</code>.</p>"
-        "</section>"
+    return HtmlPart(
+        provenance=tuple(provenance),
+        notes=tuple(stats.notes),
+        sections=tuple(sections),
+        footer=(
+            "reading",
+            "How to read this page",
+            "<p>Definitions of every number, the "
+            "resampling scheme, the tests and their corrections: <code>docs/STATISTICS.md</code> and "
+            "<code>docs/METRICS.md</code> in the atl-binding-bench repository. The page is regenerated from "
+            "<code>results.json</code> alone with <code>atlbench report results.json -o reports/</code>.</p>",
+        ),
     )
-    body.append("</main></body></html>")
-    return "\n".join(body) + "\n"
 
 
-__all__ = ["CSP", "render_html"]
+__all__ = ["html_part"]

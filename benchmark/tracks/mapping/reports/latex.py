@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from benchmark.core.results import Results
 from benchmark.tracks.mapping.reports import tables
 from benchmark.tracks.mapping.reports.tables import Table
+from benchmark.tracks.mapping.results import MappingResults
 from benchmark.tracks.mapping.stats.summary import Statistics
 
 _SPECIAL = {
@@ -76,7 +76,7 @@ def to_latex(table: Table, *, label: str, caption: str) -> str:
     return "\n".join(lines)
 
 
-def render_latex(results: Results, stats: Statistics) -> str:
+def render_latex(results: MappingResults, stats: Statistics) -> str:
     results_table = tables.results_table(stats, compact=True)
     pairs = tables.pairs_table(stats)
     characteristics = tables.characteristics_table(results)

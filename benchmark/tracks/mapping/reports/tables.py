@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from benchmark.core.results import Results
 from benchmark.tracks.mapping.aggregate import ALL, split_rows
 from benchmark.tracks.mapping.reports import format as fmt
+from benchmark.tracks.mapping.results import MappingResults
 from benchmark.tracks.mapping.stats.profiles import PROFILE_CATEGORIES
 from benchmark.tracks.mapping.stats.summary import Statistics, level_of
 
@@ -274,7 +274,7 @@ def category_table(stats: Statistics) -> Table:
     return Table("categories", "Category profile", headers, tuple(rows), align="ll" + "r" * 7, notes=notes)
 
 
-def characteristics_table(results: Results) -> Table:
+def characteristics_table(results: MappingResults) -> Table:
     headers = ("Transformation", "Rules", "Helpers", "Class pairs", "Bindings", "Partial", "Target-only")
     facts = sorted(results.transformations, key=lambda t: t.name)
     rows: list[tuple[str, ...]] = []
@@ -345,7 +345,7 @@ def to_markdown(table: Table) -> str:
     return "\n".join(lines) + "\n"
 
 
-def summary_markdown(results: Results, stats: Statistics) -> str:
+def summary_markdown(results: MappingResults, stats: Statistics) -> str:
     """``summary.md``: the headline tables, readable in a terminal or a pull request."""
     parts = [
         "# atl-binding-bench summary",

@@ -1,0 +1,124 @@
+"""Options declared once, added to pytest and to the CLI from the same declaration.
+
+A track (and the harness itself) declares each option as an :class:`Option`: its flag, its default (as
+text, the way an ini file or a command line gives it), a parser that converts and checks the value, and
+the help. The pytest plugin turns it into ``--flag`` plus an ini key (``atlbench_<flag>``); a CLI command
+turns it into an argparse argument. The parser raises :class:`~benchmark.core.errors.ConfigurationError`
+(or ``ValueError``, translated here) and the message always names the flag the user typed, so one option
+has one spelling of its errors wherever it is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from benchmark.core.errors import ConfigurationError
+
+VALUE = "value"
+LIST = "list"  # repeatable on the command line; one item per line in an ini file
+PATH = "path"  # a path, relative to where it was given (the invocation or the ini file's folder)
+
+
+@dataclass(frozen=True)
+class Option:
+    flag: str  # "--partial-weight"
+    default: str  # as text; "" means unset
+    help: str
+    parse: Callable[[str], Any] = str
+    kind: str = VALUE
+    metavar: str | None = None
+    ini_name: str | None = None  # the ini key, when not ``atlbench_<flag>``
+
+    @property
+    def ini(self) -> str:
+        return self.ini_name or "atlbench_" + self.flag.lstrip("-").replace("-", "_")
+
+    @property
+    def dest(self) -> str:
+        return self.flag.lstrip("-").replace("-", "_")
+
+    def convert(self, value: Any, base: Path) -> Any:
+        """The checked value of ``value`` (text, a list of texts for :data:`LIST`), given at ``base``."""
+        if self.kind == LIST:
+            items = [str(item).strip() for item in (value or []) if str(item).strip()]
+            return tuple(self._one(item) for item in items)
+        text = "" if value is None else str(value)
+        if self.kind == PATH:
+            return (base / text).resolve() if text else None
+        return self._one(text)
+
+    def _one(self, text: str) -> Any:
+        try:
+            return self.parse(text)
+        except ConfigurationError as error:
+            raise ConfigurationError(_without_field(error), field=self.flag) from None
+        except ValueError as error:
+            raise ConfigurationError(str(error), field=self.flag) from None
+
+    def help_text(self) -> str:
+        if self.kind == LIST or self.default == "" or self.default in self.help:
+            return self.help
+        return f"{self.help} (default: {self.default})"
+
+
+def _without_field(error: ConfigurationError) -> str:
+    return error.message
+
+
+def number(
+    what: str = "a number", low: float | None = None, high: float | None = None
+) -> Callable[[str], float]:
+    """A parser for a float in [low, high] whose message says what was expected."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise ValueError(f"must be {what}, got {text!r}") from None
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise ValueError(f"must be {what}, got {text}")
+        return value
+
+    return parse
+
+
+def optional(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    """``parse``, except that an empty text means "not set" (``None``)."""
+    return lambda text: None if text.strip() == "" else parse(text)
+
+
+def add_to_argparse(parser: argparse.ArgumentParser, options: Iterable[Option]) -> None:
+    """The same options on a CLI command (``atlbench validate``, ``atlbench report``...)."""
+    for option in options:
+        if option.kind == LIST:
+            parser.add_argument(
+                option.flag,
+                dest=option.dest,
+                action="append",
+                default=None,
+                metavar=option.metavar,
+                help=option.help_text(),
+            )
+        else:
+            parser.add_argument(
+                option.flag, dest=option.dest, default=None, metavar=option.metavar, help=option.help_text()
+            )
+
+
+def read_argparse(args: argparse.Namespace, options: Sequence[Option]) -> dict[str, Any]:
+    """The checked values of ``options`` from parsed CLI arguments (defaults where not given)."""
+    values: dict[str, Any] = {}
+    for option in options:
+        given = getattr(args, option.dest, None)
+        raw = given if given is not None else (() if option.kind == LIST else option.default)
+        values[option.dest] = option.convert(raw, Path.cwd())
+    return values
+
+
+def read_mapping(raw: Mapping[str, tuple[Any, Path]], options: Sequence[Option]) -> dict[str, Any]:
+    """Checked values from ``{dest: (raw value, base folder)}`` (the pytest plugin's reading)."""
+    return {option.dest: option.convert(*raw[option.dest]) for option in options}

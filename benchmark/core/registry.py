@@ -1,0 +1,50 @@
+"""Which tracks exist: the ``atlbench.tracks`` entry-point group.
+
+A package registers a track in its ``pyproject.toml``::
+
+    [project.entry-points."atlbench.tracks"]
+    atl = "benchmark.tracks.mapping.track:AtlTrack"
+
+so a track can live outside this repository. Entry points are read once per process; a track class is
+imported only when asked for (import cost stays off the start-up path of tracks not used).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import metadata
+
+from benchmark.core.errors import ConfigurationError
+from benchmark.core.track import Track
+
+GROUP = "atlbench.tracks"
+
+
+@cache
+def _entry_points() -> dict[str, metadata.EntryPoint]:
+    found: dict[str, metadata.EntryPoint] = {}
+    for entry in metadata.entry_points(group=GROUP):
+        found.setdefault(entry.name, entry)  # the first installation on sys.path wins, as for imports
+    return found
+
+
+def track_names() -> tuple[str, ...]:
+    return tuple(sorted(_entry_points()))
+
+
+@cache
+def track_class(name: str) -> type[Track]:
+    entries = _entry_points()
+    if name not in entries:
+        known = ", ".join(track_names()) or "none (is the package installed?)"
+        raise ConfigurationError(f"unknown track {name!r}; known tracks: {known}", field="--track")
+    cls = entries[name].load()
+    if not (isinstance(cls, type) and issubclass(cls, Track)) or cls.name != name:
+        raise ConfigurationError(
+            f"entry point {name!r} of group {GROUP} ({entries[name].value}) is not a Track named {name!r}"
+        )
+    return cls
+
+
+def track_classes() -> tuple[type[Track], ...]:
+    return tuple(track_class(name) for name in track_names())

@@ -1,0 +1,154 @@
+"""The row envelope: one scored run of any track, as the harness carries it.
+
+The harness owns the envelope (which track, task, provider, model and run; the file; whether it could be
+scored and why not; provenance); the track owns the **payload**, a JSON object that only the track reads
+(:meth:`benchmark.core.track.Track.decode_row` turns an envelope back into the track's own row type). So
+the xdist-safe collector, the "one row per case that ran" guard and ``results.json`` carry any track's rows
+unchanged, and a new track needs no edit here. Task facts (the validation-set table) get the same
+treatment in :class:`Facts`.
+
+Everything is builtins-only JSON: rows cross pytest-xdist workers as JSON strings.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+ROW_FORMAT_VERSION = 2
+
+STATUS_OK = "ok"
+STATUS_ERROR = "error"
+
+# Envelope keys of a row; everything else a version-1 row held is the mapping track's payload.
+ENVELOPE_KEYS = ("track", "provider", "model", "task", "run", "file", "status", "error", "provenance")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One scored run. Identity: (track, provider, model, task, run).
+
+    ``status`` is ``ok`` or ``error``; an error row keeps its identity and ``error`` text so every report
+    can say which runs were excluded and why. ``payload`` is the track's, opaque to the harness.
+    """
+
+    track: str
+    provider: str
+    model: str
+    task: str
+    run: str
+    file: str = ""
+    status: str = STATUS_OK
+    error: str | None = None
+    provenance: dict[str, Any] = field(default_factory=dict)
+    payload: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> tuple[str, str, str, str, str]:
+        return (self.track, self.provider, self.model, self.task, self.run)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == STATUS_OK
+
+    def with_error(self, message: str) -> Row:
+        return replace(self, status=STATUS_ERROR, error=message)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rowFormat": ROW_FORMAT_VERSION,
+            "track": self.track,
+            "provider": self.provider,
+            "model": self.model,
+            "task": self.task,
+            "run": self.run,
+            "file": self.file,
+            "status": self.status,
+            "error": self.error,
+            "provenance": self.provenance,
+            "payload": self.payload,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Row:
+        """A version-2 row, or a version-1 row (``results.json`` version 1: every row was the mapping
+        track's, its identity under ``transformation`` and its counts beside the identity)."""
+        if "payload" not in data and "rowFormat" in data and data["rowFormat"] == 1:
+            return cls.from_v1(data)
+        return cls(
+            track=str(data["track"]),
+            provider=str(data["provider"]),
+            model=str(data["model"]),
+            task=str(data["task"]),
+            run=str(data["run"]),
+            file=str(data.get("file", "")),
+            status=str(data.get("status", STATUS_OK)),
+            error=data.get("error"),
+            provenance=dict(data.get("provenance", {})),
+            payload=dict(data.get("payload", {})),
+        )
+
+    @classmethod
+    def from_v1(cls, data: dict[str, Any]) -> Row:
+        identity = {"rowFormat", "track", "provider", "model", "transformation", "run", "file", "status"}
+        payload = {k: v for k, v in data.items() if k not in identity | {"error"}}
+        return cls(
+            track=str(data.get("track", "atl")),
+            provider=str(data["provider"]),
+            model=str(data["model"]),
+            task=str(data["transformation"]),
+            run=str(data["run"]),
+            file=str(data.get("file", "")),
+            status=str(data.get("status", STATUS_OK)),
+            error=data.get("error"),
+            payload=payload,
+        )
+
+    def dumps(self) -> str:
+        """Compact JSON string: the form the harness carries across xdist workers."""
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def loads(cls, text: str) -> Row:
+        return cls.from_json(json.loads(text))
+
+
+@dataclass(frozen=True)
+class Facts:
+    """Characteristics of one task's ground truth (a transformation, a round-trip pair, an OCL model), for
+    the validation-set table. ``error`` says why the ground truth is unusable; ``payload`` is the track's."""
+
+    track: str
+    task: str
+    file: str = ""
+    error: str | None = None
+    payload: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "track": self.track,
+            "task": self.task,
+            "file": self.file,
+            "error": self.error,
+            "payload": self.payload,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Facts:
+        if "payload" not in data:  # results.json version 1: the mapping track's facts, flat
+            payload = {k: v for k, v in data.items() if k not in ("name", "track", "file", "error")}
+            return cls(
+                str(data.get("track", "atl")),
+                str(data["name"]),
+                data.get("file", ""),
+                data.get("error"),
+                payload,
+            )
+        return cls(
+            track=str(data["track"]),
+            task=str(data["task"]),
+            file=str(data.get("file", "")),
+            error=data.get("error"),
+            payload=dict(data.get("payload", {})),
+        )

@@ -1,0 +1,94 @@
+"""The fixtures a track's test module uses: ``atlbench_ground_truth`` and ``atlbench_run``.
+
+A run case scores its run and hands the row to its process's collector (the controller's, or a worker's
+that sends it on at the end: :mod:`benchmark.core.collector`); JUnit XML gets readable properties only:
+provider, model, task and run, and the track's own (the mapping track's P/R/F1/accuracy per level).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from benchmark.core.errors import BenchmarkError
+from benchmark.core.rows import Facts, Row
+from benchmark.core.track import GroundTruthCase, GroundTruthProblem, RunCase, Track
+from benchmark.harness.state import session_of
+
+
+class GroundTruthCheck:
+    def __init__(self, track: Track, case: GroundTruthCase) -> None:
+        self.track, self.case = track, case
+
+    def check(self) -> Facts:
+        """The ground truth's facts; a problem fails the case with its positioned message only."""
+        try:
+            return self.track.check_ground_truth(self.case)
+        except (GroundTruthProblem, BenchmarkError) as problem:
+            pytest.fail(str(problem), pytrace=False)
+
+
+class RunScoring:
+    def __init__(self, track: Track, case: RunCase, record: Recorder) -> None:
+        self.track, self.case, self._record = track, case, record
+
+    def score(self) -> Row:
+        """Score the run and record its row; an error row is recorded too, then the case fails."""
+        with recording_errors(self.track, self.case, self._record, "scoring the run"):
+            row = self.track.score_run(self.case)
+        self._record(self.track, row)
+        if not row.ok:
+            pytest.fail(row.error or "the run could not be scored", pytrace=False)
+        return row
+
+
+@contextmanager
+def recording_errors(track: Track, case: RunCase, record: Recorder, doing: str) -> Iterator[None]:
+    """An unexpected exception (a bug, not an input problem) still records the run's error row before it
+    propagates with its traceback: the tables then list the run as excluded, and the row guard, which
+    is there to catch rows lost on the way to the controller, is not tripped by a case that failed."""
+    try:
+        yield
+    except Exception as error:
+        message = f"internal error {doing}: {type(error).__name__}: {error}"
+        record(track, track.error_row(case, message))
+        raise
+
+
+class Recorder:
+    """Records a case's row in its process's collector, and its readable properties for JUnit XML."""
+
+    def __init__(self, request: pytest.FixtureRequest, record_property: Any) -> None:
+        self.request, self.record_property = request, record_property
+
+    def __call__(self, track: Track, row: Row) -> None:
+        session_of(self.request.config).collector.add(self.request.node.nodeid, row)
+        for name in ("provider", "model", "task", "run"):
+            self.record_property(name, getattr(row, name))
+        self.record_property("status", row.status)
+        for name, value in track.junit_properties(row):
+            self.record_property(name, value)
+
+
+@pytest.fixture
+def atlbench_ground_truth(request: pytest.FixtureRequest) -> GroundTruthCheck:
+    case: GroundTruthCase = request.param
+    return GroundTruthCheck(session_of(request.config).harness.track(case.track), case)
+
+
+@pytest.fixture
+def atlbench_run(request: pytest.FixtureRequest, record_property: Any) -> RunScoring:
+    """A run whose ground truth is unusable errors here, in setup, naming the reason, with its error row
+    recorded so the tables list it as excluded."""
+    case: RunCase = request.param
+    track = session_of(request.config).harness.track(case.track)
+    record = Recorder(request, record_property)
+    with recording_errors(track, case, record, "reading the ground truth"):
+        problem = track.ground_truth_error(case.task)
+    if problem is not None:
+        record(track, track.error_row(case, problem))
+        pytest.fail(problem, pytrace=False)
+    return RunScoring(track, case, record)

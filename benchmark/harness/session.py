@@ -1,0 +1,133 @@
+"""One benchmark session, without pytest: tracks, their cases, rows in, results and reports out.
+
+The pytest plugin (one case per run, rows carried across xdist workers) and ``atlbench validate`` (a loop
+in one process) both drive a :class:`Harness`, so they build the same tracks with the same options, score
+with the same track code, write the same ``results.json`` and reports, and fail on the same problems.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from benchmark.core.errors import BenchmarkError
+from benchmark.core.provenance import git_commit, now, versions
+from benchmark.core.results import Results, ResultsHeader, TrackSection
+from benchmark.core.rows import Row
+from benchmark.core.track import Collection, Track, TrackContext
+from benchmark.harness.gates import compare_with, min_score_failures
+from benchmark.harness.options import SessionOptions
+
+
+@dataclass(eq=False)
+class Harness:
+    options: SessionOptions
+    classes: dict[str, type[Track]]
+    cache_dir: Path | None = None
+    source_dir: Path | None = None  # where the git commit is read (the project under test)
+    _tracks: dict[str, Track] = field(default_factory=dict)
+    _collections: dict[str, Collection] = field(default_factory=dict)
+
+    def track(self, name: str) -> Track:
+        if name not in self._tracks:
+            from benchmark.core.registry import track_class
+
+            cls = self.classes.get(name) or track_class(name)
+            context = TrackContext(
+                data_root=self.options.roots[name],
+                options=self.options.values.get(name, {}),
+                cache_dir=self.cache_dir,
+            )
+            self._tracks[name] = cls(context)
+        return self._tracks[name]
+
+    def collection(self, name: str) -> Collection:
+        """The track's cases, collected once per process however often they are asked for."""
+        if name not in self._collections:
+            self._collections[name] = self.track(name).collect()
+        return self._collections[name]
+
+    @property
+    def tracks(self) -> dict[str, Track]:
+        return {name: self.track(name) for name in self.classes}
+
+    def build_results(self, rows: Sequence[Row], tracks: Sequence[str] = ()) -> Results:
+        """``results.json``: provenance header, and per track (those with rows, and ``tracks``) its
+        options, the facts of the tasks its rows belong to, and the rows."""
+        names = sorted({row.track for row in rows} | set(tracks))
+        sections = []
+        inputs: dict[str, str] = {}
+        for name in names:
+            track = self.track(name)
+            own = tuple(sorted((r for r in rows if r.track == name), key=lambda r: r.key))
+            tasks = sorted({r.task for r in own})
+            sections.append(
+                TrackSection(name, track.options_json(), tuple(track.facts(t) for t in tasks), own)
+            )
+            inputs.update(track.input_files())
+        header = ResultsHeader(
+            created=now(),
+            versions=versions(),
+            git_commit=git_commit(self.source_dir) if self.source_dir else None,
+            options=self.options.to_json(),
+            validation_root=str(self.options.validation_root),
+            inputs=inputs,
+        )
+        return Results(header=header, sections=tuple(sections))
+
+    def write_reports(self, results: Results, directory: Path | None = None) -> list[Path]:
+        from benchmark.reports import write_session_reports
+
+        return write_session_reports(results, directory or self.options.reports_dir, self.tracks)
+
+    def gates(self, results: Results) -> tuple[list[str], list[str]]:
+        """(messages, failures) of ``--min-score`` / ``--min-f1`` and ``--compare``."""
+        failures = min_score_failures(results, self.options.gates, self.tracks)
+        messages: list[str] = []
+        if self.options.compare is not None:
+            lines, dropped = compare_with(
+                results, Results.load(self.options.compare), self.options.max_drop, self.tracks
+            )
+            messages += [f"against {self.options.compare}:", *lines]
+            failures += dropped
+        return messages, failures
+
+    def summary_lines(self, results: Results, verbose: bool) -> list[tuple[str, list[str]]]:
+        """Per track that has rows: (heading, lines) of its terminal tables, and what was skipped."""
+        out = []
+        for section in results.sections:
+            track = self.track(section.track)
+            lines = track.summary_lines(results, section, verbose)
+            skipped = self.collection(section.track).skipped
+            if verbose:
+                lines += [f"skipped {item.path}: {item.reason}" for item in skipped]
+            elif skipped:  # never silent: say how many
+                what = "folder or file" if len(skipped) == 1 else "folders or files"
+                lines.append(f"{len(skipped)} {what} skipped by rule (-v lists them)")
+            out.append((f"atlbench {track.title}", lines))
+        return out
+
+    def score_all(self, names: Sequence[str], progress: bool = False) -> tuple[list[Row], list[str]]:
+        """Every case of the named tracks, in one process (``atlbench validate``): the rows, and the
+        ground-truth problems (each a failure, as in the pytest session)."""
+        import sys
+
+        rows: list[Row] = []
+        problems: list[str] = []
+        for name in names:
+            track = self.track(name)
+            collection = self.collection(name)
+            for case in collection.ground_truths:
+                try:
+                    track.check_ground_truth(case)
+                except (AssertionError, BenchmarkError) as error:
+                    problems.append(f"{case.case_id}: {error}")
+            wanted = {p.lower() for p in self.options.providers}
+            runs = [c for c in collection.runs if not wanted or c.provider.lower() in wanted]
+            for index, case in enumerate(runs, 1):
+                if progress:
+                    print(f"[{index}/{len(runs)}] {name} {case.case_id}", file=sys.stderr)
+                problem = track.ground_truth_error(case.task)
+                rows.append(track.error_row(case, problem) if problem else track.score_run(case))
+        return rows, problems

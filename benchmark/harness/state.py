@@ -1,0 +1,149 @@
+"""Per-process session state and the controller's hooks: options, the harness, rows, reports, gates.
+
+One :class:`BenchmarkSession` is registered as a plugin per pytest ``Config`` (like pytest-benchmark's
+session object), so nested in-process sessions (pytester) never share state. The controller receives every
+teardown report (workers re-fire theirs there), collects the rows, checks that each run case that ran sent
+exactly one, writes the report files and applies the CI gates (``pytest_sessionfinish``), then prints the
+tables (``pytest_terminal_summary``). Workers never write report files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmark.core.collector import WORKER_OUTPUT_KEY, RowCollector
+from benchmark.core.errors import BenchmarkError
+from benchmark.core.results import Results
+from benchmark.harness.session import Harness
+
+SESSION_KEY = pytest.StashKey["BenchmarkSession"]()
+TRACK_MARKER = "atlbench_track"
+
+
+def session_of(config: pytest.Config) -> BenchmarkSession:
+    return config.stash[SESSION_KEY]
+
+
+@dataclass(eq=False)  # registered as a plugin: must hash by identity
+class BenchmarkSession:
+    config: pytest.Config
+    harness: Harness
+    collector: RowCollector = field(default_factory=RowCollector)
+    tracks_used: set[str] = field(default_factory=set)
+    benchmark_seen: bool = False  # a case of a track module was reported (run, skipped or failed)
+    results: Results | None = None
+    messages: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    written: list[Path] = field(default_factory=list)
+
+    @property
+    def is_controller(self) -> bool:
+        return not hasattr(self.config, "workerinput")
+
+    # -- hooks (pytest calls these methods because the instance is registered as a plugin)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if self.is_controller:
+            self.collector.accept(report.nodeid, report.when or "", report.outcome, report.keywords)
+            self.benchmark_seen = self.benchmark_seen or TRACK_MARKER in report.keywords
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: Any) -> None:
+        """pytest-xdist: a worker finished; take the rows it recorded."""
+        output = getattr(node, "workeroutput", None) or {}
+        self.collector.merge(
+            output.get(WORKER_OUTPUT_KEY, {}), source=str(output.get("workerid", "a worker"))
+        )
+
+    @pytest.hookimpl(tryfirst=True)  # before junitxml writes its file: the suite properties go in it
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        if not self.is_controller:
+            self.config.workeroutput[WORKER_OUTPUT_KEY] = self.collector.export()  # type: ignore[attr-defined]
+            return
+        problems = self.collector.problems()
+        if problems:
+            self.failures.append(
+                "the count table is incomplete: rows were lost between the cases and the controller"
+            )
+            self.failures.extend(f"  {problem}" for problem in problems)
+        if self.benchmark_seen and not self.collector.rows and not problems:
+            self.failures.append(
+                "atlbench: this benchmark session scored no run (no run case was collected or all were "
+                "deselected); a session that measures nothing fails"
+            )
+        if self.collector.rows:
+            try:
+                self.results = self.harness.build_results(self.collector.rows)
+            except BenchmarkError as error:
+                self.failures.append(f"atlbench: {error}")
+        if self.results is not None:
+            self._suite_properties(self.results)
+            # Independent steps: a report that cannot be written must not skip the CI gates.
+            for step in (self._write_reports, self._apply_gates):
+                try:
+                    step(self.results)
+                except BenchmarkError as error:
+                    self.failures.append(f"atlbench: {error}")
+                except OSError as error:
+                    where = f" ({error.filename})" if error.filename else ""
+                    self.failures.append(f"atlbench: cannot write the reports{where}: {error.strerror}")
+        if self.failures and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if not self.is_controller:
+            return
+        write = terminalreporter.write_line
+        if self.results is not None:
+            for heading, lines in self.harness.summary_lines(self.results, self.config.get_verbosity() > 0):
+                terminalreporter.write_sep("=", heading)
+                for line in lines:
+                    write(line)
+            if self.written:
+                names = ", ".join(p.name for p in self.written)
+                write(f"\nreports written to {self.harness.options.reports_dir}: {names}")
+        elif self.collector.seen:
+            terminalreporter.write_sep("-", "atlbench")
+            write("atlbench: benchmark cases ran but none recorded a row; no table printed.")
+        else:
+            terminalreporter.write_sep("-", "atlbench")
+            write("atlbench: no benchmark case ran in this session; no table printed and no report written.")
+        for message in self.messages:
+            write(message)
+        if self.failures:
+            terminalreporter.write_sep("=", "atlbench: session failed", red=True)
+            for failure in self.failures:
+                write(failure, red=True)
+
+    # -- controller work
+
+    def _write_reports(self, results: Results) -> None:
+        from benchmark.reports import RESULTS_JSON
+
+        directory = self.harness.options.reports_dir
+        try:
+            self.written.extend(self.harness.write_reports(results, directory))
+        except ImportError as error:  # a broken install (numpy, scipy, matplotlib are dependencies)
+            self.written.append(results.save(directory / RESULTS_JSON))
+            self.failures.append(f"atlbench: only results.json was written; the reports need {error}")
+
+    def _suite_properties(self, results: Results) -> None:
+        """Each track's headline per provider as JUnit XML suite properties (``--junitxml``)."""
+        from _pytest.junitxml import xml_key
+
+        xml = self.config.stash.get(xml_key, None)
+        if xml is None:
+            return
+        for section in results.sections:
+            track = self.harness.track(section.track)
+            for name, value in track.junit_suite_properties(section.rows):
+                xml.add_global_property(f"{section.track}_{name}", value)
+
+    def _apply_gates(self, results: Results) -> None:
+        messages, failures = self.harness.gates(results)
+        self.messages.extend(messages)
+        self.failures.extend(failures)
