@@ -16,7 +16,9 @@ import pytest
 from benchmark.cli import main
 from benchmark.core.errors import ConfigurationError, InputFormatError
 from benchmark.lang.ocl.engine import OclEngine
+from benchmark.lang.ocl.model import Model, models_equal
 from benchmark.lang.ocl.puml_io import read_puml
+from benchmark.lang.ocl.use_io import read_use
 from benchmark.tracks.ocl.transform.dataset import discover, load_dataset, transform_dataset
 
 FIXTURE = Path(__file__).parent / "data" / "transform"
@@ -63,8 +65,12 @@ def test_a_dataset_transformation_mirrors_the_layout(
     original = json.loads((FIXTURE / "specification.json").read_text())
     assert {m: list(e) for m, e in spec.items()} == {m: list(e) for m, e in original.items()}
     assert spec["Library"]["keywordsKnown"]["source"] == "written for the tests"
-    # the PlantUML view has no constraints, as the input's had none
-    assert read_puml(out / "library.puml").invariants == []
+    # the PlantUML view is the transformed model without constraints, as the input's had none
+    for puml in out.rglob("*.puml"):
+        model = read_use(puml.with_suffix(".use"))
+        view = read_puml(puml)
+        assert view.invariants == [] and model.invariants
+        assert models_equal(view, Model(model.name, model.enumerations, model.classes, model.associations))
     # a transformed dataset is a dataset again
     assert [loaded.files.use.name for loaded, _ in load_dataset(out).models] == ["library.use", "shop.use"]
 

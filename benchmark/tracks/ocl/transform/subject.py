@@ -48,9 +48,23 @@ def detached(model: Model, counter: int | None = None) -> Model:
 
 
 def copy_subject(subject: Subject) -> Subject:
-    """A deep copy of the model and the extra invariants (states are rebuilt, never copied)."""
-    model, extra = copy.deepcopy((subject.model, subject.extra))
+    """A deep copy of the model and the extra invariants (states are rebuilt, never copied).
+
+    Expressions are shared, not copied: AST nodes are immutable, and every step replaces them anyway.
+    """
+    memo: dict[int, Any] = {id(e): e for e in _expressions(subject)}
+    model, extra = copy.deepcopy((subject.model, subject.extra), memo)
     return Subject(model, extra, [])
+
+
+def _expressions(subject: Subject) -> list[Any]:
+    found: list[Any] = []
+    for cls in subject.model.classes.values():
+        found += [e for a in cls.attributes for e in (a.derive, a.init) if e is not None]
+        found += [op.body for op in cls.operations if op.body is not None]
+        found += [c.expr for op in cls.operations for c in op.conditions]
+    found += [inv.expr for inv in [*subject.model.invariants, *subject.extra]]
+    return found
 
 
 def rewrite_expressions(old: Subject, new: Subject, hook: Hook) -> None:

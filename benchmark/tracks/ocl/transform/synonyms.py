@@ -36,7 +36,7 @@ agent: representative, broker
 airline: carrier
 airport: airfield, aerodrome
 album: record, collection
-amount: sum, quantity
+amount: quantity, figure
 animal: creature, beast
 answer: reply, response
 appointment: booking, meeting
@@ -169,13 +169,13 @@ match: game, fixture
 member: participant, subscriber
 membership: subscription, enrolment
 menu: list, selection
-message: note, post
+message: note, notice
 model: design, version
 month: period
 movie: film, picture
 name: label, title
 nurse: carer, attendant
-number: no, index
+number: index, reference
 office: bureau, branch
 order: purchase, request
 organisation: institution, body
@@ -198,7 +198,7 @@ plan: scheme, schedule
 player: competitor, athlete
 point: mark, score
 policy: rule, scheme
-position: post, rank
+position: placement, rank
 post: message, entry
 price: cost, rate
 priority: urgency, rank
@@ -241,7 +241,7 @@ speaker: presenter, lecturer
 speed: velocity, pace
 staff: personnel, workforce
 stage: phase, step
-start: begin, commence
+start: commence, opening
 station: stop, terminal
 status: state, condition
 stock: inventory, supply
@@ -259,7 +259,7 @@ term: period, semester
 ticket: pass, voucher
 time: moment, hour
 title: heading, caption
-total: sum, aggregate
+total: aggregate, overall
 tournament: championship, contest
 track: course, route
 train: railcar, locomotive
@@ -286,8 +286,8 @@ teach: instruct, tutor
 teaches: instructs, tutors
 own: possess, hold
 owns: possesses, holds
-contain: include, comprise
-contains: includes, comprises
+contain: comprise, enclose
+contains: comprises, encloses
 employ: hire, engage
 employs: hires, engages
 work: labour, serve
@@ -301,7 +301,7 @@ attends: visits, joins
 enroll: register, sign
 borrow: loan, take
 writes: authors, pens
-write: author, pen
+write: author, compose
 wrote: authored, penned
 hold: keep, carry
 held: kept, hosted
@@ -339,7 +339,7 @@ valid: legitimate, approved
 open: available, accessible
 closed: shut, finished
 paid: settled, cleared
-married: wed, partnered
+married: wedded, partnered
 """
 
 _PLURAL_EXCEPTIONS = {"person": "people", "child": "children", "staff": "staff", "class": "classes"}
