@@ -30,7 +30,7 @@ from benchmark.lang.ocl.errors import OclError, OclSyntaxError, OclTypeError
 from benchmark.lang.ocl.model import Invariant, Model
 from benchmark.lang.ocl.state import ObjectState
 from benchmark.lang.ocl.use_io import parse_constraints
-from benchmark.tracks.ocl.extract import extract_constraint
+from benchmark.tracks.ocl.extract import find_constraint
 
 MISSING = "missing"
 SYNTAX_ERROR = "syntax error"
@@ -86,15 +86,17 @@ class Referee:
         """The outcome of ``answer`` (raw text, ``None`` when missing) for ``constraint``."""
         if answer is None:
             return Judgement(constraint, MISSING, "no answer for this constraint")
-        extraction = extract_constraint(answer)
-        if extraction.text is None:
-            return Judgement(constraint, SYNTAX_ERROR, "no `context C inv [name]: expr' in the answer")
+        scratch = self._detached()
         try:
-            invariants = parse_constraints(extraction.text, self._detached(), file=label)
+            extraction, invariants = find_constraint(
+                answer, lambda text: parse_constraints(text, scratch, file=label)
+            )
         except OclSyntaxError as error:
             return Judgement(constraint, SYNTAX_ERROR, str(error))
         except OclError as error:  # an unknown context class is the model's verdict, not the grammar's
             return Judgement(constraint, TYPE_ERROR, str(error))
+        if extraction.text is None:
+            return Judgement(constraint, SYNTAX_ERROR, "no `context C inv [name]: expr' in the answer")
         if not invariants:
             return Judgement(constraint, SYNTAX_ERROR, f"no invariant in `{extraction.text}'")
         try:
