@@ -3,7 +3,7 @@
 atlbench roundtrip generate [--source DIR] [--out DIR] [--check]
 atlbench roundtrip score --base FILE --expected FILE --output FILE [--json]
 atlbench roundtrip lines FILE [--kind ecore|sql] [--json]
-atlbench roundtrip cases [--data DIR]
+atlbench roundtrip cases [DIR]
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 from typing import Any
+
+from benchmark.core.wording import plural
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -54,7 +56,10 @@ def register(subparsers: Any) -> None:
     lines.set_defaults(handler=_lines)
 
     cases = commands.add_parser("cases", help="list the cases of a round-trip data folder")
-    cases.add_argument("--data", type=Path, help="data folder (default: bundled)")
+    cases.add_argument("folder", type=Path, nargs="?", metavar="DIR", help="data folder (default: bundled)")
+    # the earlier spelling, kept so that scripts keep working; the positional folder is what the
+    # sibling commands take
+    cases.add_argument("--data", type=Path, metavar="DIR", help="deprecated: give the folder as DIR")
     cases.set_defaults(handler=_cases)
 
 
@@ -143,10 +148,15 @@ def _lines(args: argparse.Namespace) -> int:
 
 
 def _cases(args: argparse.Namespace) -> int:
+    from benchmark.core.errors import ConfigurationError
     from benchmark.tracks.roundtrip.track import TRACK
 
-    cases = TRACK.cases(args.data)
+    if args.data is not None and args.folder is not None:
+        raise ConfigurationError("give the data folder once: DIR or the deprecated --data", field="--data")
+    if args.data is not None:
+        print("atlbench roundtrip cases: --data is deprecated; give the folder as DIR", file=sys.stderr)
+    cases = TRACK.cases(args.folder or args.data)
     for case in cases:
         print(f"{case.case_id}\tseed {case.seed}\t{' '.join(case.target)}")
-    print(f"{len(cases)} cases", file=sys.stderr)
+    print(plural(len(cases), "case"), file=sys.stderr)
     return EXIT_OK

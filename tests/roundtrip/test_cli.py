@@ -71,6 +71,23 @@ def test_cases(capsys: pytest.CaptureFixture[str]) -> None:
     assert captured.out.count("\n") == 100 and "100 cases" in captured.err
 
 
+def test_cases_takes_the_folder_like_its_siblings_and_data_still_works(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from benchmark.tracks.roundtrip.track import default_data_dir
+
+    assert main(["roundtrip", "cases", str(default_data_dir())]) == 0
+    listed = capsys.readouterr()
+    assert listed.out.count("\n") == 100 and "deprecated" not in listed.err
+    assert main(["roundtrip", "cases", "--data", str(default_data_dir())]) == 0
+    old = capsys.readouterr()
+    assert old.out == listed.out and "--data is deprecated; give the folder as DIR" in old.err
+    assert main(["roundtrip", "cases", str(tmp_path)]) == 2
+    assert f"{tmp_path / 'manifest.json'}: error: no manifest.json" in capsys.readouterr().err
+    assert main(["roundtrip", "cases", str(tmp_path), "--data", str(tmp_path)]) == 2
+    assert "give the data folder once" in capsys.readouterr().err
+
+
 def test_generate_check(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     # one domain keeps the test fast; test_data.py regenerates all ten and compares every byte
     shutil.copy(DATA / "S_blog.ecore", tmp_path / "S_blog.ecore")
