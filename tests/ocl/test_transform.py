@@ -13,6 +13,7 @@ import re
 import pytest
 
 from benchmark.core.errors import ConfigurationError, InputFormatError
+from benchmark.lang.ocl import ast
 from benchmark.lang.ocl.check import check_state
 from benchmark.lang.ocl.engine import OclEngine
 from benchmark.lang.ocl.errors import OclTypeError
@@ -21,6 +22,8 @@ from benchmark.lang.ocl.state import ObjectState
 from benchmark.tracks.ocl.transform.modes import MODES, transform
 from benchmark.tracks.ocl.transform.names import is_legal
 from benchmark.tracks.ocl.transform.reify_attribute import eligible as eligible_attributes
+from benchmark.tracks.ocl.transform.resolve import AttributeUse, resolve
+from benchmark.tracks.ocl.transform.rewrite import rewrite
 from benchmark.tracks.ocl.transform.selection import SHARE, choose
 from benchmark.tracks.ocl.transform.spec import (
     Substitution,
@@ -51,6 +54,42 @@ def campus() -> Subject:
 
 def _invariants(subject: Subject) -> dict[str, str]:
     return {inv.name: print_expr(inv.expr) for inv in [*subject.model.invariants, *subject.extra]}
+
+
+# ------------------------------------------------------------------------------------------ resolution
+def test_the_recorder_sees_what_the_checker_resolves() -> None:
+    """The rewriting relies on the checker's lookups being recorded; a change of the compiler that stops
+    them must fail here, by name, rather than as a law violation."""
+    engine = OclEngine.from_text(
+        CAMPUS_USE
+        + "context Course inv shorthand: Course.allInstances().lecturer.salary->sum() >= 0 and credits > 0\n"
+    )
+    inv = engine.model.invariant("Course::shorthand")
+    assert inv is not None
+    uses: list[object] = []
+
+    def hook(original: ast.Node, node: ast.Node) -> ast.Node:
+        use = resolutions.get(original)
+        if use is not None:
+            uses.append(use)
+        return node
+
+    resolutions = resolve(engine.model)
+    rewrite(inv.expr, hook)
+    described = sorted(
+        (
+            type(u).__name__,
+            u.owner.name + "::" + u.attribute.name if isinstance(u, AttributeUse) else u.navigation.role,
+            u.collect,
+        )
+        for u in uses
+    )
+    assert described == [
+        ("AttributeUse", "Course::credits", False),
+        ("AttributeUse", "Professor::salary", True),
+        ("NavigationUse", "lecturer", True),
+    ]
+    assert ("Person", "age") in resolutions.read_attributes and "Teaches" in resolutions.navigated
 
 
 # ------------------------------------------------------------------------------------------ synonyms
