@@ -207,6 +207,25 @@ def test_states_json_keyed_by_model(tmp_path: Path) -> None:
     assert _states(root) == {"tiny.use": ["s/one.soil", "s/two.soil"]}
 
 
+def test_states_json_in_a_model_folder_lists_that_models_states(tmp_path: Path) -> None:
+    """The layout of validation/ocl: ``<model>/states.json`` keyed by state file, naming no model."""
+    root = _write(
+        tmp_path,
+        {
+            "tiny/tiny.use": MODEL,
+            "tiny/states/s02.soil": "",
+            "tiny/states/s01.soil": "",
+            "tiny/states.json": json.dumps({"states/s02.soil": {"positive": True}, "states/s01.soil": {}}),
+            "other/other.use": MODEL.replace("Tiny", "Other"),
+            "other/o.soil": "",
+        },
+    )
+    assert _states(root) == {
+        "tiny.use": ["tiny/states/s02.soil", "tiny/states/s01.soil"],
+        "other.use": ["other/o.soil"],
+    }
+
+
 def test_a_state_of_no_model_is_an_error(tmp_path: Path) -> None:
     root = _write(tmp_path, {"tiny.use": MODEL, "other.soil": ""})
     with pytest.raises(ConfigurationError, match="1 state file\\(s\\) belong to no model"):

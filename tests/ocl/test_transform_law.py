@@ -11,11 +11,12 @@ before). Checked three ways:
   a specification, states with undefined values and broken multiplicities), through ``atlbench``'s
   dataset transformation and files, for every mode and two seeds;
 * on the bundled dataset ``validation/ocl`` when it exists (it is written by the dataset part of the
-  track; the test says so when it skips).
+  track; the test says so when it skips): in memory for every mode, and once through the files.
 """
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,7 @@ from benchmark.lang.ocl.check import check_invariant, check_state
 from benchmark.lang.ocl.soil import parse_soil
 from benchmark.lang.ocl.soil_writer import write_soil
 from benchmark.lang.ocl.use_io import parse_constraints, parse_use, write_constraints, write_use
-from benchmark.tracks.ocl.transform.dataset import load_dataset, transform_dataset
+from benchmark.tracks.ocl.transform.dataset import LoadedDataset, load_dataset, transform_dataset
 from benchmark.tracks.ocl.transform.modes import MODES, transform
 from benchmark.tracks.ocl.transform.subject import Subject, detached
 
@@ -87,18 +88,20 @@ def test_law_on_generated_models(scenario: Scenario, mode: str, seed: int) -> No
         assert verdicts(reread(transformed)) == expected, f"mode {each}, seed {seed}"
 
 
-def dataset_verdicts(root: Path) -> dict[tuple[str, str], Verdicts]:
+def dataset_verdicts(root: Path, dataset: LoadedDataset | None = None) -> dict[tuple[str, str], Verdicts]:
     """Verdicts of every model's states, by (model file, state file) relative to ``root``."""
     out = {}
-    for loaded, _ in load_dataset(root).models:
+    for loaded, _ in (dataset or load_dataset(root)).models:
         subject = loaded.subject
         for (path, _), verdict in zip(loaded.files.states, verdicts(subject), strict=True):
             out[(str(loaded.files.use.relative_to(root)), str(path.relative_to(root)))] = [verdict]
     return out
 
 
-def _check_dataset(root: Path, mode: str, seeds: tuple[int, ...], tmp_path: Path) -> None:
-    expected = dataset_verdicts(root)
+def _check_dataset(
+    root: Path, mode: str, seeds: tuple[int, ...], tmp_path: Path, dataset: LoadedDataset | None = None
+) -> None:
+    expected = dataset_verdicts(root, dataset)
     assert expected, f"{root} has no state to judge"
     for seed in seeds:
         out = tmp_path / f"{mode}-{seed}"
@@ -127,8 +130,32 @@ def test_the_fixture_dataset_discriminates() -> None:
     assert {name for name, found in statuses.items() if found != {"OK", "FAILED"}} == {"Branch::booksAsSet"}
 
 
-@pytest.mark.parametrize("mode", sorted(MODES))
-def test_law_on_the_bundled_dataset(mode: str, tmp_path: Path) -> None:
+@functools.cache
+def _bundled_dataset() -> LoadedDataset:
+    return load_dataset(VALIDATION)
+
+
+@functools.cache
+def _bundled() -> list[tuple[Subject, Verdicts]]:
+    """The bundled dataset's models, read once per process, with their verdicts."""
+    return [(loaded.subject, verdicts(loaded.subject)) for loaded, _ in _bundled_dataset().models]
+
+
+def _require_bundled() -> None:
     if not VALIDATION.is_dir():
         pytest.skip(f"{VALIDATION} does not exist yet (the dataset part of the OCL track writes it)")
-    _check_dataset(VALIDATION, mode, (0,), tmp_path)
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_law_on_the_bundled_dataset(mode: str) -> None:
+    """In memory: reading the 13,000 SOIL lines once serves every mode."""
+    _require_bundled()
+    for subject, expected in _bundled():
+        transformed, _ = transform(subject, mode, 0)
+        assert verdicts(transformed) == expected, f"{subject.model.name}, mode {mode}"
+
+
+def test_the_bundled_dataset_transformed_on_disk_keeps_its_verdicts(tmp_path: Path) -> None:
+    """Through the files as well, once, in the mode that runs every step."""
+    _require_bundled()
+    _check_dataset(VALIDATION, "full", (0,), tmp_path, _bundled_dataset())

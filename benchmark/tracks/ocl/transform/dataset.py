@@ -99,7 +99,7 @@ def discover(root: Path) -> Dataset:
         )
         files.constraints = [(p, p.relative_to(root)) for p in ocls]
         keys = (names[use], use.stem)
-        listed = _listed_states(state_lists, keys, root, folder)
+        listed = _listed_states(state_lists, keys, root, folder if own_folder else None)
         if listed is None:
             listed = [s for s in soils if _belongs(s, root, folder, own_folder, keys)]
         for state in listed:
@@ -162,10 +162,17 @@ def _soil_strings(value: Any) -> Iterator[str]:
             yield from _soil_strings(v)
 
 
+def _names_models(data: Any) -> bool:
+    """Whether a ``states.json`` says which model each state is of (records with a ``model`` field)."""
+    records = data.values() if isinstance(data, dict) else data if isinstance(data, list) else []
+    return any(isinstance(r, dict) and "model" in r for r in records)
+
+
 def _listed_states(
-    lists: list[tuple[Path, Any]], keys: tuple[str, ...], root: Path, folder: Path
+    lists: list[tuple[Path, Any]], keys: tuple[str, ...], root: Path, own_folder: Path | None
 ) -> list[Path] | None:
-    """States a ``states.json`` lists for the model, or None when none mentions it."""
+    """States a ``states.json`` lists for the model, or None when none mentions it. A ``states.json``
+    in the model's own folder that names no model lists only that model's states."""
     found: list[Path] = []
     mentioned = False
     for path, data in lists:
@@ -175,10 +182,13 @@ def _listed_states(
             entries += [{k: v} for k, v in data.items() if isinstance(v, dict) and v.get("model") in keys]
         elif isinstance(data, list):
             entries = [r for r in data if isinstance(r, dict) and r.get("model") in keys]
+        inside = own_folder is not None and (path.parent == own_folder or own_folder in path.parents)
+        if not entries and inside and not _names_models(data):
+            entries = [data]
         for entry in entries:
             mentioned = True
             for name in _soil_strings(entry):
-                found.append(_resolve(name, (path.parent, root, folder), path))
+                found.append(_resolve(name, (path.parent, root, *([own_folder] if own_folder else [])), path))
     if not mentioned:
         return None
     unique: list[Path] = []

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 
 from benchmark.lang.ocl import ast
 from benchmark.lang.ocl import operations as ops
-from benchmark.lang.ocl.model import Class, Invariant, Model, role_name_for
+from benchmark.lang.ocl.model import Class, Invariant, Model
 from benchmark.lang.ocl.parser import RESERVED_WORDS
 from benchmark.lang.ocl.types import BASIC_TYPES
 from benchmark.tracks.ocl.transform.rewrite import variable_names
@@ -47,11 +47,6 @@ def component(cls: Class) -> frozenset[str]:
                 seen.add(other.name)
                 todo.append(other)
     return frozenset(seen)
-
-
-def components(model: Model) -> dict[str, frozenset[str]]:
-    """The inheritance component of every class, by class name."""
-    return {name: component(cls) for name, cls in model.classes.items()}
 
 
 def feature_names(model: Model, classes: Iterable[str]) -> set[str]:
@@ -113,11 +108,9 @@ def capitalized(name: str) -> str:
 __all__ = [
     "capitalized",
     "component",
-    "components",
     "expression_variables",
     "feature_names",
     "fresh",
     "is_legal",
-    "role_name_for",
     "type_names",
 ]

@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 
 from benchmark.lang.ocl import ast
-from benchmark.lang.ocl.model import Association, Model, role_name_for
+from benchmark.lang.ocl.model import Association, Enumeration, Model, role_name_for
 from benchmark.tracks.ocl.transform.mapping import Mapping, Ref, Renaming
 from benchmark.tracks.ocl.transform.names import (
     component,
@@ -187,8 +187,11 @@ def apply_renaming(subject: Subject, renaming: Renaming, resolutions: Resolution
     return new
 
 
-def _renamed(enum, name: str):  # type: ignore[no-untyped-def]
+def _renamed(enum: Enumeration, name: str) -> Enumeration:
+    """The copy's enumeration under its new name; its type carries the name too (and is this model's
+    own, since the model is a copy), so attribute types and values follow."""
     enum.name = name
+    enum.type.name = name
     return enum
 
 

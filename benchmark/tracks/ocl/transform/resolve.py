@@ -22,7 +22,7 @@ from typing import Any
 from benchmark.lang.ocl import ast
 from benchmark.lang.ocl.compiler import Compiled, Compiler, Runtime
 from benchmark.lang.ocl.model import Attribute, Class, Invariant, Model, Navigation
-from benchmark.lang.ocl.types import ClassType, CollectionType, Type
+from benchmark.lang.ocl.types import CollectionType, Type
 from benchmark.lang.ocl.values import Obj
 
 
@@ -149,7 +149,3 @@ class RecordingRuntime(Runtime):
 def resolve(model: Model, extra: Iterable[Invariant] = ()) -> Resolutions:
     """Compile ``model`` and ``extra`` invariants (raising the checker's errors) and return the record."""
     return RecordingRuntime(model, extra).resolutions
-
-
-def class_of(t: Type) -> Class | None:
-    return t.cls if isinstance(t, ClassType) else None

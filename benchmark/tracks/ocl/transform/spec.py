@@ -6,14 +6,16 @@ reference constraint, either a whole ``context C inv name: expr`` or only its ex
 alone takes its context from the model's invariant of that id (``name`` or ``C::name``).
 
 Transforming a specification keeps every key and every other field, rewrites ``ocl`` with the model
-(it is one more invariant of the :class:`~.subject.Subject`) and replaces identifiers in ``text``: each
-whole-word, case-sensitive occurrence of an original class, enumeration, association, attribute or role
-name becomes its final name (:func:`substitutions`). When one old name has several new ones (``name``
-of two classes renamed apart) the one of the constraint's context class wins. Words of two letters or
-fewer and common English words are never replaced: a role called ``of`` must not rewrite the prose.
-An article before a replaced name follows it (``a Book`` -> ``an Item``). The prose may use a name as an
-ordinary word too ("30 days" when an attribute is ``days``); it is replaced there as well, since the
-text cannot tell the two apart.
+(it is one more invariant of the :class:`~.subject.Subject`) and replaces identifiers in ``text``
+(:func:`substitutions` gives the original names and their final ones). A text that marks identifiers
+with backticks (as ``validation/ocl`` does: ``A `Member` ...``) has them replaced inside the backticks
+only, whole words, so the prose around them is never touched. Otherwise every whole-word, case-sensitive
+occurrence is replaced, except words of two letters or fewer and common English words (a role called
+``of`` must not rewrite the prose); such prose may use a model name as an ordinary word too ("30 days"
+when an attribute is ``days``), and it is replaced there as well, since the text cannot tell the two
+apart. When one old name has several new ones (``name`` of two classes renamed apart) the one of the
+constraint's context class wins, and an article before a replaced name follows it (``a Book`` -> ``an
+Item``, ``a `Book``` -> ``an `Item```).
 """
 
 from __future__ import annotations
@@ -194,34 +196,50 @@ def substitutions(mapping: Mapping, model: Model) -> list[Substitution]:
 
 
 def replace_identifiers(text: str, subs: list[Substitution], context: str | None, model: Model) -> str:
-    """``text`` with whole-word identifiers replaced (see the module docstring)."""
+    """``text`` with identifiers replaced (see the module docstring): inside backticks only when the
+    text marks identifiers with backticks, else every whole-word occurrence but small and common words."""
+    marked = "`" in text
+    table = _table(subs, context, model, prose=not marked)
+    if not table:
+        return text
+    names = "|".join(re.escape(k) for k in sorted(table, key=len, reverse=True))
+    word = re.compile(r"(?<![\w$])(" + names + r")(?!\w)")
+    article = r"(?:\b(a|an|A|An)(\s+))?"
+
+    def with_article(m: re.Match[str], new: str, changed: bool) -> str:
+        if m.group(1) is None or not changed:
+            return (m.group(1) or "") + (m.group(2) or "") + new
+        fitting = "an" if _vowel_sound(new.lstrip("`")) else "a"
+        return (fitting.capitalize() if m.group(1)[0].isupper() else fitting) + m.group(2) + new
+
+    if marked:
+
+        def span(m: re.Match[str]) -> str:
+            inner = m.group(3)
+            new = word.sub(lambda w: table[w.group(1)], inner)
+            first_changed = word.match(inner) is not None
+            return with_article(m, f"`{new}`", first_changed)
+
+        return re.sub(article + r"`([^`\n]*)`", span, text)
+    return re.sub(article + word.pattern, lambda m: with_article(m, table[m.group(3)], True), text)
+
+
+def _table(subs: list[Substitution], context: str | None, model: Model, *, prose: bool) -> dict[str, str]:
+    """Old name -> new name; one of the context class's elements wins when a name has several."""
     related: frozenset[str] = frozenset()
     if context is not None and context in model.classes:
         related = component(model.classes[context])
     table: dict[str, str] = {}
     preferred: set[str] = set()
     for sub in subs:
-        if len(sub.old) <= 2 or sub.old.lower() in _PROSE:
+        if prose and (len(sub.old) <= 2 or sub.old.lower() in _PROSE):
             continue
         mine = bool(sub.owners & related)
         if sub.old not in table or (mine and sub.old not in preferred):
             table[sub.old] = sub.new
             if mine:
                 preferred.add(sub.old)
-    if not table:
-        return text
-    names = "|".join(re.escape(k) for k in sorted(table, key=len, reverse=True))
-    pattern = re.compile(r"(?:\b(a|an|A|An)(\s+))?(?<![\w$])(" + names + r")(?!\w)")
-
-    def replace(m: re.Match[str]) -> str:
-        new = table[m.group(3)]
-        article = m.group(1)
-        if article is None:
-            return new
-        fitting = "an" if _vowel_sound(new) else "a"
-        return (fitting.capitalize() if article[0].isupper() else fitting) + m.group(2) + new
-
-    return pattern.sub(replace, text)
+    return table
 
 
 def _vowel_sound(word: str) -> bool:

@@ -11,7 +11,6 @@ then its own additions).
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -174,6 +173,3 @@ def fresh_object_name(state: ObjectState, base: str) -> str:
         name = f"{base}{n}"
         n += 1
     return name
-
-
-StateBuilder = Callable[[ObjectState], ObjectState]
