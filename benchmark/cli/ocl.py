@@ -1,10 +1,16 @@
-"""``atlbench ocl``: check object states, evaluate OCL, convert models (the OCL track, part 1).
+"""``atlbench ocl``: check object states, evaluate OCL, convert and transform models, synthetic runs.
 
 * ``atlbench ocl check MODEL STATE [--constraints FILE] [--json]`` -- structure and every invariant,
   OK or FAILED, as USE's ``check``; exit 1 when anything failed.
 * ``atlbench ocl eval MODEL STATE 'EXPR' [--json]`` -- the value and its type, printed like USE
   (``Set{1,2} : Set(Integer)``); an expression may start with ``-`` (``'-(3-(8+4))'``), no ``--`` needed.
 * ``atlbench ocl convert FILE --to use|puml [-o OUT]`` -- between the two model notations.
+* ``atlbench ocl transform --mode MODE MODEL.use [--constraints F.ocl] [--states S.soil ...]``
+  ``[--spec specification.json] [--seed N] --out DIR``, or ``--dataset DIR`` instead of the model and its
+  files -- a meaning-preserving transformation of the robustness study
+  (:mod:`benchmark.tracks.ocl.transform`).
+* ``atlbench ocl synth [--root DIR] [--seed N]`` -- the track's synthetic noisy runs
+  (:mod:`benchmark.tracks.ocl.synth`), written below ``DIR/runs/``.
 
 MODEL is a ``.use`` or PlantUML (``.puml``) file, STATE a SOIL file. Input errors print as
 ``FILE:LINE:COL: error: ...`` and exit 2.
@@ -85,6 +91,36 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     convert.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
     convert.set_defaults(handler=run_convert)
 
+    from benchmark.tracks.ocl.transform.modes import MODES
+
+    transform = commands.add_parser(
+        "transform", help="rename or reify model elements, rewriting constraints, states and specification"
+    )
+    transform.add_argument("model", type=Path, nargs="?", help="model file (.use); or use --dataset")
+    transform.add_argument("--mode", required=True, choices=list(MODES), help="transformation mode")
+    transform.add_argument(
+        "--constraints",
+        type=Path,
+        action="append",
+        default=[],
+        help="constraints file (.ocl); may be repeated",
+    )
+    transform.add_argument(
+        "--states", type=Path, nargs="+", action="extend", default=[], help="object states (.soil)"
+    )
+    transform.add_argument("--spec", type=Path, help="specification.json (model -> constraint id -> entry)")
+    transform.add_argument("--dataset", type=Path, help="transform every model of this dataset directory")
+    transform.add_argument("--seed", type=int, default=0, help="seed of the choices (default 0)")
+    transform.add_argument("--out", type=Path, required=True, help="output directory")
+    transform.set_defaults(handler=run_transform)
+
+    synth = commands.add_parser(
+        "synth", help="write the synthetic noisy runs of the OCL track (runs/Synthetic-*/RUN/MODE.json)"
+    )
+    synth.add_argument("--root", type=Path, help="the OCL dataset (default: validation/ocl)")
+    synth.add_argument("--seed", type=int, default=0, help="transformation seed of the prompts (default 0)")
+    synth.set_defaults(handler=run_synth)
+
 
 def _engine(model: Path, constraints: list[Path] | None = None):  # type: ignore[no-untyped-def]
     from benchmark.core.errors import InputFormatError
@@ -162,3 +198,66 @@ def run_convert(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return EXIT_OK
+
+
+def run_transform(args: argparse.Namespace) -> int:
+    from benchmark.core.errors import ConfigurationError, InputFormatError
+    from benchmark.core.fileio import dumps_json
+    from benchmark.tracks.ocl.transform.dataset import transform_dataset
+    from benchmark.tracks.ocl.transform.files import load, single_model_files, transform_loaded, write_output
+    from benchmark.tracks.ocl.transform.spec import read_specification
+
+    if (args.model is None) == (args.dataset is None):
+        raise ConfigurationError("give either a MODEL.use or --dataset DIR", field="MODEL")
+    if args.dataset is not None:
+        if args.constraints or args.states or args.spec:
+            raise ConfigurationError(
+                "--constraints, --states and --spec come from the dataset; do not give them with --dataset",
+                field="--dataset",
+            )
+        results = transform_dataset(args.dataset, args.mode, args.seed, args.out)
+        for name, result in results:
+            print(f"{name}: {_summary(result.mapping)}")
+        print(f"wrote {len(results)} model(s) to {args.out}")
+        return EXIT_OK
+    for path, what in [
+        (args.model, "model"),
+        *((p, "constraints") for p in args.constraints),
+        *((p, "state") for p in args.states),
+        *([(args.spec, "specification")] if args.spec else []),
+    ]:
+        if not path.is_file():
+            raise InputFormatError(f"no such {what} file", file=str(path))
+    sibling = args.model.with_suffix(".puml")
+    files = single_model_files(
+        args.model, args.constraints, args.states, puml=sibling if sibling.is_file() else None
+    )
+    spec = read_specification(args.spec) if args.spec else None
+    result = transform_loaded(load(files, spec, str(args.spec or "")), args.mode, args.seed, args.out)
+    if spec is not None:
+        data = result.spec if result.spec_key is None else {result.spec_key: result.spec}
+        write_output(args.out / "transformed_specification.json", dumps_json(data))
+    write_output(args.out / "mapping.json", dumps_json(result.mapping.to_json()))
+    print(f"{result.mapping.model}: {_summary(result.mapping)}")
+    print(f"wrote {args.out}")
+    return EXIT_OK
+
+
+def run_synth(args: argparse.Namespace) -> int:
+    from benchmark.tracks.ocl.dataset import load_dataset
+    from benchmark.tracks.ocl.synth import write_synthetic_runs
+
+    written = write_synthetic_runs(load_dataset(args.root), args.seed)
+    print(
+        f"wrote {len(written)} synthetic run file(s) below {written[0].parents[2] if written else args.root}"
+    )
+    return EXIT_OK
+
+
+def _summary(mapping) -> str:  # type: ignore[no-untyped-def]
+    data = mapping.to_json()
+    renamed = sum(len(v) for v in data["renamed"].values())
+    return (
+        f"{renamed} element(s) renamed, {len(data['reified_attributes'])} attribute(s) and "
+        f"{len(data['reified_associations'])} association(s) reified"
+    )

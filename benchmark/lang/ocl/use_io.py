@@ -541,12 +541,19 @@ def write_use(model: Model) -> str:
     global_invs = [i for i in model.invariants if not (i.in_class_body and not i.explicit_variables)]
     if global_invs:
         out.append("constraints")
-        for inv in global_invs:
-            variables = f"{', '.join(inv.variables)} : " if inv.explicit_variables else ""
-            out.append(f"context {variables}{inv.class_name} inv {inv.name}:")
-            out.append(f"  {print_expr(inv.expr)}")
-        out.append("")
+        out.append(write_constraints(global_invs))
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-__all__ = ["parse_constraints", "parse_use", "read_use", "type_text", "write_use"]
+def write_constraints(invariants: list[Invariant]) -> str:
+    """Invariants as a constraints file (``context [v :] C inv name:`` and the indented expression), the
+    form :func:`parse_constraints` reads and ``write_use`` uses for its ``constraints`` section."""
+    out: list[str] = []
+    for inv in invariants:
+        variables = f"{', '.join(inv.variables)} : " if inv.explicit_variables else ""
+        out.append(f"context {variables}{inv.class_name} inv {inv.name}:")
+        out.append(f"  {print_expr(inv.expr)}")
+    return "\n".join(out) + "\n"
+
+
+__all__ = ["parse_constraints", "parse_use", "read_use", "type_text", "write_constraints", "write_use"]

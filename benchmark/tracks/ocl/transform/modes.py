@@ -1,0 +1,64 @@
+"""The seven transformation modes of the study and the order their steps run in.
+
+A combined mode runs its steps one after the other on the result of the previous one, always in the
+order association reification, attribute reification, renaming:
+
+* reifying associations first leaves the attributes as they were (link classes have none), so the
+  attribute step picks the same attributes as in mode ``attribute``;
+* renaming last renames the classes, associations and roles the reifications created too, and names
+  every original element as in mode ``rename`` (synonyms are drawn per word and seed).
+
+So ``full`` is ``rename`` applied to ``attribute_association``, and every mode's mapping lists old names of
+the original model against names of the final one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from benchmark.core.errors import ConfigurationError
+
+if TYPE_CHECKING:  # the steps load the OCL checker; the mode names must stay cheap (``atlbench --help``)
+    from benchmark.tracks.ocl.transform.mapping import Mapping
+    from benchmark.tracks.ocl.transform.subject import Subject
+
+    Step = Callable[[Subject, int, Mapping], Subject]
+
+MODES: dict[str, tuple[str, ...]] = {
+    "rename": ("rename",),
+    "attribute": ("attribute",),
+    "association": ("association",),
+    "rename_attribute": ("attribute", "rename"),
+    "rename_association": ("association", "rename"),
+    "attribute_association": ("association", "attribute"),
+    "full": ("association", "attribute", "rename"),
+}
+
+
+def transform(subject: Subject, mode: str, seed: int = 0) -> tuple[Subject, Mapping]:
+    """The transformed subject and the mapping of ``mode`` (deterministic for ``seed``).
+
+    The result is type checked (model, invariants, extra invariants) before it is returned, so a
+    transformation that produced something the judge would reject fails here, loudly.
+    """
+    if mode not in MODES:
+        raise ConfigurationError(
+            f"unknown transformation mode {mode!r}; expected one of {', '.join(MODES)}", field="--mode"
+        )
+    from benchmark.tracks.ocl.transform.mapping import Mapping
+
+    steps = _steps()
+    mapping = Mapping(subject.model.name, mode, seed)
+    for step in MODES[mode]:
+        subject = steps[step](subject, seed, mapping)
+    subject.check()
+    return subject, mapping
+
+
+def _steps() -> dict[str, Step]:
+    from benchmark.tracks.ocl.transform.reify_association import reify_associations
+    from benchmark.tracks.ocl.transform.reify_attribute import reify_attributes
+    from benchmark.tracks.ocl.transform.rename import rename
+
+    return {"association": reify_associations, "attribute": reify_attributes, "rename": rename}
