@@ -15,7 +15,7 @@ from benchmark.core.errors import BenchmarkError
 from benchmark.core.provenance import git_commit, now, versions
 from benchmark.core.results import Results, ResultsHeader, TrackSection
 from benchmark.core.rows import Row
-from benchmark.core.track import Collection, Track, TrackContext
+from benchmark.core.track import Collection, SkippedInput, Track, TrackContext
 from benchmark.harness.gates import compare_with, min_score_failures
 from benchmark.harness.options import SessionOptions
 
@@ -43,9 +43,14 @@ class Harness:
         return self._tracks[name]
 
     def collection(self, name: str) -> Collection:
-        """The track's cases, collected once per process however often they are asked for."""
+        """The track's cases, collected once per process however often they are asked for; none when the
+        validation tree holds no data for the track (its module's tests are then skipped, not errors)."""
         if name not in self._collections:
-            self._collections[name] = self.track(name).collect()
+            root = self.options.roots[name]
+            if root.is_dir():
+                self._collections[name] = self.track(name).collect()
+            else:  # a tree without this track's data: no case, said once (a given root is checked earlier)
+                self._collections[name] = Collection(skipped=(SkippedInput(root, f"no {name} data here"),))
         return self._collections[name]
 
     @property

@@ -363,3 +363,15 @@ def test_a_mistyped_validation_root_is_one_line_and_exit_4(pytester: pytest.Pyte
         and "--validation-root: not a folder" in (result.stderr.lines[0])
     )
     assert "Traceback" not in result.stderr.str() and "Traceback" not in result.stdout.str()
+
+
+def test_a_tree_without_a_tracks_data_skips_that_track_and_scores_the_others(
+    pytester: pytest.Pytester, tree: Path
+) -> None:
+    """A validation tree of mapping transformations only: the round-trip track's module has no case
+    (skipped, not a collection error) and the mapping runs are scored as usual."""
+    pytester.makepyfile(test_other=CASES.replace('atlbench_track("atl")', 'atlbench_track("roundtrip")'))
+    result = run(pytester, "-n", "0")
+    assert result.ret == 0, result.stdout.str()
+    result.assert_outcomes(passed=7, skipped=2)
+    assert "Traceback" not in result.stdout.str() and "UsageError" not in result.stdout.str()
