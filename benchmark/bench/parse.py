@@ -3,7 +3,8 @@
 Three measurements, printed as ``name: value`` lines:
 
 1. corpus, in process: every ``.atl`` file below DIR parsed and summarized the way ``atlbench parse
-   --summary`` does it (both cores when it pays), wall clock from before the grammar is compiled;
+   --summary`` does it (both cores when it pays), wall clock from before the grammar is set up (loaded
+   from the compiled-grammar cache, or compiled when there is none); interpreter start not included;
 2. corpus, whole commands, side by side: ``python -m benchmark parse --summary -- FILES`` as a fresh
    process, once with the compiled grammar loaded from its cache (as every run after the first) and once
    with the cache disabled (interpreter start, imports and grammar compilation, like a user's very first
@@ -11,8 +12,8 @@ Three measurements, printed as ``name: value`` lines:
    on that classpath (JVM start included). The commands run in turn, A B C A B C ..., for ``--rounds``
    rounds after ``--warmup`` uncounted ones; each figure is the median [min-max] of the whole process's
    wall and CPU seconds (CPU: user + system of the process and every child it waited for, so the
-   project's worker processes count), and each official figure is also given as a ratio to the
-   project's cached command, the median of the round-by-round ratios. Every command's output is checked:
+   project's worker processes count), and each other command is also given as wall and CPU ratios to
+   the project's cached command, the medians of the round-by-round ratios. Every command's output is checked:
    a command that did not answer for every file (say, because a file name with a space was split in
    two) is reported, and the benchmark exits with status 1;
 3. scaling: a generated module (:mod:`benchmark.atl.synthetic`) at 1x, 10x and 100x its base size, parsed
@@ -161,8 +162,8 @@ def _in_process(corpus: AtlCorpus, jobs: int | None) -> None:
     seconds = time.perf_counter() - start
     failures = [result for result in results if not result.ok]
     print(f"jobs: {workers(corpus.files, jobs)}")
-    print(f"grammar compile seconds: {compiled - start:.3f}")
-    print(f"in-process seconds (wall, compile included): {seconds:.3f}")
+    print(f"grammar set-up seconds (imports, compiled or loaded from its cache): {compiled - start:.3f}")
+    print(f"in-process seconds (wall, grammar set-up included): {seconds:.3f}")
     print(f"in-process main-process CPU seconds: {time.process_time() - cpu_start:.3f}")
     print(f"in-process MB/s: {_mb_per_second(corpus.size, seconds):.2f}")
     print(f"sum of per-file parse seconds: {sum(result.seconds for result in results):.3f}")
@@ -256,6 +257,9 @@ def check_project(run: _Run, files: Sequence[str]) -> _Answer:
     note = f"{answered} of {len(files)} files answered ({errors} with a syntax error)"
     if others:
         note += f", and {others} names that are not corpus files"
+    if answered != len(files):
+        said = [line for line in run.stderr.splitlines() if ": error: " not in line][-1:] or ["no message"]
+        note += f" (exit status {run.status}; {said[0].strip()})"
     return _Answer(answered, note)
 
 
@@ -335,9 +339,19 @@ def _spread(values: Sequence[float]) -> str:
     return f"{statistics.median(values):.3f} s [{min(values):.3f}-{max(values):.3f}]"
 
 
+def _print_ratio(what: str, pairs: Sequence[tuple[float, float]]) -> None:
+    ratios = [value / base for value, base in pairs if base > 0]
+    if ratios:
+        print(
+            f"  {what} ratio to the project's cached command: {statistics.median(ratios):.2f}"
+            f" (median of {len(ratios)} round-by-round ratios)"
+        )
+
+
 def _side_by_side(contenders: list[_Contender], rounds: int, warmup: int) -> int:
     print(
-        f"side by side: {rounds} rounds after {warmup} warm-up, the {len(contenders)} commands in turn;"
+        f"side by side: {rounds} round{'s' * (rounds != 1)} after {warmup} warm-up,"
+        f" the {len(contenders)} commands in turn;"
         " median [min-max] of each whole process"
     )
     for number in range(warmup + rounds):
@@ -368,15 +382,12 @@ def _side_by_side(contenders: list[_Contender], rounds: int, warmup: int) -> int
                 " these figures do not measure them"
             )
         if contender is not reference:
-            ratios = [
-                run.wall / base.wall
-                for run, base in zip(contender.runs, reference.runs, strict=True)
-                if base.wall > 0
+            pairs = list(zip(contender.runs, reference.runs, strict=True))
+            _print_ratio("wall", [(run.wall, base.wall) for run, base in pairs])
+            cpu_pairs = [
+                (run.cpu, base.cpu) for run, base in pairs if run.cpu is not None and base.cpu is not None
             ]
-            print(
-                f"  wall ratio to the project's cached command: {statistics.median(ratios):.2f}"
-                f" (median of {len(ratios)} round-by-round ratios)"
-            )
+            _print_ratio("CPU", cpu_pairs)
     return status
 
 
