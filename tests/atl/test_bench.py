@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from benchmark.bench import main
 from benchmark.lang.atl import parse
 from benchmark.lang.atl.summary import summarize
@@ -77,3 +81,117 @@ def test_bench_extract_reports_a_file_too_deep_to_extract_and_goes_on(tmp_path, 
     out = capsys.readouterr().out
     assert "documents: 1\n" in out and "failures: 1\n" in out
     assert f"{tmp_path / 'deep.atl'}: error: an expression is nested too deeply" in out
+
+
+# A stand-in for ``java``: it is given ``-cp CP MAIN --mode MODE --files-from LIST`` as the official
+# parser's driver is, and answers with the driver's line. With SPLIT set it reads the list the way a
+# shell-split wrapper would (every name cut at its spaces), the mistake that once made the official
+# parser "fast" by parsing nothing.
+FAKE_JAVA = """\
+import json, os, sys
+args = sys.argv[1:]
+options = dict(zip(args[3::2], args[4::2]))
+with open(options["--files-from"], encoding="utf-8") as listed:
+    names = [line.rstrip("\\n") for line in listed if line.strip()]
+if os.environ.get("SPLIT"):
+    names = [part for name in names for part in name.split()]
+read = sum(os.path.isfile(name) for name in names)
+with open(os.environ["RECORD"], "a", encoding="utf-8") as record:
+    record.write(json.dumps({"argv": args, "names": names}) + "\\n")
+print(f"files={len(names)} read={read} units={read} setup_s=0.010 parse_s=0.020")
+"""
+
+
+def _spaced_corpus(tmp_path):
+    corpus = tmp_path / "atl zoo" / "UML2MOF 2"
+    corpus.mkdir(parents=True)
+    module = "module M; create OUT : B from IN : A;\nrule R {{ from a : A!X to b : B!Y (n <- a.{}) }}\n"
+    (corpus / "a file.atl").write_text(module.format("n"))
+    (corpus / "plain.atl").write_text(module.format("m"))
+    return corpus.parent, sorted(str(path) for path in corpus.glob("*.atl"))
+
+
+def _run_side_by_side(tmp_path, monkeypatch, *, split):
+    import shlex
+    import sys
+
+    directory, files = _spaced_corpus(tmp_path)
+    java = tmp_path / "fake jdk" / "java.py"
+    java.parent.mkdir()
+    java.write_text(FAKE_JAVA)
+    record = tmp_path / "record.jsonl"
+    monkeypatch.setenv("RECORD", str(record))
+    if split:
+        monkeypatch.setenv("SPLIT", "1")
+    classpath = str(tmp_path / "atl parser" / "atl.jar")
+    status = main(
+        [
+            "parse",
+            str(directory),
+            "--no-scaling",
+            "--rounds",
+            "1",
+            "--warmup",
+            "0",
+            "--jobs",
+            "1",
+            "--official",
+            classpath,
+            "--official-modes",
+            "full,setup",
+            "--java",
+            shlex.join([sys.executable, str(java)]),
+        ]
+    )
+    calls = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()]
+    return status, files, classpath, calls
+
+
+def test_bench_parse_side_by_side_keeps_file_names_with_spaces(tmp_path, monkeypatch, capsys):
+    status, files, classpath, calls = _run_side_by_side(tmp_path, monkeypatch, split=False)
+    out = capsys.readouterr().out
+    assert status == 0, out
+    # The project's command named both files in its summaries, spaces and all, both times.
+    assert out.count("output: 2 of 2 files answered (0 with a syntax error)") == 2
+    assert "output: 2 of 2 files read (2 listed), 2 units" in out
+    assert "output: 0 of 0 files read (0 listed), 0 units" in out
+    assert "WARNING" not in out
+    assert "its own clock, parsing loop: 0.020 s" in out
+    assert "wall ratio to the project's cached command:" in out
+    full, setup = calls
+    assert full["argv"][:6] == ["-cp", classpath, "AtlParseDriver", "--mode", "full", "--files-from"]
+    assert full["names"] == files
+    assert setup["argv"][3:5] == ["--mode", "full"] and setup["names"] == []
+
+
+def test_bench_parse_reports_a_command_that_lost_file_names(tmp_path, monkeypatch, capsys):
+    status, files, _, calls = _run_side_by_side(tmp_path, monkeypatch, split=True)
+    out = capsys.readouterr().out
+    pieces = [piece for name in files for piece in name.split()]
+    assert len(pieces) > len(files) and calls[0]["names"] == pieces
+    assert status == 1
+    assert f"output: 0 of 2 files read ({len(pieces)} listed), 0 units" in out
+    assert "WARNING: it did not answer for all 2 files" in out
+
+
+def test_file_lists_and_commands_never_split_names(tmp_path):
+    from benchmark.bench.parse import official_command, project_command, write_file_list
+    from benchmark.core.errors import ConfigurationError
+
+    names = ["/a dir/x y.atl", "-starts-with-a-dash.atl"]
+    listed = write_file_list(names, tmp_path / "list.txt")
+    assert listed.read_text(encoding="utf-8").splitlines() == names
+    assert project_command(names, None)[-3:] == ["--", *names]
+    assert official_command("'/opt/my jdk/bin/java' -Xss4m", "a b.jar", "Main", "setup", listed) == [
+        "/opt/my jdk/bin/java",
+        "-Xss4m",
+        "-cp",
+        "a b.jar",
+        "Main",
+        "--mode",
+        "full",
+        "--files-from",
+        str(listed),
+    ]
+    with pytest.raises(ConfigurationError, match="line break"):
+        write_file_list(["two\nlines.atl"], tmp_path / "bad.txt")
