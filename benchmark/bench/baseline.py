@@ -21,12 +21,14 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from benchmark.core.wording import plain_text
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "baseline",
         help="speed of a baseline (EMF Compare port by default) on a list of metamodel pairs",
-        description=__doc__,
+        description=plain_text(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _add_arguments(parser)
@@ -126,7 +128,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmark.bench.baseline", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmark.bench.baseline", description=plain_text(__doc__)
+    )
     _add_arguments(parser)
     return run(parser.parse_args(argv))
 

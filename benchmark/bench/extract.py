@@ -16,12 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmark.core.wording import plain_text
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "extract",
         help="parse and extract every .atl file below a directory, timed",
-        description=__doc__,
+        description=plain_text(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("directory", type=Path, help="directory searched recursively for .atl files")

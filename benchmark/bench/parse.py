@@ -24,6 +24,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from benchmark.core.wording import plain_text
+
 if TYPE_CHECKING:
     from benchmark.bench._corpus import AtlCorpus
 
@@ -32,7 +34,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "parse",
         help="ATL parser speed on a directory of .atl files, cold, plus a scaling run",
-        description=__doc__,
+        description=plain_text(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("directory", type=Path, help="directory searched recursively for .atl files")

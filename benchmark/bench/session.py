@@ -19,6 +19,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from benchmark.core.wording import plain_text
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -26,7 +28,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "session",
         help="time a whole pytest benchmark session at several run counts",
-        description=__doc__,
+        description=plain_text(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--validation-root", type=Path, default=REPO / "validation")

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmark.core.wording import plain_text, plural
 from benchmark.tracks.mapping.baselines.pairs import ENGINE_ALIASES
 
 
@@ -22,7 +23,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "baseline",
         help="run the EMF Compare (or name-equality) baseline on a metamodel pair or a list of pairs",
-        description=__doc__,
+        description=plain_text(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("source", metavar="SOURCE", nargs="?", help="source metamodel (.ecore or .km3)")
@@ -88,9 +89,12 @@ def _run_list(name: str, list_file: Path, out_dir: Path) -> int:
     for error in line_errors:
         report_error(error)
     failed = len(line_errors)
+    total = len(pairs) + len(line_errors)  # every pair line counts, the malformed ones too
+    lines = sorted([pair.line for pair in pairs] + [error.line or 0 for error in line_errors])
     out_dir.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
-    for position, pair in enumerate(pairs, start=1):
+    for pair in pairs:
+        position = lines.index(pair.line) + 1
         target_file = out_dir / pair.output_name
         began = time.perf_counter()
         try:
@@ -102,13 +106,13 @@ def _run_list(name: str, list_file: Path, out_dir: Path) -> int:
             continue
         write_json_atomic(target_file, document)
         print(
-            f"[{position}/{len(pairs)}] {pair.output_name} {pair.source.name} -> {pair.target.name}: "
-            f"{len(document['mappings'])} mappings ({(time.perf_counter() - began) * 1000:.0f} ms)",
+            f"[{position}/{total}] {pair.output_name} {pair.source.name} -> {pair.target.name}: "
+            f"{plural(len(document['mappings']), 'mapping')} ({(time.perf_counter() - began) * 1000:.0f} ms)",
             file=sys.stderr,
         )
-    written = len(pairs) + len(line_errors) - failed
+    written = total - failed
     print(
-        f"{written} of {len(pairs) + len(line_errors)} pairs written to {out_dir} "
+        f"{written} of {plural(total, 'pair')} written to {out_dir} "
         f"in {time.perf_counter() - start:.2f} s; {failed} failed",
         file=sys.stderr,
     )

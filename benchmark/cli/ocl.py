@@ -50,7 +50,14 @@ class _DashPositionalParser(argparse.ArgumentParser):
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    parser = subparsers.add_parser("ocl", help="OCL track: check states, evaluate OCL, convert models")
+    from benchmark.core.wording import plain_text
+
+    parser = subparsers.add_parser(
+        "ocl",
+        help="OCL track: check states, evaluate OCL, convert models",
+        description=plain_text(__doc__),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     commands = parser.add_subparsers(
         dest="ocl_command", metavar="SUBCOMMAND", required=True, parser_class=_DashPositionalParser
     )

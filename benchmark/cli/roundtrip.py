@@ -3,7 +3,8 @@
 atlbench roundtrip generate [--source DIR] [--out DIR] [--check]
 atlbench roundtrip score --base FILE --expected FILE --output FILE [--json]
 atlbench roundtrip lines FILE [--kind ecore|sql] [--json]
-atlbench roundtrip cases [--data DIR]
+atlbench roundtrip cases [DIR]
+atlbench roundtrip synth [--data DIR] [--profile NAME ...] [--examples 1,2] [--runs N] [--seed N] [--check]
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import argparse
 import sys
 from pathlib import Path
 from typing import Any
+
+from benchmark.core.wording import plural
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -43,7 +46,12 @@ def register(subparsers: Any) -> None:
     score = commands.add_parser("score", help="score an output model against the expected one")
     score.add_argument("--base", type=Path, required=True, help="the model before the delta (S or T)")
     score.add_argument("--expected", type=Path, required=True, help="the expected model (Δ(S) or Δ(T))")
-    score.add_argument("--output", type=Path, required=True, help="the model to score (an LLM's S' or T')")
+    score.add_argument(
+        "--output",
+        type=Path,
+        required=True,
+        help="the answer to score: a bare model or an LLM's raw answer (prose, fences, several documents)",
+    )
     score.add_argument("--json", action="store_true", help="print the full JSON report")
     score.set_defaults(handler=_score)
 
@@ -54,14 +62,35 @@ def register(subparsers: Any) -> None:
     lines.set_defaults(handler=_lines)
 
     cases = commands.add_parser("cases", help="list the cases of a round-trip data folder")
-    cases.add_argument("--data", type=Path, help="data folder (default: bundled)")
+    cases.add_argument("folder", type=Path, nargs="?", metavar="DIR", help="data folder (default: bundled)")
+    # the earlier spelling, kept so that scripts keep working; the positional folder is what the
+    # sibling commands take
+    cases.add_argument("--data", type=Path, metavar="DIR", help="deprecated: give the folder as DIR")
     cases.set_defaults(handler=_cases)
+
+    synth = commands.add_parser(
+        "synth",
+        help="write the synthetic chained runs (Synthetic-* providers, not LLM output) into runs/",
+        description="Seeded, noisy runs derived from the expected models (docs/ROUNDTRIP.md §14).",
+    )
+    synth.add_argument("--data", type=Path, help="data folder (default: bundled)")
+    synth.add_argument(
+        "--profile",
+        action="append",
+        default=None,
+        help="noise profile (repeatable; default: the bundled two)",
+    )
+    synth.add_argument("--examples", default=None, help="values of k, e.g. 1,4 (default: the bundled ones)")
+    synth.add_argument("--runs", type=int, default=1, help="runs per (case, k) (default 1)")
+    synth.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
+    synth.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file differs")
+    synth.set_defaults(handler=_synth)
 
 
 def _generate(args: argparse.Namespace) -> int:
     from benchmark.core.errors import ConfigurationError
+    from benchmark.tracks.roundtrip.cases import default_data_dir
     from benchmark.tracks.roundtrip.generate import check, generate
-    from benchmark.tracks.roundtrip.track import default_data_dir
 
     source = args.source or default_data_dir()
     if not source.is_dir():
@@ -103,11 +132,27 @@ def _score(args: argparse.Namespace) -> int:
     state = "loadable" if report.loadable else f"NOT loadable: {report.load_error}; read as {report.read_as}"
     counts = report.counts
     print(f"{report.output} ({report.model}, {state})")
-    print(f"LOC {counts.loc}  Cr {counts.cr}  InCr {counts.incr}  Ad {counts.ad}  Miss {counts.miss}")
+    extraction = report.extraction or {}
+    if extraction.get("source") not in (None, "whole answer"):
+        print(f"model taken from {extraction['source']} (line {extraction['startLine']} of the answer)")
+    for note in extraction.get("notes", ()):
+        print(f"note: {note}")
     print(
-        f"%Correct {_percent(report.pct_correct)}  %WSuccess {_percent(report.pct_wsuccess)}  "
-        f"DeltaDetected {_yes_no(report.delta_detected)}  Equivalent {_yes_no(report.equivalent)}"
+        f"LOC {counts.loc}  Cr {counts.cr}  InCr {counts.incr}  Ad {counts.ad} (harmful {counts.ad_harmful})"
+        f"  Miss {counts.miss}"
     )
+    print(
+        f"%Correct {_percent(report.pct_correct)}  %WSuccess {_percent(report.pct_wsuccess)}"
+        f" (sheet {_percent(report.pct_wsuccess_sheet)})  DeltaDetected {_yes_no(report.delta_detected)}"
+        f"  Equivalent {_yes_no(report.equivalent)}"
+    )
+    delta = report.delta
+    print(
+        f"delta: {delta.reproduced} of {delta.lines} line(s) reproduced (recall {_percent(delta.recall)}),"
+        f" {delta.output_changes} change(s) to the base (precision {_percent(delta.precision)})"
+    )
+    for flag in report.flags:
+        print(f"flag: {flag}")
     wrong = [line for line in report.lines if line.verdict != "Cr"]
     if wrong:
         print("lines not correct:")
@@ -115,8 +160,9 @@ def _score(args: argparse.Namespace) -> int:
         shown = line.output if line.output is not None else line.expected
         text = shown.text if shown is not None else line.key
         extra = f"  differs: {', '.join(line.differences)}" if line.differences else ""
-        delta = f"  [delta: {line.delta}]" if line.delta else ""
-        print(f"  {line.verdict:<4} {text}{extra}{delta}")
+        role = f"  [delta: {line.delta}]" if line.delta else ""
+        harmless = "  (harmless: no image in the schema)" if line.harmful is False else ""
+        print(f"  {line.verdict:<4} {text}{extra}{role}{harmless}")
     return EXIT_OK
 
 
@@ -143,10 +189,54 @@ def _lines(args: argparse.Namespace) -> int:
 
 
 def _cases(args: argparse.Namespace) -> int:
-    from benchmark.tracks.roundtrip.track import TRACK
+    from benchmark.core.errors import ConfigurationError
+    from benchmark.tracks.roundtrip.cases import load_study
 
-    cases = TRACK.cases(args.data)
+    if args.data is not None and args.folder is not None:
+        raise ConfigurationError("give the data folder once: DIR or the deprecated --data", field="--data")
+    if args.data is not None:
+        print("atlbench roundtrip cases: --data is deprecated; give the folder as DIR", file=sys.stderr)
+    cases = load_study(args.folder or args.data).cases
     for case in cases:
-        print(f"{case.case_id}\tseed {case.seed}\t{' '.join(case.target)}")
-    print(f"{len(cases)} cases", file=sys.stderr)
+        seed = f"seed {case.seed}" if case.seed is not None else "study case"
+        print(f"{case.case_id}\t{seed}\t{' '.join(case.target)}".rstrip())
+    print(plural(len(cases), "case"), file=sys.stderr)
+    return EXIT_OK
+
+
+def _synth(args: argparse.Namespace) -> int:
+    from benchmark.core.errors import ConfigurationError
+    from benchmark.tracks.roundtrip.cases import load_study
+    from benchmark.tracks.roundtrip.synth import (
+        BUNDLED_EXAMPLES,
+        BUNDLED_PROFILES,
+        PROFILES,
+        write_synthetic_runs,
+    )
+
+    profiles = args.profile or list(BUNDLED_PROFILES)
+    unknown = [p for p in profiles if p not in PROFILES]
+    if unknown:
+        raise ConfigurationError(
+            f"unknown profile(s) {', '.join(unknown)}; known: {', '.join(PROFILES)}", field="--profile"
+        )
+    try:
+        examples = tuple(int(k) for k in args.examples.split(",")) if args.examples else BUNDLED_EXAMPLES
+    except ValueError:
+        raise ConfigurationError(f"not a list of numbers: {args.examples!r}", field="--examples") from None
+    if args.runs < 1 or any(k < 1 for k in examples):
+        raise ConfigurationError("runs and k start at 1", field="--runs" if args.runs < 1 else "--examples")
+    report = write_synthetic_runs(
+        load_study(args.data), profiles, examples, args.runs, args.seed, check=args.check
+    )
+    for path in report.refused:
+        print(f"left alone (not written by atlbench roundtrip synth): {path}")
+    if args.check:
+        for path in report.written:
+            print(f"differs: {path}")
+        print("up to date" if not report.written else f"{len(report.written)} file(s) differ")
+        return EXIT_FAILED if report.written else EXIT_OK
+    print(
+        f"{len(report.written)} written, {len(report.unchanged)} unchanged, {len(report.refused)} left alone"
+    )
     return EXIT_OK

@@ -48,12 +48,14 @@ def run(args: argparse.Namespace) -> int:
         force=args.force,
         progress=lambda line: print(line, file=sys.stderr),
     )
+    from benchmark.core.wording import plural
+
     for note in report.notes:
         print(f"note: {note}", file=sys.stderr)
     for path in report.refused:
         print(f"{path}: exists and differs; not overwritten (use --force)", file=sys.stderr)
     print(
-        f"{report.transformations} transformations: {len(report.written)} written, "
+        f"{plural(report.transformations, 'transformation')}: {len(report.written)} written, "
         f"{len(report.unchanged)} unchanged, {len(report.refused)} left as they were"
     )
     return 1 if report.refused else 0

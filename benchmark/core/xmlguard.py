@@ -10,12 +10,17 @@ parsed yet. Ecore and XMI files never need a DOCTYPE.
 :func:`parse_xml_safely` then parses with entity resolution, DTD loading and network access switched off,
 for the structural checks the loader makes before handing the same bytes to pyecore;
 :func:`parse_xml_recovering` does the same for a broken file, as far as it goes (the round-trip scorer
-reads such files for partial credit).
+reads such files for partial credit). :func:`pyecore_parser` makes the same parser the one pyecore's own
+``lxml.etree.parse`` call uses, for the time of one load: pyecore parses with lxml's default parser, which
+keeps comments and processing instructions as tree nodes and then fails on them ("Invalid tag name
+'<cyfunction Comment ...>'"), although XML allows both anywhere.
 """
 
 from __future__ import annotations
 
 import codecs
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from lxml import etree
 
@@ -92,6 +97,8 @@ def check_xml_prolog(data: bytes, file: str, *, error: type[BenchmarkError] = In
 
 
 def _safe_parser(*, recover: bool = False) -> etree.XMLParser:
+    """No DTD, no entity expansion, no network; comments and processing instructions dropped (they are
+    legal anywhere in XML and carry no model content)."""
     return etree.XMLParser(
         recover=recover,
         resolve_entities=False,
@@ -131,3 +138,20 @@ def parse_xml_recovering(data: bytes) -> etree._Element | None:
         return etree.fromstring(data, parser=_safe_parser(recover=True))
     except etree.XMLSyntaxError:
         return None
+
+
+@contextmanager
+def pyecore_parser() -> Iterator[None]:
+    """Within the block, lxml parse calls that pass no parser (pyecore's ``XMIResource.load``) use the safe
+    parser of :func:`parse_xml_safely`: no DTD or entity expansion, and comments and processing
+    instructions are dropped instead of reaching pyecore as nodes it cannot decode.
+
+    lxml's default parser is per thread, so this changes nothing for other threads; the previous
+    default is restored on exit, also after an error.
+    """
+    previous = etree.get_default_parser()
+    etree.set_default_parser(_safe_parser())
+    try:
+        yield
+    finally:
+        etree.set_default_parser(previous)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from benchmark.core.errors import ConfigurationError
+from benchmark.core.wording import plural
 from benchmark.llm.batch import BatchJournal, BatchStillRunning, PollPolicy, call_with_retries, wait_for_batch
 from benchmark.llm.cache import LogReplay, ResponseCache, cache_key, cache_key_fields
 from benchmark.llm.config import ProviderConfig
@@ -335,7 +336,7 @@ class Engine:
                 )
                 self.stats.add(requests=len(to_send), batches=1)
                 entries.append(journal.record(batch_id, [key for key, _ in to_send]))
-                self._notify(f"submitted batch {batch_id} with {len(to_send)} requests")
+                self._notify(f"submitted batch {batch_id} with {plural(len(to_send), 'request')}")
             for entry in entries:
                 self._collect_batch(backend, journal, entry, finish, lambda key: key in wanted)
         except ProviderError as error:

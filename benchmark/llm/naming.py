@@ -33,6 +33,15 @@ def run_file_name(provider: str, model: str, run_index: int) -> str:
     return f"{run_stem(provider, model)}-run{run_index:02d}.json"
 
 
+def run_stem_of(file_stem: str) -> str | None:
+    """The ``<provider>-<model>`` part of a run file's stem (``OpenAI-gpt-4o-run03`` gives
+    ``OpenAI-gpt-4o``); ``None`` when the stem does not end in ``-runNN``."""
+    match = _RUN_SUFFIX.search(file_stem)
+    if match is None or match.start() == 0:
+        return None
+    return file_stem[: match.start()]
+
+
 def log_file_name(provider: str) -> str:
     return f"{safe_component(provider)}.jsonl"
 
@@ -45,6 +54,6 @@ def existing_run_indices(runs_dir: Path, provider: str, model: str) -> set[int]:
         return found
     for path in runs_dir.glob(f"{stem}-run*.json"):
         match = _RUN_SUFFIX.search(path.stem)
-        if match and path.stem[: match.start()] == stem:
+        if match and run_stem_of(path.stem) == stem:
             found.add(int(match.group(1)))
     return found

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from benchmark.core.wording import plural
 from benchmark.llm.engine import Engine, EngineStats
 from benchmark.llm.requests import JobResult
 from benchmark.llm.task import FILED_NO_ANSWER, FILED_OK, FILED_REFUSED, FILED_UNUSABLE, Filed, Task
@@ -30,21 +31,22 @@ class TaskReport:
         replayed = s.cache_hits + s.log_hits
         replay_detail = f" ({s.cache_hits} cache, {s.log_hits} log)" if s.log_hits else ""
         parts = [
-            f"{s.jobs} runs",
-            f"{s.requests} requests sent" + (f" ({s.retries} retries)" if s.retries else ""),
-            f"{replayed} cache hits{replay_detail}",
+            plural(s.jobs, "run"),
+            f"{plural(s.requests, 'request')} sent"
+            + (f" ({plural(s.retries, 'retry', 'retries')})" if s.retries else ""),
+            f"{plural(replayed, 'cache hit')}{replay_detail}",
             f"{self.count(FILED_UNUSABLE) + self.count(FILED_NO_ANSWER) + self.count(FILED_REFUSED)} failed",
             f"tokens {s.input_tokens} in / {s.output_tokens} out",
         ]
         if s.batches:
-            parts.insert(2, f"{s.batches} batches")
+            parts.insert(2, plural(s.batches, "batch", "batches"))
         written = sum(1 for f in self.filed if f.changed)
         unchanged = sum(
             1 for f in self.filed if f.path is not None and not f.changed and f.status != FILED_REFUSED
         )
         return (
             "; ".join(parts)
-            + f"; {written} files written"
+            + f"; {plural(written, 'file')} written"
             + (f", {unchanged} unchanged" if unchanged else "")
         )
 

@@ -21,8 +21,9 @@ if TYPE_CHECKING:
 
 # How one job ended, from the task's point of view.
 FILED_OK = "ok"  # an answer was parsed and filed
-FILED_UNUSABLE = "failed"  # an answer came back but could not be used; filed as a failed run
-FILED_NO_ANSWER = "no-answer"  # nothing came back (timeout, HTTP error, offline miss); nothing filed
+FILED_UNUSABLE = "failed"  # an answer came back but could not be used; filed as an unusable run
+FILED_NO_ANSWER = "no-answer"  # nothing came back (timeout, HTTP error, offline miss); the task may file a
+# stub saying so (the mapping track files a missing run), but never an answer
 FILED_REFUSED = "refused"  # filing was refused (e.g. it would overwrite a file the task did not write)
 
 

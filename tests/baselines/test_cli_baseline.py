@@ -67,7 +67,9 @@ def test_pairs_list_reports_bad_lines_and_continues(
     errors = capsys.readouterr().err
     assert f"{listing}:2: error: expected SOURCE<TAB>TARGET, found 1 tab-separated field(s)" in errors
     assert f"{listing}:3: error: {tmp_path / 'missing.ecore'}: no such metamodel file" in errors
-    assert "[1/3] 000.json left.ecore -> right.ecore: 1 mappings" in errors
+    # counted over the four pair lines, the malformed one included; one mapping is "1 mapping"
+    assert "[1/4] 000.json left.ecore -> right.ecore: 1 mapping (" in errors
+    assert "[4/4] 003.json right.ecore -> left.ecore: 1 mapping (" in errors
     assert "2 of 4 pairs written" in errors and "2 failed" in errors
 
 

@@ -221,3 +221,71 @@ def test_an_excluded_run_names_its_file_once(rows):
     lines = format_tables(aggregate([*rows, parsed])).splitlines()
     assert "  T3/r.json:1:2: not valid JSON" in lines
     assert "  T2/run2.json: broken JSON" in lines
+
+
+def test_names_sort_ignoring_case_in_groups_records_and_statistics():
+    """``book2publication`` sorts among the B's (a case-sensitive sort put it after every capital)."""
+    from benchmark.tracks.mapping.stats.summary import compute_statistics
+
+    names = ["xml2ant", "Class2Relational", "book2publication", "Java2Table"]
+    rows = [row(p, t, "run1", (1, 0, 0), {"exact": 1}) for p in ("beta", "Alpha") for t in names]
+    rows.append(error_row("broken", provider="beta", transformation="book2publication", run="r2"))
+    rows.append(error_row("broken", provider="Alpha", transformation="xml2ant", run="r2"))
+    expected = ["book2publication", "Class2Relational", "Java2Table", "xml2ant"]
+    groups = aggregate(rows).groups
+    assert [(g.provider, g.transformation) for g in groups] == [
+        *(("Alpha", t) for t in expected),
+        ("Alpha", ALL),
+        *(("beta", t) for t in expected),
+        ("beta", ALL),
+    ]
+    assert [(e.provider, e.transformation) for e in aggregate(rows).excluded] == [
+        ("Alpha", "xml2ant"),
+        ("beta", "book2publication"),
+    ]
+    records = run_records(rows)
+    assert [r["transformation"] for r in records if r["provider"] == "Alpha"] == [
+        "book2publication",
+        "Class2Relational",
+        "Java2Table",
+        "xml2ant",
+        "xml2ant",
+    ]
+    assert list(compute_statistics(rows, draws=10).transformations) == expected
+
+
+def test_a_feature_kind_the_ground_truth_lacks_has_no_f1_not_zero():
+    """Reference F1 is "–" when the ground truth has no reference binding (it was 0.000); a kind that
+    the ground truth has, but the run missed entirely, is a real 0."""
+    from benchmark.tracks.mapping.reports.tables import split_table
+    from benchmark.tracks.mapping.stats.summary import compute_statistics
+    from benchmark.tracks.mapping.tables import format_tables
+
+    by_kind = {
+        "attribute": BindingCounts(exact=2, only_atl=1),
+        "reference": BindingCounts(only_generated=2),  # suggested only: nothing to recall
+        "unknown": BindingCounts(),
+    }
+    missed = {"attribute": BindingCounts(exact=1), "reference": BindingCounts(only_atl=2)}
+    rows = [
+        row(
+            "P",
+            "T",
+            "run1",
+            (1, 0, 0),
+            {"exact": 2, "only_atl": 1, "only_generated": 2},
+            bindings_by_kind=by_kind,
+        ),
+        row("Q", "T", "run1", (1, 0, 0), {"exact": 1, "only_atl": 2}, bindings_by_kind=missed),
+    ]
+    result = aggregate(rows)
+    split = {r["provider"]: r for r in split_rows(result)}
+    assert split["P"]["attribute F1"] == 0.8 and split["P"]["reference F1"] is None
+    assert split["Q"]["reference F1"] == 0.0  # the ground truth has reference bindings: a real zero
+    p_all = next(r for r in csv_records(result) if r["provider"] == "P" and r["transformation"] == ALL)
+    assert p_all["micro_reference_f1"] == "" and p_all["micro_attribute_f1"] == 0.8
+    terminal = format_tables(result).split("Split by level and feature kind")[1]
+    p_line = next(line for line in terminal.splitlines() if line.startswith("P "))
+    assert p_line.split()[3:5] == ["0.800", "-"]
+    report = {r[0]: r for r in split_table(compute_statistics(rows, draws=10)).rows}
+    assert report["P"][4] == "–" and report["Q"][4] == "0.000"

@@ -1,27 +1,82 @@
 import json
 
+import pytest
+
 from benchmark.tracks.mapping.corpus import score_file
 from benchmark.tracks.mapping.interchange import InterchangeDocument, TransformationInfo
+from benchmark.tracks.mapping.outcomes import (
+    OUTCOME_ERROR,
+    OUTCOME_MISSING,
+    OUTCOME_SCORED,
+    OUTCOME_UNUSABLE,
+    count_outcomes,
+    outcome_reason,
+    run_outcome,
+)
+
+HEADER = {"jjodel": {"exportType": "suggested-mappings", "schemaVersion": 1}}
+CLAUDE = {"provider": "Claude", "model": "claude-x", "modelLabel": "Claude X"}
 
 
-def test_a_failed_llm_run_stays_under_its_provider(tmp_path):
-    path = tmp_path / "Claude-model-run02.json"
-    path.write_text(
-        json.dumps(
-            {
-                "jjodel": {"exportType": "suggested-mappings", "schemaVersion": 1},
-                "analysis": {"provider": "Claude", "model": "claude-x", "modelLabel": "Claude X"},
-                "generation": {"status": "failed", "error": "1:3: the answer holds no JSON array"},
-            }
-        )
+def _write(path, document):
+    path.write_text(json.dumps(document))
+    return path
+
+
+@pytest.mark.parametrize("status", ["unusable", "failed"])  # "failed": files of earlier versions
+def test_an_unusable_llm_run_is_scored_as_empty_under_its_provider(tmp_path, ground_truth, status):
+    path = _write(
+        tmp_path / "Claude-model-run02.json",
+        {**HEADER, "analysis": CLAUDE, "generation": {"status": status, "error": "1:3: holds no JSON array"}},
     )
-    truth = InterchangeDocument(TransformationInfo("T", "T.atl"))
-    row = score_file(truth, path, transformation="T", run="runs/Claude-model-run02")
+    row = score_file(ground_truth, path, transformation="T", run="runs/Claude-model-run02")
+    assert (row.status, row.provider, row.model) == ("ok", "Claude", "claude-x")
+    assert run_outcome(row) == OUTCOME_UNUSABLE
+    assert outcome_reason(row) == "1:3: holds no JSON array"
+    # every ground-truth item is a false negative, nothing is suggested
+    assert (row.classes.tp, row.classes.fp, row.classes.fn) == (0, 0, 3)
+    assert row.bindings.only_atl > 0 and row.suggestions == 0
+    assert row.scores().overall.precision == 0.0  # the documented zero-denominator rule
+
+
+def test_a_run_that_got_no_answer_is_missing_not_zero(tmp_path, ground_truth):
+    path = _write(
+        tmp_path / "Claude-model-run03.json",
+        {**HEADER, "analysis": CLAUDE, "generation": {"status": "no-answer", "error": "HTTP 429, 5 tries"}},
+    )
+    row = score_file(ground_truth, path, transformation="T", run="runs/Claude-model-run03")
     assert (row.status, row.provider, row.model) == ("error", "Claude", "claude-x")
-    assert "the run failed, no mappings to score" in (row.error or "")
+    assert run_outcome(row) == OUTCOME_MISSING
+    assert outcome_reason(row) == "HTTP 429, 5 tries"
+    assert "no answer was obtained for this run: HTTP 429" in (row.error or "")
 
 
-def test_an_unreadable_file_has_an_unknown_provider(tmp_path):
+def test_a_broken_file_stays_an_input_error_and_outcomes_are_counted(tmp_path, ground_truth):
+    ok = _write(tmp_path / "Claude-model-run01.json", {**HEADER, "analysis": CLAUDE, "mappings": []})
+    broken = tmp_path / "Claude-model-run02.json"
+    broken.write_text('{"jjodel": ')  # a truncated hand export
+    rows = [score_file(ground_truth, p, transformation="T", run=p.stem) for p in (ok, broken)]
+    assert [run_outcome(r) for r in rows] == [OUTCOME_SCORED, OUTCOME_ERROR]
+    assert "not valid JSON" in (outcome_reason(rows[1]) or "")
+    assert count_outcomes(rows) == {
+        ("Claude", "claude-x"): {"scored": 1, "unusable": 0, "missing": 0, "error": 1}
+    }
+
+
+def test_a_broken_run_file_keeps_the_provider_its_name_gives(tmp_path):
+    """The sibling with the same ``<provider>-<model>`` part says where the dash falls; without one,
+    the whole part is the provider."""
+    _write(tmp_path / "Claude-opus-4-run01.json", {**HEADER, "analysis": CLAUDE, "mappings": []})
+    (tmp_path / "Claude-opus-4-run02.json").write_text('{"jjodel": ')
+    (tmp_path / "Gemini-flash-run01.json").write_text("[{")
+    truth = InterchangeDocument(TransformationInfo("T", "T.atl"))
+    sibling = score_file(truth, tmp_path / "Claude-opus-4-run02.json", transformation="T", run="r")
+    assert (sibling.status, sibling.provider, sibling.model) == ("error", "Claude", "claude-x")
+    alone = score_file(truth, tmp_path / "Gemini-flash-run01.json", transformation="T", run="r")
+    assert (alone.status, alone.provider, alone.model) == ("error", "Gemini-flash", "unknown")
+
+
+def test_an_unreadable_file_with_another_name_has_an_unknown_provider(tmp_path):
     path = tmp_path / "broken.json"
     path.write_text("[{")
     row = score_file(InterchangeDocument(TransformationInfo("T", "T.atl")), path, transformation="T", run="r")

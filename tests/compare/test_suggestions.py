@@ -7,6 +7,7 @@ from benchmark.tracks.mapping.jjodel import MappingEntry, export_document
 from benchmark.tracks.mapping.suggestions import (
     SHAPE_EXPORT,
     SHAPE_LLM_ANSWER,
+    MissingRunError,
     confidence_filter_name,
     extract_json_array,
     filter_confidence,
@@ -238,22 +239,76 @@ def test_empty_or_missing_class_name_is_invalid():
     assert parse_suggestions(document).invalid[0].reason == "target.class is missing or empty"
 
 
-def test_failed_run_is_refused_not_scored_as_empty():
+def _run(generation, **extra):
     document = export_document(
         transformation="T", source="S", target="U", provider="P", model="m", mappings=[],
-        extra={"generation": {"error": "HTTP 429 after 5 retries"}},
+        extra={"generation": generation},
     )  # fmt: skip
-    with pytest.raises(InputFormatError, match="the run failed, no mappings to score: HTTP 429") as caught:
-        parse_suggestions(document, source="runs/P-m-run01.json")
-    assert caught.value.field == "$.generation.status"
-    # the LLM runner's shape: status "failed" and no mappings at all
     del document["mappings"]
-    document["generation"] = {"status": "failed", "error": None}
-    with pytest.raises(InputFormatError, match="the run failed"):
-        parse_suggestions(document)
-    document["generation"]["status"] = "ok"
-    document["mappings"] = []
-    assert parse_suggestions(document).mappings == ()
+    document.update(extra)
+    return document
+
+
+@pytest.mark.parametrize("status", ["unusable", "failed"])  # "failed": what generate wrote before
+def test_an_unusable_run_reads_as_a_run_with_no_suggestions(status):
+    found = parse_suggestions(_run({"status": status, "error": "response:1:1: no JSON"}), source="r.json")
+    assert found.mappings == () and found.unusable
+    assert found.unusable_reason == "response:1:1: no JSON"
+    assert (found.provider, found.model) == ("P", "m")
+    no_reason = parse_suggestions(_run({"status": status}))
+    assert no_reason.unusable_reason == "the model's answer was unusable (the file records no reason)"
+
+
+def test_a_run_without_answer_is_missing_with_its_reason_and_provider():
+    with pytest.raises(MissingRunError) as caught:
+        parse_suggestions(_run({"status": "no-answer", "error": "timeout after 600 s"}), source="r.json")
+    error = caught.value
+    assert (error.reason, error.provider, error.model) == ("timeout after 600 s", "P", "m")
+    assert str(error) == "r.json: $.generation: no answer was obtained for this run: timeout after 600 s"
+
+
+@pytest.mark.parametrize(
+    ("generation", "extra", "field", "message"),
+    [
+        ({"error": "429"}, {"mappings": []}, "$.generation.status", "cannot tell whether the model answered"),
+        ({"status": "ok", "error": "boom"}, {"mappings": []}, "$.generation.status", "generation.error is"),
+        ({"status": "done"}, {"mappings": []}, "$.generation.status", "unknown generation.status 'done'"),
+        ({"status": "unusable", "error": "x"}, {"mappings": []}, "$.mappings", "has a 'mappings' key"),
+        ({"status": "ok"}, {}, "$", "'mappings' is a required property"),
+    ],
+)
+def test_a_run_record_that_contradicts_itself_is_an_input_error(generation, extra, field, message):
+    with pytest.raises(InputFormatError) as caught:
+        parse_suggestions(_run(generation, **extra), source="runs/P-m-run01.json")
+    assert caught.value.field == field and message in caught.value.message
+    assert not isinstance(caught.value, MissingRunError)
+
+
+def test_an_answer_whose_every_entry_is_invalid_is_unusable_and_an_empty_one_is_not():
+    found = parse_suggestions([{"sourceClass": "A"}, {"targetClass": "B"}])
+    assert found.mappings == () and len(found.invalid) == 2
+    assert found.unusable_reason == (
+        "all 2 entries are unusable (first: $[0]: targetClass is missing or empty)"
+    )
+    assert parse_suggestions([]).unusable_reason is None  # "no mapping" is an answer
+    partly = parse_suggestions([{"sourceClass": "A"}, {"sourceClass": "A", "targetClass": "B"}])
+    assert partly.unusable_reason is None and len(partly.mappings) == 1
+
+
+def test_the_answer_shape_is_known_for_raw_answers_and_generated_files():
+    entry = '{"sourceClass": "A", "targetClass": "B"}'
+    assert parse_suggestions(f"[{entry}]").answer_shape == "array"
+    assert parse_suggestions(f"Sure: [{entry}]").answer_shape == "array-in-prose"
+    assert parse_suggestions([{"sourceClass": "A", "targetClass": "B"}]).answer_shape is None  # not decoded
+    with pytest.raises(InputFormatError, match="'jjodel' is a required property"):
+        parse_suggestions(f'{{"mappings": [{entry}]}}')  # a file holding an object is an export
+    generated = export_document(
+        transformation="T", source="S", target="U", provider="P", model="m",
+        mappings=[MappingEntry("class", "A", "B")],
+        extra={"generation": {"status": "ok", "answerShape": "object"}},
+    )  # fmt: skip
+    assert parse_suggestions(generated).answer_shape == "object"
+    assert parse_suggestions(json.dumps(generated)).answer_shape == "object"
 
 
 def test_suggestion_round_trips_through_an_export():

@@ -169,6 +169,9 @@ def test_cache_directory_precedence(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 def test_the_shipped_configuration_parses() -> None:
     shipped = Path(__file__).resolve().parents[2] / "atlbench.toml"
     config = load_config(shipped)
-    assert set(config.providers) == {"OpenAI", "Claude", "Ollama"}
-    assert config.provider("Ollama").api_key_env is None and config.provider("Ollama").batch is False
-    assert all(p.model and p.parameters.max_tokens == 8192 for p in config.providers.values())
+    assert set(config.providers) == {"OpenAI", "Claude", "Ollama", "LlamaCpp"}
+    for local in ("Ollama", "LlamaCpp"):
+        assert config.provider(local).api_key_env is None and config.provider(local).batch is False
+    assert all(p.model for p in config.providers.values())
+    assert all(config.provider(p).parameters.max_tokens == 8192 for p in ("OpenAI", "Claude", "Ollama"))
+    assert config.provider("LlamaCpp").parameters.max_tokens == 4096  # small local models loop

@@ -93,7 +93,7 @@ def test_run_files_are_jjodel_exports_with_a_generation_block(
     assert from_file.provider == "OpenAI"
 
 
-def test_fenced_malformed_and_empty_answers(
+def test_fenced_malformed_empty_and_object_answers(
     make_options: Options, llm_server: FakeLLMServer, validation_tree: Path
 ) -> None:
     llm_server.enqueue(
@@ -101,40 +101,51 @@ def test_fenced_malformed_and_empty_answers(
         '[{"sourceClass": "Book", "targetClass": "Publication",',  # run 2: cut short
         "[]",  # run 3: an empty answer is an answer
         "I cannot help with that.",  # run 4: no array at all
+        json.dumps({"mappings": BOOK_ANSWER}),  # run 5: JSON mode's object
     )
-    report = generate(make_options(runs=4, selectors=["Book"]))
+    report = generate(make_options(runs=5, selectors=["Book"]))
     statuses = [(f.label, f.status) for f in report.filed]
     assert statuses == [
         ("Book2Publication run01", "ok"),
         ("Book2Publication run02", "failed"),
         ("Book2Publication run03", "ok"),
         ("Book2Publication run04", "failed"),
+        ("Book2Publication run05", "ok"),
     ]
     assert not report.ok
     runs = validation_tree / "Book2Publication" / "runs"
     fenced = load_suggestions(runs / "OpenAI-gpt-test-1-run01.json")
-    assert len(fenced.mappings) == 3
+    assert len(fenced.mappings) == 3 and fenced.answer_shape == "fenced-array"
     empty = json.loads((runs / "OpenAI-gpt-test-1-run03.json").read_text())
     assert empty["mappings"] == [] and empty["generation"]["status"] == "ok"
-    failed = json.loads((runs / "OpenAI-gpt-test-1-run02.json").read_text())
-    assert "mappings" not in failed  # never an invented empty answer
-    assert failed["generation"]["status"] == "failed"
-    assert failed["generation"]["rawResponse"] == '[{"sourceClass": "Book", "targetClass": "Publication",'
-    assert "not valid JSON" in failed["generation"]["error"]
-    # The scorer refuses the failed run, so the suite reports it as an error row naming the file.
-    with pytest.raises(InputFormatError) as raised:
-        load_suggestions(runs / "OpenAI-gpt-test-1-run02.json")
-    assert raised.value.field == "$.generation.status"
-    assert "the run failed" in raised.value.message and "response:1:55: " in raised.value.message
+    assert empty["generation"]["answerShape"] == "array"
+    unusable = json.loads((runs / "OpenAI-gpt-test-1-run02.json").read_text())
+    assert "mappings" not in unusable  # never an invented empty answer
+    assert unusable["generation"]["status"] == "unusable"
+    assert unusable["generation"]["rawResponse"] == '[{"sourceClass": "Book", "targetClass": "Publication",'
+    assert "not valid JSON" in unusable["generation"]["error"]
+    # The scorer reads the unusable run as a run with no suggestions, and says why.
+    read = load_suggestions(runs / "OpenAI-gpt-test-1-run02.json")
+    assert read.mappings == () and read.provider == "OpenAI"
+    assert "not valid JSON" in (read.unusable_reason or "") and "response:1:55: " in (
+        read.unusable_reason or ""
+    )
     no_array = json.loads((runs / "OpenAI-gpt-test-1-run04.json").read_text())
     assert no_array["generation"]["rawResponse"] == "I cannot help with that."
     assert "expected a JSON array" in no_array["generation"]["error"]
+    wrapped = json.loads((runs / "OpenAI-gpt-test-1-run05.json").read_text())
+    assert wrapped["generation"]["answerShape"] == "object"
+    assert wrapped["generation"]["answerMember"] == "mappings"
+    assert [m.identity for m in load_suggestions(runs / "OpenAI-gpt-test-1-run05.json").mappings] == [
+        m.identity for m in fenced.mappings
+    ]
 
 
-def test_failed_run_becomes_an_error_row_of_the_scorer(
+def test_an_unusable_run_is_scored_as_an_empty_run(
     make_options: Options, llm_server: FakeLLMServer, validation_tree: Path
 ) -> None:
     from benchmark.tracks.mapping import corpus
+    from benchmark.tracks.mapping.outcomes import OUTCOME_UNUSABLE, outcome_reason, run_outcome
 
     llm_server.enqueue("not json")
     generate(make_options(selectors=["Book"]))
@@ -143,8 +154,9 @@ def test_failed_run_becomes_an_error_row_of_the_scorer(
     row = corpus.score_file(
         corpus.load_ground_truth(folder.atl_file), path, transformation=folder.name, run="r1"
     )
-    assert row.error is not None and "the run failed" in row.error
-    assert "expected a JSON array" in row.error
+    assert row.ok and row.suggestions == 0 and row.classes.fn > 0 and row.classes.tp == 0
+    assert run_outcome(row) == OUTCOME_UNUSABLE
+    assert "expected a JSON array" in (outcome_reason(row) or "")
 
 
 def test_raw_log_has_spec_response_and_errors(
@@ -219,16 +231,42 @@ def test_offline_needs_no_key(
     assert len(llm_server.answer_requests()) == 2
 
 
-def test_offline_cache_miss_is_a_failed_run_and_writes_nothing(
+def test_no_answer_files_a_missing_run_that_the_next_generate_fills_in(
     make_options: Options, llm_server: FakeLLMServer, validation_tree: Path
 ) -> None:
+    from benchmark.tracks.mapping import corpus
+    from benchmark.tracks.mapping.outcomes import OUTCOME_MISSING, outcome_reason, run_outcome
+
     report = generate(make_options(offline=True, selectors=["Book"]))
     assert llm_server.count() == 0
     assert [f.status for f in report.filed] == ["no-answer"]
     assert "offline: no cached answer" in (report.filed[0].message or "")
-    assert not list(validation_tree.rglob("runs/*.json"))
+    assert "filed as a missing run" in (report.filed[0].message or "")
+    stub_path = validation_tree / "Book2Publication" / "runs" / "OpenAI-gpt-test-1-run01.json"
+    stub = json.loads(stub_path.read_text())
+    assert "mappings" not in stub and stub["analysis"]["provider"] == "OpenAI"
+    assert stub["generation"]["status"] == "no-answer" and stub["generation"]["generator"] == GENERATOR
+    assert "offline" in stub["generation"]["error"] and stub["generation"]["run"] == 1
     events = log_events(validation_tree / "Book2Publication" / "runs" / ".log" / "OpenAI.jsonl")
     assert events[-1]["event"] == "error" and "offline" in str(events[-1]["error"])
+    # The scorer lists it as missing, under its provider, never as a zero.
+    folder = next(t for t in corpus.discover(validation_tree).transformations if t.name == "Book2Publication")
+    row = corpus.score_file(
+        corpus.load_ground_truth(folder.atl_file), stub_path, transformation=folder.name, run="r1"
+    )
+    assert run_outcome(row) == OUTCOME_MISSING and row.provider == "OpenAI" and not row.ok
+    assert "offline" in (outcome_reason(row) or "")
+    # The next online session replaces the stub with the answer...
+    assert generate(make_options(selectors=["Book"])).ok
+    answered = stub_path.read_bytes()
+    assert json.loads(answered)["generation"]["status"] == "ok"
+    # ... and a later session without answer keeps that answer.
+    again = generate(make_options(offline=True, selectors=["Book"]))
+    assert again.ok and stub_path.read_bytes() == answered  # replayed from the cache: same bytes
+    empty_cache = validation_tree.parent / "empty-cache"
+    lost = generate(make_options(offline=True, selectors=["Book"], replay_logs=False, cache_dir=empty_cache))
+    assert [f.status for f in lost.filed] == ["no-answer"]
+    assert "the earlier answer" in (lost.filed[0].message or "") and stub_path.read_bytes() == answered
 
 
 def test_committed_logs_replay_without_the_cache_directory(
@@ -388,7 +426,7 @@ def test_cli_generate_prints_the_summary_and_exits_1_on_a_failed_run(
     llm_server.enqueue("garbage")
     assert main([*argv, "--runs", "3", "-k", "book"]) == 1
     captured = capsys.readouterr()
-    assert "1 requests sent; 2 cache hits; 1 failed" in captured.out
+    assert "1 request sent; 2 cache hits; 1 failed" in captured.out  # not "1 requests"
     assert "Book2Publication run03: failed: answer unusable" in captured.err
     assert main([*argv, "--dry-run", "--runs", "3"]) == 0
     assert "Family2Person run03: request ->" in capsys.readouterr().out
@@ -442,7 +480,7 @@ def test_generated_runs_are_scored_like_any_other(
     from validate_session import score_tree
 
     llm_server.enqueue("[]")  # Book run 1 answers an empty array
-    llm_server.enqueue("no array")  # Book run 2 fails
+    llm_server.enqueue("no array")  # Book run 2 is unusable
     assert not generate(make_options(runs=2)).ok
     rows = {(r.transformation, r.run): r for r in score_tree(validation_tree, baseline="none")}
     assert set(rows) == {
@@ -453,8 +491,9 @@ def test_generated_runs_are_scored_like_any_other(
     }
     empty = rows[("Book2Publication", "runs/OpenAI-gpt-test-1-run01")]
     assert empty.status == "ok" and empty.suggestions == 0 and empty.provider == "OpenAI"
-    failed = rows[("Book2Publication", "runs/OpenAI-gpt-test-1-run02")]
-    assert failed.status == "error" and "the run failed" in (failed.error or "")
+    unusable = rows[("Book2Publication", "runs/OpenAI-gpt-test-1-run02")]
+    assert unusable.status == "ok" and unusable.suggestions == 0
+    assert "expected a JSON array" in unusable.extra["unusable"]
     family = rows[("Family2Person", "runs/OpenAI-gpt-test-1-run01")]
     assert family.status == "ok" and family.suggestions == 2 and family.model == "gpt-test-1"
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from benchmark.cli import main
+from benchmark.core.fileio import sha256_file
 from benchmark.tracks.mapping.importer import ALREADY_PRESENT, FAILED, IMPORTED, import_runs
 from benchmark.tracks.mapping.suggestions import load_suggestions
 from tests.llm.conftest import BOOK_ANSWER
@@ -103,6 +104,52 @@ def test_raw_answer_needs_provider_model_and_transformation(tmp_path: Path, vali
         ("attribute", "Book", "title", "Publication", "title"),
         ("attribute", "Book", "chapters", "Publication", "nbPages"),
     ]
+
+
+def test_provider_and_model_options_override_what_is_scored(tmp_path: Path, validation_tree: Path) -> None:
+    original = export(tmp_path, "download.json")
+    [renamed] = import_runs([original], validation_tree, provider="Gemini-EU", model="gemini-2")
+    assert renamed.status == IMPORTED and renamed.destination is not None
+    assert renamed.destination.name == "Gemini-EU-gemini-2-run01.json"
+    read = load_suggestions(renamed.destination)
+    assert (read.provider, read.model, read.model_label) == ("Gemini-EU", "gemini-2", "gemini-2")
+    document = json.loads(renamed.destination.read_text())
+    assert {m["provider"] for m in document["mappings"]} == {"Gemini-EU"}
+    assert document["imported"] == {
+        "file": "download.json",
+        "sha256": sha256_file(original),
+        "provider": "Gemini",
+        "model": "gemini-1.5/pro",
+    }
+    # The duplicate check counts the override: the same file under the same names is already there,
+    # under its own names (or another provider) it is another run.
+    [again] = import_runs([original], validation_tree, provider="Gemini-EU", model="gemini-2")
+    assert again.status == ALREADY_PRESENT and again.destination == renamed.destination
+    [own] = import_runs([original], validation_tree)
+    assert own.status == IMPORTED and own.destination is not None
+    assert own.destination.read_bytes() == original.read_bytes()
+    [provider_only] = import_runs([original], validation_tree, provider="Vertex")
+    assert provider_only.destination is not None
+    assert provider_only.destination.name == "Vertex-gemini-1.5_pro-run01.json"
+    kept = load_suggestions(provider_only.destination)
+    assert (kept.provider, kept.model, kept.model_label) == ("Vertex", "gemini-1.5/pro", "Gemini 1.5 Pro")
+
+
+def test_a_json_mode_answer_object_imports_like_an_array(tmp_path: Path, validation_tree: Path) -> None:
+    answer = tmp_path / "json-mode.json"
+    answer.write_text(json.dumps({"mappings": BOOK_ANSWER}), encoding="utf-8")
+    [result] = import_runs(
+        [answer], validation_tree, transformation="Book2Publication", provider="OpenAI", model="gpt-4o"
+    )
+    assert result.status == IMPORTED and result.destination is not None
+    document = json.loads(result.destination.read_text())
+    assert document["imported"]["answerShape"] == "object"
+    assert document["imported"]["answerMember"] == "mappings"
+    assert len(load_suggestions(result.destination).mappings) == 3
+    broken = export(tmp_path, "broken.json", jjodel={"exportType": "model", "schemaVersion": 1})
+    [refused] = import_runs([broken], validation_tree, transformation="Book2Publication")
+    assert refused.status == FAILED and refused.error is not None
+    assert refused.error.field == "$.jjodel.exportType"  # an export stays an export
 
 
 def test_cli_import(tmp_path: Path, validation_tree: Path, capsys: pytest.CaptureFixture[str]) -> None:

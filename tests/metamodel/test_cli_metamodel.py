@@ -35,3 +35,22 @@ def test_input_errors_print_location_and_exit_2(tmp_path: Path, capsys: pytest.C
 def test_negative_indent_is_a_configuration_error(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["metamodel", str(data / "library.km3"), "--indent", "-1"]) == 2
     assert "--indent must be 0 or more" in capsys.readouterr().err
+
+
+def test_a_file_that_is_no_metamodel_is_named_for_what_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    atl = tmp_path / "T.atl"
+    atl.write_text("module T;\ncreate OUT : B from IN : A;\n", encoding="utf-8")
+    assert main(["metamodel", str(atl)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"{atl}: error: not a metamodel: this is an ATL transformation")
+    assert "well-formed" not in err
+    ecore = tmp_path / "broken.ecore"  # named as Ecore: the XML reader's positioned message stands
+    ecore.write_text("module T;\n", encoding="utf-8")
+    assert main(["metamodel", str(ecore)]) == 2
+    assert f"{ecore}:1:1: error: not well-formed XML" in capsys.readouterr().err
+    xml = tmp_path / "model.xml"  # XML under another suffix is still read as Ecore XML
+    namespace = "http://www.eclipse.org/emf/2002/Ecore"
+    xml.write_text(f'<?xml version="1.0"?>\n<ecore:EPackage xmlns:ecore="{namespace}" name="P"/>\n')
+    assert main(["metamodel", str(xml)]) == 0

@@ -257,3 +257,46 @@ def test_referenced_files_go_through_the_xml_guard_too(tmp_path: Path) -> None:
 def test_loaded_metamodels_can_key_a_cache(data: Path) -> None:
     loaded = load_resource(data / "library.ecore")
     assert {loaded: 1}[load_resource(data / "library.ecore")] == 1
+
+
+def test_comments_and_processing_instructions_anywhere_in_an_ecore_file_are_ignored(tmp_path: Path) -> None:
+    """XML allows comments inside the root element; pyecore's own parse kept them as nodes and failed with
+    "Invalid tag name '<cyfunction Comment ...>'" (a mapping-track metamodel with a comment did not load)."""
+    body = (
+        '  <eClassifiers xsi:type="ecore:EClass" name="Book">\n'
+        "    <!-- a comment inside a classifier -->\n"
+        '    <eStructuralFeatures xsi:type="ecore:EAttribute" name="title"\n'
+        '        eType="ecore:EDataType http://www.eclipse.org/emf/2002/Ecore#//EString"/>\n'
+        "  </eClassifiers>\n"
+        "  <!-- between classifiers,\n       over two lines -->\n"
+        "  <?editor hint?>\n"
+        '  <eClassifiers xsi:type="ecore:EClass" name="Shelf"/>'
+    )
+    clear_cache()
+    commented = write_package(tmp_path / "commented.ecore", "p", "  <!-- first -->\n" + body)
+    (root,) = load_resource(commented).roots
+    assert [c.name for c in root.eClassifiers] == ["Book", "Shelf"]
+    assert [f.name for f in root.getEClassifier("Book").eStructuralFeatures] == ["title"]
+    assert root.getEClassifier("Book").findEStructuralFeature("title").eType is EString
+
+
+def test_a_load_error_after_a_comment_keeps_its_line_and_restores_lxmls_default_parser(
+    tmp_path: Path,
+) -> None:
+    from lxml import etree
+
+    before = etree.get_default_parser()
+    path = write_package(
+        tmp_path / "bad.ecore",
+        "bad",
+        "  <!-- one\n  two\n  three -->\n"
+        '  <eClassifiers xsi:type="ecore:EClass" name="A">\n'
+        '    <eStructuralFeatures xsi:type="ecore:EReference" name="r" eType="#//Missing"/>\n'
+        "  </eClassifiers>",
+    )
+    clear_cache()
+    with pytest.raises(MetamodelError):
+        load_resource(path)
+    assert etree.get_default_parser() is before
+    # lxml's own default parser, outside a load, still keeps comments: nothing leaked
+    assert len(etree.fromstring(b"<a><!--c--></a>")) == 1

@@ -1,11 +1,12 @@
 """The benchmark as a pytest suite, run for real with pytester on a tiny validation tree we wrote.
 
-Sessions run in a subprocess (like a user's ``pytest``), with and without xdist, and the tests read what a
-user would read: the exit code, the terminal tables, ``results.json`` and the JUnit XML.
+Sessions run in process (fast; ``conftest.py`` says what that requires), with and without xdist, and the
+tests read what a user would read: the exit code, the terminal tables, ``results.json`` and the JUnit XML.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 import xml.etree.ElementTree as ET
@@ -13,22 +14,11 @@ from pathlib import Path
 
 import pytest
 
-import benchmark.harness.plugin
-import benchmark.lang.atl
-import benchmark.lang.ecore.loader
-import benchmark.tracks.mapping.extractor
 import benchmark.tracks.mapping.track
 from benchmark.core.results import Results
 from benchmark.tracks.mapping.counts import RunRow
 
-# Imported here so that pytester's in-process sessions reuse them: pytester only unloads modules that a
-# session imported itself, and re-importing the parser, pyecore and the plugin costs seconds per session.
-_PRELOADED = (
-    benchmark.lang.atl,
-    benchmark.tracks.mapping.extractor,
-    benchmark.lang.ecore.loader,
-    benchmark.harness.plugin,
-)
+# Modules the in-process sessions import are preloaded by conftest.py (see there why that matters).
 
 pytest_plugins = ("pytester",)
 
@@ -185,12 +175,40 @@ def test_bad_inputs_fail_only_their_own_cases(pytester: pytest.Pytester, tree: P
     statuses = {key: row["status"] for key, row in rows(pytester).items()}
     assert statuses == {
         ("Synthetic-Oracle", "Library2Catalog", "runs/Synthetic-Oracle-run01"): "ok",
-        ("unknown", "Library2Catalog", "runs/Synthetic-Noisy-run01"): "error",
+        # the truncated file keeps the provider its name gives (its sibling run02 says where the dash is)
+        ("Synthetic-Noisy", "Library2Catalog", "runs/Synthetic-Noisy-run01"): "error",
         ("Synthetic-Noisy", "Library2Catalog", "runs/Synthetic-Noisy-run02"): "ok",
         ("Synthetic-Oracle", "Shapes2Figures", "runs/Synthetic-Oracle-run01"): "error",
         ("Synthetic-Noisy", "Shapes2Figures", "runs/Synthetic-Noisy-run01"): "error",
     }
     assert result.ret == 1
+
+
+def test_an_unusable_answer_is_scored_and_a_missing_one_is_not(pytester: pytest.Pytester, tree: Path) -> None:
+    """Through the harness: the unusable run's case passes with the counts of an empty run (the model's
+    failure is a result), the missing run's row is an error marked missing (it says nothing about the
+    model); both stay under their provider. Counting them in the tables is the harness's job."""
+    header = {"jjodel": {"exportType": "suggested-mappings", "schemaVersion": 1}}
+    runs = tree / "Library2Catalog" / "runs"
+    for name, status, error in (
+        ("Local-tiny-run01", "unusable", "response:1:1: expected a JSON array of mappings"),
+        ("Local-tiny-run02", "no-answer", "timeout after 600 s"),
+    ):
+        document = {
+            **header,
+            "analysis": {"provider": "Local", "model": "tiny"},
+            "generation": {"generator": "atlbench generate", "status": status, "error": error},
+        }
+        (runs / f"{name}.json").write_text(json.dumps(document))
+    result = run(pytester, "-k", "Library2Catalog and Local")
+    result.assert_outcomes(passed=1, failed=1)
+    found = rows(pytester)
+    unusable = found[("Local", "Library2Catalog", "runs/Local-tiny-run01")]
+    assert unusable["status"] == "ok" and unusable["suggestions"] == 0
+    assert unusable["class"] == {"tp": 0, "fp": 0, "fn": 2}
+    assert unusable["extra"]["unusable"] == "response:1:1: expected a JSON array of mappings"
+    missing = found[("Local", "Library2Catalog", "runs/Local-tiny-run02")]
+    assert missing["status"] == "error" and missing["extra"]["missing"] == "timeout after 600 s"
 
 
 def test_ground_truth_naming_unknown_features_fails_with_the_list(
@@ -226,7 +244,7 @@ def test_a_crash_while_scoring_is_an_excluded_run_not_a_lost_row(
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*RuntimeError: the baseline engine tripped*"])
     result.stdout.fnmatch_lines(
-        ["*1 runs excluded*", "*<baseline:NameEquality>: internal error scoring the run: RuntimeError*"]
+        ["*1 run excluded*", "*<baseline:NameEquality>: internal error scoring the run: RuntimeError*"]
     )
     assert "count table is incomplete" not in result.stdout.str()
     assert rows(pytester)[("NameEquality", "Library2Catalog", "NameEquality")]["status"] == "error"
@@ -306,6 +324,24 @@ def test_unwritable_reports_fail_the_session_but_gates_still_run(
     assert result.ret == 1
     result.stdout.fnmatch_lines(["*atlbench: cannot write the reports*blocked*"])
     result.stdout.fnmatch_lines(["*--min-f1 Synthetic-Noisy=0.99: micro overall F1 is 0.*"])
+
+
+def test_an_in_process_session_leaves_the_report_stack_importable(
+    pytester: pytest.Pytester, tree: Path, tmp_path: Path
+) -> None:
+    """After an in-process session has written reports (and pytester has unloaded what it imported),
+    this process can still write reports: what the outer session does at its end when ``cases`` and
+    ``tests/plugin`` run together. Fails, run alone, when numpy is first imported inside the session."""
+    result = run(pytester, "-k", "Library and Oracle")
+    result.assert_outcomes(passed=1)
+    assert (pytester.path / "reports" / "index.html").exists()
+    from benchmark.reports import INDEX_HTML
+    from benchmark.tracks.mapping.reports import write_reports
+    from benchmark.tracks.mapping.results import from_section
+
+    saved = Results.load(pytester.path / "reports" / "results.json")
+    written = write_reports(from_section(saved, saved.sections[0]), tmp_path, draws=50)
+    assert tmp_path / INDEX_HTML in written
 
 
 def test_a_session_that_scored_nothing_fails(pytester: pytest.Pytester, tree: Path) -> None:

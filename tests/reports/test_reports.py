@@ -96,16 +96,16 @@ def test_html_page_holds_tables_figures_pairs_and_drilldown(written, small_resul
 def test_latex_tables(written, small_results):
     _, out = written
     tex = (out / "tables.tex").read_text(encoding="utf-8")
-    assert (
-        tex.count(r"\begin{tabular}") == 3 and tex.count(r"\toprule") == 3 and tex.count(r"\bottomrule") == 3
-    )
+    tables = 6  # results, split, per transformation, made-up names, pairs, validation set
+    assert tex.count(r"\begin{table}") == tex.count(r"\end{table}") == tables
+    assert tex.count(r"\begin{tabular}") == tex.count(r"\toprule") == tex.count(r"\bottomrule") == tables
     assert r"$\Delta$F1" in tex and r"$\pm$" in tex
     for fact in small_results.transformations:
         assert latex_escape(fact.name) in tex
     assert "Total" in tex and "nan" not in tex.lower()
     for line in tex.splitlines():
         if line.endswith(r"\\") and "&" in line:
-            assert line.count("&") + 1 in (9, 7, 7, 10, 8)  # columns of the three tables
+            assert line.count("&") + 1 in (6, 7, 8, 9, 10)  # columns of the six tables
 
 
 def test_markdown_summary(written):
@@ -211,3 +211,108 @@ def test_tables_tex_compiles_with_pdflatex(written, tmp_path):
     )
     assert completed.returncode == 0, completed.stdout[-3000:]
     assert (tmp_path / "doc.pdf").stat().st_size > 10_000
+
+
+def test_per_transformation_tables_show_p_r_f1_acc_and_how_many_transformations(make_row, written):
+    rows = (
+        make_row("Wide", "T1", "r1", classes=[("S", "X", "tp")], bindings=[("S", "X", "f", "exact")]),
+        make_row("Wide", "T2", "r1", classes=[("S", "Y", "fp"), ("S", "X", "fn")]),
+        make_row("Narrow", "T1", "r1", classes=[("S", "X", "tp")], bindings=[("S", "X", "f", "onlyAtl")]),
+    )
+    texts = _texts(MappingResults(ResultsHeader(created="2024-01-01"), (), rows))
+    md = texts["md"].split("## Per provider and transformation")[1]
+    assert "| Provider | Transformation | Runs | P | R | F1 | Acc | Macro F1 ± SD |" in md
+    assert "| Wide | T1 | 1 | 1.000 | 1.000 | 1.000 | 1.000 | 1.000 ± – |" in md
+    assert "| Wide | ALL (2 of 2) | 2 | 0.667 | 0.667 | 0.667 | 0.500 |" in md
+    assert "| Narrow | ALL (1 of 2) | 1 | 1.000 | 0.500 | 0.667 | 0.500 |" in md
+    html = texts["html"].split('id="transformations"')[1]
+    assert "<th>P</th><th>R</th><th>F1</th><th>Acc</th>" in html and "ALL (1 of 2)" in html
+    _, out = written
+    summary = (out / "summary.md").read_text(encoding="utf-8")
+    assert "## Per provider and transformation" in summary and "ALL (3 of 3)" in summary
+
+
+def test_made_up_names_are_shown_per_provider(make_row):
+    checked = {"hallucinationsChecked": True}
+    base = make_row("Dreamer", "T1", "r1", classes=[("S", "X", "tp")])
+    rows = (
+        replace(base, hallucinated_classes=("Ghost",), hallucinated_features=("X.nope",), extra=checked),
+        replace(base, run="r2", hallucinated_classes=("Ghost",), hallucinated_features=(), extra=checked),
+        replace(make_row("Careful", "T1", "r1", classes=[("S", "X", "tp")]), extra=checked),
+        make_row("Unchecked", "T1", "r1", classes=[("S", "X", "tp")]),  # scored without metamodels
+    )
+    results = MappingResults(ResultsHeader(created="2024-01-01"), (), rows)
+    texts = _texts(results)
+    md = texts["md"].split("## Made-up names (hallucinations)")[1]
+    assert "| Provider | Runs checked | Made-up classes | Made-up features | Per run | Distinct |" in md
+    assert "| Dreamer | 2 | 2 | 1 | 1.5 | 2 | Ghost ×2, X.nope |" in md
+    assert "| Careful | 1 | 0 | 0 | 0.0 | 0 | – |" in md
+    assert "| Unchecked | 0 of 1 | – | – | – | – | – |" in md
+    assert "Ghost ×2, X.nope" in texts["html"]
+    from benchmark.tracks.mapping.aggregate import aggregate
+    from benchmark.tracks.mapping.tables import format_tables
+
+    terminal = format_tables(aggregate(rows)).split("Made-up names (hallucinations)")[1]
+    assert next(line for line in terminal.splitlines() if line.startswith("Dreamer")).split()[1:] == [
+        "2",
+        "2",
+        "1",
+    ]
+    unchecked = next(line for line in terminal.splitlines() if line.startswith("Unchecked"))
+    assert unchecked.split() == ["Unchecked", "0", "of", "1", "-", "-"]
+
+
+def test_tables_tex_has_every_paper_table_each_complete_and_notes_said_once(make_row):
+    checked = {"hallucinationsChecked": True}
+    rows = (
+        replace(
+            make_row("Dreamer", "T1", "r1", classes=[("S", "X", "tp")], bindings=[("S", "X", "f", "exact")]),
+            hallucinated_classes=("Ghost",),
+            extra=checked,
+        ),
+        replace(make_row("Dreamer", "T2", "r1", classes=[("S", "Y", "fp")]), extra=checked),
+        make_row("Solo", "T1", "r1", classes=[("S", "X", "tp")]),
+        make_row("Mute", "T2", "r1", classes=[("S", "X", "fn")]),
+    )
+    tex = _texts(MappingResults(ResultsHeader(created="2024-01-01"), (), rows))["tex"]
+    blocks = tex.split(r"\end{table}")[:-1]
+    labels = [block.split(r"\label{")[1].split("}")[0] for block in blocks]
+    assert labels == [
+        "tab:atlbench-results",
+        "tab:atlbench-split",
+        "tab:atlbench-per-transformation",
+        "tab:atlbench-hallucinations",
+        "tab:atlbench-pairs",
+        "tab:atlbench-validation-set",
+    ]
+    for block in blocks:  # each one pasteable: one comment line, then a whole table environment
+        head, body = block.split("\n\\begin{table}", 1)
+        body = "\\begin{table}" + body
+        assert head.splitlines()[-1].endswith(
+            "a complete table environment, to paste as it is (needs booktabs)."
+        )
+        assert body.startswith(r"\begin{table}") and body.count(r"\begin{tabular}") == 1
+    per_transformation = blocks[2]
+    assert "Provider & Transformation & Runs & P & R & F1 & Acc & Macro F1 $\\pm$ SD" in per_transformation
+    assert (
+        "Dreamer & ALL (2 of 2) & 2 &" in per_transformation
+        and "Solo & ALL (1 of 2) & 1 &" in per_transformation
+    )
+    assert per_transformation.count(r"\midrule") == 1 + 2  # under the header, then between the 3 providers
+    assert "Class F1 & Binding F1 & Attribute F1 & Reference F1 & Overall F1" in blocks[1]
+    assert "Dreamer & 2 & 1 & 0 & 0.5 & 1 \\\\" in blocks[3]  # the paper table has no names column
+    assert "Ghost" not in blocks[3]
+    # a note that applies to several providers is said once, naming them
+    caption = blocks[0].split(r"\caption{")[1]
+    assert caption.count("standard deviation undefined") == 1
+    assert "Solo, Mute: one run: standard deviation undefined." in caption
+    assert "Solo, Mute: one transformation with one run: nothing to resample" in caption
+    assert "Dreamer: one run per transformation" in caption and "Mute: made no suggestions." in caption
+
+
+def test_one_of_a_kind_is_said_in_the_singular(make_row):
+    rows = (make_row("Solo", "T1", "r1", classes=[("S", "X", "tp")]),)
+    texts = _texts(MappingResults(ResultsHeader(created="2024-01-01"), (), rows))
+    assert "1 scored run, 0 excluded; 1 provider; 1 transformation." in texts["md"]
+    assert "1 scored run · 0 excluded · 1 provider · 1 transformation ·" in texts["html"]
+    assert "<th>Solo (1 run)</th>" in texts["html"]

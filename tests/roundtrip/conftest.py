@@ -110,5 +110,8 @@ def models() -> types.SimpleNamespace:
         BASE_S=BASE_S,
         EXPECTED_S=EXPECTED_S,
         OUTPUT_S=OUTPUT_S,
+        ECORE_NS=ECORE_NS,
+        SQL_NS=SQL_NS,
+        E=E,
         write=write,
     )

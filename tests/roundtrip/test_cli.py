@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from benchmark.cli import main
-from benchmark.tracks.roundtrip.track import default_data_dir
+from benchmark.tracks.roundtrip.cases import default_data_dir
 
 DATA = default_data_dir()
 
@@ -27,9 +27,52 @@ def test_score_json(
     assert main(args) == 0
     data = json.loads(capsys.readouterr().out)
     assert [data[k] for k in ("LOC", "Cr", "InCr", "Ad", "Miss", "deltaDetected", "equivalent")] == [
-        6, 4, 1, 1, 1, True, False,
+        7, 5, 1, 1, 1, True, False,
     ]  # fmt: skip
-    assert data["pctCorrect"] == pytest.approx(2 / 3) and data["pctWSuccess"] == pytest.approx(1 / 6)
+    assert data["pctCorrect"] == pytest.approx(5 / 7) and data["pctWSuccess"] == pytest.approx(2 / 8)
+    assert data["flags"] == [] and data["extraction"]["source"] == "whole answer"
+
+
+RAW_ANSWER = """Sure! Following the example mapping, here is T':
+
+```xml
+{model}```
+
+I also kept the `year` column out, as it was not in the example.
+"""
+
+
+def test_score_accepts_a_raw_answer_and_lists_its_flags(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, models: types.SimpleNamespace
+) -> None:
+    """The raw-answer example of docs/ROUNDTRIP.md §6.1: it scores like the bare model, with its flag."""
+    commented = models.OUTPUT_T.replace(
+        "  <tables", "  <!-- pages: new column, not in the example -->\n  <tables"
+    )
+    base = str(models.write(tmp_path, "T.sql.xmi", models.BASE_T))
+    expected = str(models.write(tmp_path, "DeltaT.sql.xmi", models.EXPECTED_T))
+    bare = str(models.write(tmp_path, "bare.sql.xmi", models.OUTPUT_T))
+    raw = str(models.write(tmp_path, "answer.txt", RAW_ANSWER.format(model=commented)))
+    reports = []
+    for output in (bare, raw):
+        assert (
+            main(["roundtrip", "score", "--json", "--base", base, "--expected", expected, "--output", output])
+            == 0
+        )
+        reports.append(json.loads(capsys.readouterr().out))
+    plain, answer = reports
+    assert answer["flags"] == ["pages: new column, not in the example"]
+    assert answer["extraction"] == {
+        "source": "the fenced block", "startLine": 4, "documents": 1, "usable": True, "prose": True,
+        "notes": [],
+    }  # fmt: skip
+    for varying in ("flags", "extraction", "files"):
+        del plain[varying], answer[varying]
+    assert answer == plain
+    assert main(["roundtrip", "score", "--base", base, "--expected", expected, "--output", raw]) == 0
+    out = capsys.readouterr().out
+    assert "model taken from the fenced block (line 4 of the answer)" in out
+    assert "flag: pages: new column, not in the example" in out
 
 
 def test_score_text_lists_what_is_wrong(capsys: pytest.CaptureFixture[str]) -> None:
@@ -41,8 +84,9 @@ def test_score_text_lists_what_is_wrong(capsys: pytest.CaptureFixture[str]) -> N
     ]  # fmt: skip
     assert main(args) == 0
     out = capsys.readouterr().out
-    assert "LOC 73  Cr 68  InCr 0  Ad 5  Miss 0" in out
-    assert "DeltaDetected no" in out and "%WSuccess 83.6%" in out
+    assert "LOC 74  Cr 69  InCr 0  Ad 5 (harmful 5)  Miss 0" in out
+    assert "DeltaDetected no" in out and "%WSuccess 83.8%" in out
+    assert "delta: 0 of 5 line(s) reproduced (recall 0.0%), 0 change(s) to the base (precision 0.0%)" in out
     assert "Ad   table Single  [delta: removed]" in out
 
 
@@ -69,6 +113,23 @@ def test_cases(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["roundtrip", "cases"]) == 0
     captured = capsys.readouterr()
     assert captured.out.count("\n") == 100 and "100 cases" in captured.err
+
+
+def test_cases_takes_the_folder_like_its_siblings_and_data_still_works(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from benchmark.tracks.roundtrip.track import default_data_dir
+
+    assert main(["roundtrip", "cases", str(default_data_dir())]) == 0
+    listed = capsys.readouterr()
+    assert listed.out.count("\n") == 100 and "deprecated" not in listed.err
+    assert main(["roundtrip", "cases", "--data", str(default_data_dir())]) == 0
+    old = capsys.readouterr()
+    assert old.out == listed.out and "--data is deprecated; give the folder as DIR" in old.err
+    assert main(["roundtrip", "cases", str(tmp_path)]) == 2
+    assert f"{tmp_path / 'manifest.json'}: error: no manifest.json" in capsys.readouterr().err
+    assert main(["roundtrip", "cases", str(tmp_path), "--data", str(tmp_path)]) == 2
+    assert "give the data folder once" in capsys.readouterr().err
 
 
 def test_generate_check(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

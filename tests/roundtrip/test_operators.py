@@ -73,9 +73,10 @@ def test_delete_class_takes_its_containments_and_unmapped_opposites_along() -> N
         "cart", classifiers=(EcoreClass("Item", features=(EcoreAttribute("name", "EString"),)),)
     )
     assert [line.text for line in sql_lines(delta_t)] == [
+        "schema cart",
         "table Item",
         "column Item/id; type=INTEGER; nullable=false; unique=false",
-        "column Item/name; type=VARCHAR; nullable=true; unique=false",
+        "column Item/name; type=VARCHAR(255); nullable=true; unique=false",
         "primary key Item; columns=[id]",
     ]
     assert write_sql(forward(delta_s)) == write_sql(delta_t)

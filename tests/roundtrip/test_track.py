@@ -1,4 +1,4 @@
-"""The track descriptor: cases from the manifest, stages that score."""
+"""Cases from the manifest, stages that score."""
 
 from __future__ import annotations
 
@@ -9,14 +9,15 @@ from pathlib import Path
 import pytest
 
 from benchmark.core.errors import InputFormatError
+from benchmark.tracks.roundtrip.cases import default_data_dir, load_study, manifest_cases
 from benchmark.tracks.roundtrip.reading import ECORE, SQL
-from benchmark.tracks.roundtrip.track import TRACK
 
 
 def test_cases_come_from_the_manifest() -> None:
-    cases = TRACK.cases()
-    assert TRACK.name == "roundtrip"
+    cases = manifest_cases()
     assert len(cases) == 100
+    study = load_study()
+    assert study.layout == "bundled" and list(study.cases) == cases and len(study.pairs) == 10
     case = next(c for c in cases if c.case_id == "shop/to_many")
     assert (case.domain, case.operator) == ("shop", "to_many")
     assert case.inverse.kind is ECORE and case.forward.kind is SQL
@@ -26,7 +27,7 @@ def test_cases_come_from_the_manifest() -> None:
 
 
 def test_stages_score_outputs() -> None:
-    case = next(c for c in TRACK.cases() if c.case_id == "library/delete_class")
+    case = next(c for c in manifest_cases() if c.case_id == "library/delete_class")
     perfect = case.inverse.score(case.delta_source)
     assert perfect.equivalent and perfect.delta_detected
     unchanged = case.forward.score(case.target_model)  # the model ignored the delta
@@ -35,20 +36,20 @@ def test_stages_score_outputs() -> None:
 
 def test_missing_or_foreign_manifest_is_an_input_error(tmp_path: Path) -> None:
     with pytest.raises(InputFormatError, match="no manifest.json"):
-        TRACK.cases(tmp_path)
+        manifest_cases(tmp_path)
     (tmp_path / "manifest.json").write_text(
         json.dumps({"formatVersion": 99, "track": "atl"}), encoding="utf-8"
     )
     with pytest.raises(InputFormatError, match="not a round-trip manifest"):
-        TRACK.cases(tmp_path)
+        manifest_cases(tmp_path)
 
 
 def test_a_missing_case_file_is_reported(tmp_path: Path) -> None:
-    data = TRACK.data_dir()
+    data = default_data_dir()
     for name in ("manifest.json", "S_blog.ecore", "T_blog.sql.xmi"):
         shutil.copy(data / name, tmp_path / name)
     with pytest.raises(InputFormatError, match="case blog/add_class: missing file"):
-        TRACK.cases(tmp_path)
+        manifest_cases(tmp_path)
 
 
 @pytest.mark.parametrize(
@@ -68,5 +69,5 @@ def test_malformed_manifests_are_input_errors_that_say_where(
 ) -> None:
     (tmp_path / "manifest.json").write_text(content, encoding="utf-8")
     with pytest.raises(InputFormatError, match=message) as caught:
-        TRACK.cases(tmp_path)
+        manifest_cases(tmp_path)
     assert caught.value.field == field and caught.value.file == str(tmp_path / "manifest.json")

@@ -35,7 +35,7 @@ from pyecore.resources import ResourceSet
 from pyecore.resources.resource import URI, AbstractURIConverter, MetamodelDecoder, Resource, global_registry
 from pyecore.resources.xmi import XMIResource
 
-from benchmark.core.xmlguard import check_xml_prolog, parse_xml_safely
+from benchmark.core.xmlguard import check_xml_prolog, parse_xml_safely, pyecore_parser
 from benchmark.lang.ecore.errors import MetamodelError
 
 ECORE_NS_URI = "http://www.eclipse.org/emf/2002/Ecore"
@@ -263,11 +263,16 @@ class _UnresolvedReference(Exception):
 
 
 class GuardedXMIResource(XMIResource):
-    """An XMI resource whose external references are resolved (to real objects) while it is parsed."""
+    """An XMI resource parsed with the XML guard's parser (comments allowed anywhere, no entities) whose
+    external references are resolved (to real objects) while it is parsed."""
 
     def __init__(self, uri: URI | None = None, use_uuid: bool = False) -> None:
         super().__init__(uri, use_uuid)
         self.decoders.insert(0, _WellKnownDecoder)
+
+    def load(self, options: Any = None) -> None:
+        with pyecore_parser():
+            super().load(options)
 
     def _resolve_external(self, path: str) -> Any:
         path = Resource.normalize(path)
@@ -297,6 +302,12 @@ class GuardedXMIResource(XMIResource):
         if isinstance(obj, EProxy) and not obj.resolved:  # <eType href="..."/> and similar
             obj = self._resolve_external(obj._proxy_path)
         return feature, obj, attributes, references, from_tag
+
+
+def guarded_uri(path: str, data: bytes | None = None) -> URI:
+    """A local file's URI for :meth:`ResourceSet.get_resource`, read once (or given as ``data``, already
+    checked by the caller) and checked by the XML guard before pyecore parses it."""
+    return _GuardedURI(path, data)
 
 
 def new_resource_set() -> ResourceSet:

@@ -70,7 +70,35 @@ def _read(path: Path, file: str) -> bytes:
         raise MetamodelError(f"cannot read metamodel file: {error.strerror}", file=file) from None
 
 
+# What a file that is not a metamodel probably is, by suffix, for the message that refuses it.
+_OTHER_KINDS = {
+    ".atl": "an ATL transformation",
+    ".json": "a JSON file",
+    ".use": "a USE model (the OCL track)",
+    ".puml": "a PlantUML model (the OCL track)",
+    ".soil": "a SOIL object state (the OCL track)",
+    ".md": "a Markdown file",
+    ".txt": "a text file",
+}
+
+
+def _refuse_non_metamodel(file: str, path: Path, data: bytes) -> None:
+    """A file that is neither ``.km3`` nor XML is said to be what its suffix says, rather than reported
+    as "not well-formed XML" (``atlbench metamodel T.atl``). An ``.ecore``/``.xmi`` file, or any file that
+    starts like XML, goes on to the XML reader and its positioned errors."""
+    suffix = path.suffix.lower()
+    if suffix in (".ecore", ".xmi") or data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+        return
+    kind = _OTHER_KINDS.get(suffix, f"a {suffix} file" if suffix else "a file without suffix")
+    raise MetamodelError(
+        f"not a metamodel: this is {kind}, neither Ecore XML nor KM3; give an .ecore or .km3 file",
+        file=file,
+    )
+
+
 def _load_uncached(file: str, path: Path, data: bytes) -> LoadedMetamodel:
+    if path.suffix.lower() != KM3_SUFFIX:
+        _refuse_non_metamodel(file, path, data)
     if path.suffix.lower() == KM3_SUFFIX:
         from benchmark.lang.ecore.km3 import load_km3_text
 

@@ -56,6 +56,18 @@ def spread(values: Sequence[float]) -> Spread:
     return Spread(mean, sd, len(values))
 
 
+def in_ground_truth(counts: BindingCounts) -> int:
+    """How many of the ground truth's scorable bindings these counts cover (exact, partial, divergent,
+    only ATL; target-only bindings are neutral)."""
+    return counts.exact + counts.partial + counts.divergent + counts.only_atl
+
+
+def name_key(name: str) -> tuple[str, str]:
+    """How provider and transformation names sort in every table: ignoring case (``book2publication``
+    among the B's), ties broken by the exact spelling so that the order is total."""
+    return (name.casefold(), name)
+
+
 def _level(scores: LevelScores, level: str) -> Scores:
     return {"class": scores.classes, "binding": scores.bindings, "overall": scores.overall}[level]
 
@@ -106,6 +118,7 @@ class GroupResult:
     duplicates: int = 0
     hallucinated_classes: int = 0
     hallucinated_features: int = 0
+    hallucination_runs: int = 0  # runs scored with both metamodels, whose made-up names were looked for
 
     @property
     def is_total(self) -> bool:
@@ -113,6 +126,16 @@ class GroupResult:
 
     def micro_by_kind(self) -> dict[str, Scores]:
         return {kind: counts.scores(self.partial_weight) for kind, counts in self.bindings_by_kind.items()}
+
+    def kind_scores(self, kind: str) -> Scores | None:
+        """Micro scores of one feature kind, or ``None`` when there are none to give: no split (no target
+        metamodel), or no binding of that kind in the ground truth (no reference binding in these
+        transformations: recall is undefined, and an F1 of 0 would read as a failure). Tables print
+        "–", the CSV an empty cell."""
+        counts = self.bindings_by_kind.get(kind)
+        if counts is None or not in_ground_truth(counts):
+            return None
+        return counts.scores(self.partial_weight)
 
     def to_json(self) -> dict[str, Any]:
         w = self.partial_weight
@@ -142,7 +165,11 @@ class GroupResult:
             "suggestions": self.suggestions,
             "invalid": self.invalid,
             "duplicates": self.duplicates,
-            "hallucinations": {"classes": self.hallucinated_classes, "features": self.hallucinated_features},
+            "hallucinations": {
+                "classes": self.hallucinated_classes,
+                "features": self.hallucinated_features,
+                "checkedRuns": self.hallucination_runs,
+            },
         }
 
 
@@ -235,7 +262,17 @@ def _group(
         duplicates=sum(row.duplicates for row in rows),
         hallucinated_classes=sum(len(row.hallucinated_classes) for row in rows),
         hallucinated_features=sum(len(row.hallucinated_features) for row in rows),
+        hallucination_runs=sum(1 for row in rows if hallucinations_checked(row)),
     )
+
+
+def hallucinations_checked(row: RunRow) -> bool:
+    """Whether the row's made-up names were looked for (both metamodels were at hand when it was scored);
+    a row that does not say (older results) counts as checked when it names any."""
+    checked = row.extra.get("hallucinationsChecked")
+    if checked is None:
+        return bool(row.hallucinated_classes or row.hallucinated_features)
+    return bool(checked)
 
 
 def _kind_order(kind: str) -> tuple[int, str]:
@@ -257,7 +294,7 @@ def aggregate(
                 for r in all_rows
                 if not r.ok
             ),
-            key=lambda e: (e.provider, e.model, e.transformation, e.run, e.file),
+            key=lambda e: (name_key(e.provider), e.model, name_key(e.transformation), e.run, e.file),
         )
     )
     by_provider: dict[tuple[str, str | None], list[RunRow]] = {}
@@ -265,12 +302,12 @@ def aggregate(
         by_provider.setdefault((row.provider, row.model if by_model else None), []).append(row)
     groups: list[GroupResult] = []
     for (provider, model), provider_rows in sorted(
-        by_provider.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")
+        by_provider.items(), key=lambda kv: (name_key(kv[0][0]), kv[0][1] or "")
     ):
         by_transformation: dict[str, list[RunRow]] = {}
         for row in provider_rows:
             by_transformation.setdefault(row.transformation, []).append(row)
-        for transformation in sorted(by_transformation):
+        for transformation in sorted(by_transformation, key=name_key):
             groups.append(_group(by_transformation[transformation], provider, transformation, model, w))
         groups.append(_group(provider_rows, provider, ALL, model, w))
     return Aggregation(
@@ -346,10 +383,10 @@ def csv_records(aggregation: Aggregation) -> list[dict[str, Any]]:
                 value = group.macro[level][metric]
                 record[f"macro_{level}_{metric}"] = value.mean
                 record[f"macro_{level}_{metric}_sd"] = value.sd if value.sd is not None else ""
-        by_kind = group.micro_by_kind()
         for kind in ("attribute", "reference"):
+            kind_scores = group.kind_scores(kind)
             for metric in METRICS:
-                record[f"micro_{kind}_{metric}"] = getattr(by_kind[kind], metric) if kind in by_kind else ""
+                record[f"micro_{kind}_{metric}"] = getattr(kind_scores, metric) if kind_scores else ""
         records.append({column: record[column] for column in CSV_COLUMNS})
     return records
 
@@ -359,7 +396,11 @@ def run_records(rows: Iterable[RunRow], *, partial_weight: float | None = None) 
     all_rows = list(rows)
     w = resolve_partial_weight([r for r in all_rows if r.ok], partial_weight)
     records = []
-    for row in sorted(all_rows, key=lambda r: r.key):
+
+    def order(row: RunRow) -> tuple[Any, ...]:
+        return (row.track, name_key(row.provider), row.model, name_key(row.transformation), row.run)
+
+    for row in sorted(all_rows, key=order):
         scores = row.scores(w)
         record: dict[str, Any] = {
             "track": row.track,
@@ -439,7 +480,7 @@ def split_rows(aggregation: Aggregation, *, digits: int = 3) -> list[dict[str, A
     """Per provider (``ALL`` rows): micro F1 for classes, bindings, attribute and reference bindings."""
     rows = []
     for group in aggregation.totals():
-        by_kind = group.micro_by_kind()
+        attribute, reference = group.kind_scores("attribute"), group.kind_scores("reference")
         row: dict[str, Any] = {"provider": group.provider}
         if aggregation.by_model:
             row["model"] = group.model
@@ -447,9 +488,29 @@ def split_rows(aggregation: Aggregation, *, digits: int = 3) -> list[dict[str, A
             {
                 "class F1": round(group.micro.classes.f1, digits),
                 "binding F1": round(group.micro.bindings.f1, digits),
-                "attribute F1": round(by_kind["attribute"].f1, digits) if "attribute" in by_kind else None,
-                "reference F1": round(by_kind["reference"].f1, digits) if "reference" in by_kind else None,
+                "attribute F1": round(attribute.f1, digits) if attribute else None,
+                "reference F1": round(reference.f1, digits) if reference else None,
                 "overall F1": round(group.micro.overall.f1, digits),
+            }
+        )
+        rows.append(row)
+    return rows
+
+
+def hallucination_rows(aggregation: Aggregation) -> list[dict[str, Any]]:
+    """Per provider (``ALL`` rows): runs checked for made-up names, and the class and feature names made
+    up, summed over them (``None`` when no run was checked: the metamodels were missing)."""
+    rows = []
+    for group in aggregation.totals():
+        row: dict[str, Any] = {"provider": group.provider}
+        if aggregation.by_model:
+            row["model"] = group.model
+        checked = group.hallucination_runs
+        row.update(
+            {
+                "runs checked": checked if checked == group.runs else f"{checked} of {group.runs}",
+                "classes": group.hallucinated_classes if checked else None,
+                "features": group.hallucinated_features if checked else None,
             }
         )
         rows.append(row)
@@ -466,7 +527,11 @@ __all__ = [
     "aggregate",
     "csv_records",
     "macro",
+    "hallucination_rows",
+    "hallucinations_checked",
+    "in_ground_truth",
     "micro",
+    "name_key",
     "pooled_counts",
     "resolve_partial_weight",
     "run_records",

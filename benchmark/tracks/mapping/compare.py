@@ -39,6 +39,7 @@ from benchmark.tracks.mapping.metrics import (
     level_scores,
     scores,
 )
+from benchmark.tracks.mapping.outcomes import ROW_UNUSABLE
 from benchmark.tracks.mapping.suggestions import (
     CONFIDENCE_ALL,
     CONFIDENCE_ORDER,
@@ -346,6 +347,8 @@ class Comparison:
                 "confidence": self.suggestions.confidence_filter,
                 "mappingsScored": len(self.suggestions.mappings),
                 "mappingsBeforeFilter": self.suggestions_before_filter,
+                "unusable": self.suggestions.unusable_reason,
+                "answerShape": self.suggestions.answer_shape,
             },
         }
 
@@ -371,6 +374,11 @@ class Comparison:
             "featureKindsChecked": bool(self.bindings_by_kind),
             "hallucinationsChecked": self.hallucinated_classes is not None,
         }
+        # Only when there is something to say, so rows of ordinary runs keep their exact shape.
+        if self.suggestions.unusable_reason is not None:
+            row_extra[ROW_UNUSABLE] = self.suggestions.unusable_reason
+        if self.suggestions.answer_shape is not None:
+            row_extra["answerShape"] = self.suggestions.answer_shape
         row_extra.update(extra or {})
         return RunRow(
             provider=provider or self.suggestions.provider,

@@ -24,7 +24,9 @@ from benchmark.tracks.mapping.compare import compare, error_row
 from benchmark.tracks.mapping.counts import RunRow
 from benchmark.tracks.mapping.interchange import InterchangeDocument
 from benchmark.tracks.mapping.metrics import DEFAULT_PARTIAL_WEIGHT
+from benchmark.tracks.mapping.outcomes import mark_missing
 from benchmark.tracks.mapping.suggestions import (
+    MissingRunError,
     confidence_filter_name,
     load_suggestions,
     parse_confidence_filter,
@@ -358,9 +360,25 @@ def score_file(
     confidence: str | None = None,
     track: str = "atl",
 ) -> RunRow:
-    """The row of one suggestion file; an unreadable file gives an error row with the parser's message."""
+    """The row of one suggestion file (its outcome: :mod:`benchmark.tracks.mapping.outcomes`).
+
+    An unusable answer is scored as a run with no suggestions (an ok row marked ``unusable``); a file
+    saying no answer was obtained gives an error row marked ``missing``; an unreadable file gives an error
+    row with the parser's message.
+    """
     try:
         suggestions = load_suggestions(path)
+    except MissingRunError as error:
+        row = file_error_row(
+            error,
+            path,
+            transformation=transformation,
+            run=run,
+            track=track,
+            partial_weight=partial_weight,
+            confidence=confidence,
+        )
+        return mark_missing(row, error.reason)
     except BenchmarkError as error:
         return file_error_row(
             error,
@@ -393,7 +411,7 @@ def file_error_row(
     confidence: str | None = None,
 ) -> RunRow:
     """The error row of a suggestion file that could not be scored, whatever the reason (its own content,
-    or an unusable ground truth): it keeps the provider and model the file names, so a failed run still
+    or an unusable ground truth): it keeps the provider and model the file names, so an excluded run still
     counts in its provider's exclusions, in ``atlbench validate`` and the pytest suite alike."""
     provider, model = peek_provider(path)
     return error_row(

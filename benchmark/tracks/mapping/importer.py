@@ -5,13 +5,21 @@ Each file is read with the comparator's reader
 a file that does not is reported with the reader's message (file, line, JSON path) and nothing is written for
 it. The transformation folder is, in this order: the one named by ``--transformation``; the one whose folder
 name equals the export's ``transformation.name`` (ignoring case); the only one holding metamodels named like
-the export's ``transformation.source`` and ``transformation.target``. The file is copied byte for byte to
+the export's ``transformation.source`` and ``transformation.target``. The run is filed as
 ``<folder>/runs/<provider>-<model>-runNN.json`` with the next free run number of that provider and model; a
-file whose bytes are already in ``runs/`` is not imported twice.
+run whose bytes are already in ``runs/`` is not imported twice.
 
-A bare LLM answer (the JSON array, e.g. pasted from a chat window) carries no provider, model or
-transformation; with ``--provider``, ``--model`` and ``--transformation`` it is wrapped into a jJodel
-export (entries unchanged, plus an ``imported`` block naming the original file and its hash).
+An export is copied byte for byte, unless ``--provider`` or ``--model`` names another provider or model
+than the export does: they override what is scored, so the export's ``analysis`` block (and each mapping's
+``provider``) is rewritten and an ``imported`` block keeps the file's own provider and model, its name and
+its hash. The duplicate check compares the bytes that are filed, so the same export imported under two
+providers is two runs, and imported twice under one is one.
+
+A bare LLM answer (e.g. pasted from a chat window), read by the one answer decoder
+(:func:`benchmark.tracks.mapping.answers.decode_answer`: the array bare, fenced, in prose, or the one array
+of a ``{"mappings": [...]}`` object without jJodel header) carries no provider, model or transformation;
+with ``--provider``, ``--model`` and ``--transformation`` it is wrapped into a jJodel export (entries
+unchanged, plus an ``imported`` block naming the original file, its hash and the answer's shape).
 """
 
 from __future__ import annotations
@@ -19,12 +27,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from benchmark.core.errors import BenchmarkError, ConfigurationError, InputFormatError
 from benchmark.core.fileio import dumps_json, sha256_file, sha256_text, write_text_atomic
 from benchmark.llm.naming import existing_run_indices, run_file_name
+from benchmark.tracks.mapping.answers import decode_answer
 from benchmark.tracks.mapping.corpus import MetamodelResolver, TransformationFolder, discover
 from benchmark.tracks.mapping.llm_task import RUNS_DIR, answer_entry
+from benchmark.tracks.mapping.suggestions import SuggestionSet
 
 IMPORTED = "imported"
 ALREADY_PRESENT = "already-present"
@@ -108,12 +119,11 @@ def import_file(
     reserved: set[Path] | None = None,
 ) -> ImportResult:
     """Validate one file and file it (see the module docstring). Errors come back in the result."""
-    from benchmark.tracks.mapping.suggestions import SHAPE_EXPORT, UNKNOWN, load_suggestions
+    from benchmark.tracks.mapping.suggestions import SHAPE_EXPORT, UNKNOWN
 
     try:
-        suggestions = load_suggestions(path)
-        raw_bytes = path.read_bytes()
-        text = raw_bytes.decode("utf-8")
+        text = path.read_bytes().decode("utf-8")
+        suggestions = _read(path, text)
         is_export = suggestions.shape == SHAPE_EXPORT
         chosen_provider = provider or (suggestions.provider if suggestions.provider != UNKNOWN else None)
         chosen_model = model or (suggestions.model if suggestions.model != UNKNOWN else None)
@@ -144,8 +154,10 @@ def import_file(
         )
         if not is_export:
             text = _wrap_answer(text, path, folder.name, chosen_provider, chosen_model)
+        elif (chosen_provider, chosen_model) != (suggestions.provider, suggestions.model):
+            text = _rename_export(text, path, chosen_provider, chosen_model, model_given=model is not None)
         runs_dir = folder.path / RUNS_DIR
-        digest = sha256_text(text) if not is_export else sha256_file(path)
+        digest = sha256_text(text)
         for existing in sorted(runs_dir.glob("*.json")) if runs_dir.is_dir() else []:
             if sha256_file(existing) == digest:
                 return ImportResult(path, ALREADY_PRESENT, existing, f"already imported as {existing}")
@@ -167,19 +179,62 @@ def import_file(
         return ImportResult(path, FAILED, None, str(failure), failure)
 
 
+def _read(path: Path, text: str) -> SuggestionSet:
+    """The file as the scorer reads it; an answer object without jJodel header (``{"mappings": [...]}``,
+    which the scorer reads as a broken export) is read as the answer it is."""
+    from benchmark.tracks.mapping.suggestions import load_suggestions, parse_suggestions
+
+    try:
+        return load_suggestions(path)
+    except InputFormatError:
+        try:
+            answer = decode_answer(text, source=path)
+        except InputFormatError:
+            answer = None
+        if answer is None or not answer.in_object or "jjodel" in answer.object_keys:
+            raise
+        return parse_suggestions(answer.entries, source=path)
+
+
+def _rename_export(text: str, path: Path, provider: str, model: str, *, model_given: bool) -> str:
+    """The export with ``provider`` and ``model`` in place of its own, which ``imported`` keeps."""
+    from benchmark.tracks.mapping.suggestions import decode_document
+
+    document, _answer = decode_document(text, source=path)
+    analysis = dict(document.get("analysis") or {})
+    imported: dict[str, Any] = {
+        "file": path.name,
+        "sha256": sha256_text(text),
+        "provider": analysis.get("provider"),
+        "model": analysis.get("model"),
+    }
+    if "imported" in document:
+        imported["previous"] = document["imported"]
+    analysis.update(provider=provider, model=model)
+    if model_given:
+        analysis["modelLabel"] = model
+    document["analysis"] = analysis
+    document["mappings"] = [
+        {**entry, "provider": provider} if isinstance(entry, dict) and "provider" in entry else entry
+        for entry in document.get("mappings", [])
+    ]
+    document["imported"] = imported
+    return dumps_json(document)
+
+
 def _wrap_answer(text: str, path: Path, transformation: str, provider: str, model: str) -> str:
     from benchmark.tracks.mapping.jjodel import export_document
-    from benchmark.tracks.mapping.suggestions import extract_json_array
 
-    entries = extract_json_array(text, source=path)
+    answer = decode_answer(text, source=path)
+    imported = {"file": path.name, "sha256": sha256_text(text), "shape": "llm-answer", **answer.to_json()}
     document = export_document(
         transformation=transformation,
         source="",
         target="",
         provider=provider,
         model=model,
-        mappings=[answer_entry(entry) for entry in entries],
-        extra={"imported": {"file": path.name, "sha256": sha256_text(text), "shape": "llm-answer"}},
+        mappings=[answer_entry(entry) for entry in answer.entries],
+        extra={"imported": imported},
     )
     document["transformation"] = {"name": transformation, "source": None, "target": None}
     return dumps_json(document)

@@ -1,20 +1,23 @@
 """The ATL mapping track's task: one prompt per transformation, N runs, answers filed as jJodel exports.
 
 Prompt: the template filled with the folder's source and target metamodel views (which is which comes from the
-ATL module header, through :mod:`benchmark.tracks.mapping.corpus`). Answer: the JSON array of the LLM matcher,
-found with :func:`benchmark.tracks.mapping.suggestions.extract_json_array` and checked with
+ATL module header, through :mod:`benchmark.tracks.mapping.corpus`). Answer: read by the one answer decoder,
+:func:`benchmark.tracks.mapping.answers.decode_answer` (the array bare, in a code fence, after prose, or as
+the one array member of an object), and type-checked with
 :func:`benchmark.tracks.mapping.suggestions.parse_suggestions`. Filing, in
-``<folder>/runs/<provider>-<model>-runNN.json``:
+``<folder>/runs/<provider>-<model>-runNN.json`` (``docs/LLM_RUNS.md``, "Failures"):
 
 * a usable answer becomes a jJodel export whose ``mappings`` are the answer's entries converted one for
   one (names, confidence labels, duplicates and unusable entries kept as the model wrote them, so the
-  comparator counts exactly what it would count on the raw answer), plus a ``generation`` block;
-* an answer that is not a JSON array of mapping objects becomes a **failed run**: the same file, with
-  ``generation.status = "failed"``, the parser's message and the raw text, and *no* ``mappings`` key. The
-  comparator's reader rejects it, so ``atlbench validate`` and the pytest suite show that run as an error
-  row naming the file, instead of scoring an invented empty answer;
-* no answer at all (timeout, HTTP error, offline cache miss) files nothing: an existing file stays as it
-  was and the raw log says why.
+  comparator counts exactly what it would count on the raw answer), plus a ``generation`` block with
+  ``status = "ok"`` and ``answerShape`` (how the array was found);
+* an answer that holds no usable mapping list becomes an **unusable run**: the same file, with
+  ``generation.status = "unusable"``, the decoder's message and the raw text, and *no* ``mappings`` key.
+  The scorer scores it as a run with no suggestions and counts it as unusable: a model's failures are
+  results, not dropped runs;
+* no answer at all (timeout, HTTP error, offline cache miss) files a **missing run**: a stub with
+  ``generation.status = "no-answer"`` and the reason, no ``mappings``, that the scorer lists as missing
+  (never as zero) and that the next ``generate`` replaces. An earlier answer already on disk is kept.
 
 A file that ``generate`` did not write (a hand-exported jJodel file, an imported run) is never
 overwritten; that run is reported as refused.
@@ -36,12 +39,15 @@ from benchmark.llm.prompt import PromptTemplate
 from benchmark.llm.redact import Redactor
 from benchmark.llm.requests import Job, JobResult, LlmRequest
 from benchmark.llm.task import FILED_NO_ANSWER, FILED_OK, FILED_REFUSED, FILED_UNUSABLE, Filed
+from benchmark.tracks.mapping.answers import DecodedAnswer, decode_answer
 from benchmark.tracks.mapping.jjodel import KIND_ATTRIBUTE, KIND_CLASS, MappingEntry, export_document
 from benchmark.tracks.mapping.prompt import mapping_prompt
+from benchmark.tracks.mapping.suggestions import RUN_NO_ANSWER, RUN_OK, RUN_UNUSABLE
 
 GENERATOR = "atlbench generate"
-STATUS_OK = "ok"
-STATUS_FAILED = "failed"
+STATUS_OK = RUN_OK
+STATUS_UNUSABLE = RUN_UNUSABLE
+STATUS_NO_ANSWER = RUN_NO_ANSWER
 RUNS_DIR = "runs"
 LOG_DIR = ".log"
 
@@ -115,13 +121,14 @@ def load_cases(
     return cases
 
 
-def parse_answer(text: str) -> list[Any]:
-    """The answer's array of mapping objects, or :class:`InputFormatError` saying why there is none."""
-    from benchmark.tracks.mapping.suggestions import extract_json_array, parse_suggestions
+def parse_answer(text: str) -> DecodedAnswer:
+    """The answer's mapping entries and their shape, or :class:`InputFormatError` saying why there are
+    none (the one answer decoder, then the answer schema on every entry)."""
+    from benchmark.tracks.mapping.suggestions import parse_suggestions
 
-    data = extract_json_array(text, source="response")
-    parse_suggestions(data, source="response")  # type-checks every entry against the answer schema
-    return data
+    decoded = decode_answer(text, source="response")
+    parse_suggestions(decoded.entries, source="response")  # type-checks every entry against the schema
+    return decoded
 
 
 def answer_entry(entry: dict[str, Any]) -> MappingEntry:
@@ -149,18 +156,12 @@ def answer_entry(entry: dict[str, Any]) -> MappingEntry:
     )
 
 
-def generation_block(
-    result: JobResult, config: ProviderConfig, template: PromptTemplate, **extra: Any
-) -> dict[str, Any]:
-    """Provenance of one run. Everything in it is replayed from the cache, so offline runs write the
-    same bytes; the tool version and the local template path live in the raw log's spec line instead."""
-    completion = result.completion
-    assert completion is not None
+def _provenance(result: JobResult, config: ProviderConfig, template: PromptTemplate) -> dict[str, Any]:
+    """What was asked, of whom: the part of the generation block that needs no answer."""
     request = result.job.request
     template_name = Path(template.origin.removeprefix("builtin:")).name
-    block: dict[str, Any] = {
+    return {
         "generator": GENERATOR,
-        "status": STATUS_OK,
         "providerKind": config.kind,
         "baseUrl": config.endpoint["baseUrl"],
         "promptTemplate": {
@@ -172,6 +173,19 @@ def generation_block(
         "parameters": request.parameters.to_json(request.run_index),
         "run": request.run_index,
         "cacheKey": result.key,
+    }
+
+
+def generation_block(
+    result: JobResult, config: ProviderConfig, template: PromptTemplate, **extra: Any
+) -> dict[str, Any]:
+    """Provenance of one run. Everything in it is replayed from the cache, so offline runs write the
+    same bytes; the tool version and the local template path live in the raw log's spec line instead."""
+    completion = result.completion
+    assert completion is not None
+    block: dict[str, Any] = {"generator": GENERATOR, "status": STATUS_OK}
+    block |= _provenance(result, config, template)
+    block |= {
         "timestamp": completion.created_at,
         "usage": {"inputTokens": completion.input_tokens, "outputTokens": completion.output_tokens},
         "latencySeconds": completion.latency_seconds,
@@ -185,21 +199,10 @@ def generation_block(
     return block
 
 
-def run_document(
-    case: MappingCase, config: ProviderConfig, template: PromptTemplate, result: JobResult
-) -> tuple[dict[str, Any], str | None]:
-    """(document, parse error). A parse error gives the failed-run document described in the module doc."""
-    assert result.completion is not None
-    text = result.completion.text
-    entries: list[Any] = []
-    try:
-        entries = parse_answer(text)
-        message = None
-        outcome: dict[str, Any] = {"answerEntries": len(entries)}
-    except InputFormatError as error:
-        message = str(error)
-        outcome = {"status": STATUS_FAILED, "error": message, "rawResponse": text}
-    document = export_document(
+def _export(
+    case: MappingCase, config: ProviderConfig, entries: list[Any], generation: dict[str, Any]
+) -> dict[str, Any]:
+    return export_document(
         transformation=case.name,
         source=case.source_name,
         target=case.target_name,
@@ -207,22 +210,58 @@ def run_document(
         model=config.model,
         model_label=config.model_label,
         mappings=[answer_entry(entry) for entry in entries],
-        extra={"generation": generation_block(result, config, template, **outcome)},
+        extra={"generation": generation},
     )
-    if message is not None:
-        # No "mappings" at all: a reader must not mistake a failed run for an empty answer.
+
+
+def run_document(
+    case: MappingCase, config: ProviderConfig, template: PromptTemplate, result: JobResult
+) -> tuple[dict[str, Any], str | None]:
+    """(document, decode error). A decode error gives the unusable-run document of the module doc."""
+    assert result.completion is not None
+    text = result.completion.text
+    try:
+        decoded = parse_answer(text)
+    except InputFormatError as error:
+        message = str(error)
+        outcome = {"status": STATUS_UNUSABLE, "error": message, "rawResponse": text}
+        document = _export(case, config, [], generation_block(result, config, template, **outcome))
+        # No "mappings" at all: a reader must not mistake an unusable answer for an empty one.
         del document["mappings"]
-    return document, message
+        return document, message
+    outcome = {"answerEntries": len(decoded.entries), **decoded.to_json()}
+    return _export(case, config, decoded.entries, generation_block(result, config, template, **outcome)), None
+
+
+def missing_document(
+    case: MappingCase, config: ProviderConfig, template: PromptTemplate, result: JobResult
+) -> dict[str, Any]:
+    """The stub of a run that got no answer: who was asked what, and why nothing came back."""
+    assert result.completion is None
+    block: dict[str, Any] = {"generator": GENERATOR, "status": STATUS_NO_ANSWER}
+    block |= _provenance(result, config, template)
+    block |= {"error": result.error or "no answer (no reason given)", "attempts": result.attempts}
+    document = _export(case, config, [], block)
+    del document["mappings"]
+    return document
+
+
+def generated_status(path: Path) -> str | None:
+    """``generation.status`` of a run file that ``atlbench generate`` wrote; ``None`` for any other file
+    (absent, unreadable, or not written by ``generate``)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    generation = data.get("generation") if isinstance(data, dict) else None
+    if not isinstance(generation, dict) or generation.get("generator") != GENERATOR:
+        return None
+    return str(generation.get("status"))
 
 
 def written_by_generate(path: Path) -> bool:
     """Whether an existing run file came from ``atlbench generate`` (and may therefore be replaced)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    generation = data.get("generation") if isinstance(data, dict) else None
-    return isinstance(generation, dict) and generation.get("generator") == GENERATOR
+    return generated_status(path) is not None
 
 
 class MappingTask:
@@ -279,9 +318,8 @@ class MappingTask:
         label = result.job.label
         case = self._cases_by_label[label]
         path = self.output_path(case, result.job.request.run_index)
-        if result.completion is None:
-            return Filed(label, FILED_NO_ANSWER, path=None, message=result.error)
-        if path.exists() and not written_by_generate(path):
+        existing = generated_status(path) if path.exists() else None
+        if path.exists() and existing is None:
             return Filed(
                 label,
                 FILED_REFUSED,
@@ -289,13 +327,35 @@ class MappingTask:
                 message=f"{path} exists and was not written by atlbench generate; not overwritten"
                 " (move it away or use another provider name)",
             )
+        if result.completion is None:
+            reason = result.error or "no answer (no reason given)"
+            if existing not in (None, STATUS_NO_ANSWER):  # never replace an answer by "no answer"
+                return Filed(
+                    label,
+                    FILED_NO_ANSWER,
+                    path=path,
+                    message=f"{reason}; the earlier answer in {path} was kept",
+                )
+            changed = self._write(path, missing_document(case, self.config, self.template, result))
+            return Filed(
+                label,
+                FILED_NO_ANSWER,
+                path=path,
+                message=f"{reason}; filed as a missing run (run generate again to fill it in)",
+                changed=changed,
+            )
         document, error = run_document(case, self.config, self.template, result)
-        text = dumps_json(self.redactor.data(document))
-        changed = not path.exists() or path.read_text(encoding="utf-8") != text
-        if changed:
-            write_text_atomic(path, text)
+        changed = self._write(path, document)
         if error is not None:
             return Filed(
                 label, FILED_UNUSABLE, path=path, message=f"answer unusable: {error}", changed=changed
             )
         return Filed(label, FILED_OK, path=path, changed=changed)
+
+    def _write(self, path: Path, document: dict[str, Any]) -> bool:
+        """Write ``document`` (redacted) unless the file already holds exactly it; whether it changed."""
+        text = dumps_json(self.redactor.data(document))
+        changed = not path.exists() or path.read_text(encoding="utf-8") != text
+        if changed:
+            write_text_atomic(path, text)
+        return changed

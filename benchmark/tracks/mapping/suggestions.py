@@ -1,15 +1,20 @@
 """Reading suggestion files: jJodel exports and raw LLM answers, normalised into one :class:`SuggestionSet`.
 
 Every run the suite scores arrives in one of two shapes: the jJodel ``suggested-mappings`` export (what the
-editor, the baselines and the LLM runner write) or the bare JSON array an LLM answers with, often wrapped
-in a markdown code fence. Both are reduced here to the same normalised mappings so that the comparator
-never sees a file format. Nothing is dropped silently: structural errors (wrong types, not JSON) raise
+editor, the baselines and the LLM runner write) or a raw LLM answer, read by the one answer decoder
+(:mod:`benchmark.tracks.mapping.answers`: the array bare, fenced, in prose, or the one array of an object).
+Both are reduced here to the same normalised mappings so that the comparator never sees a file format.
+Nothing is dropped silently: structural errors (wrong types, not JSON) raise
 :class:`~benchmark.core.errors.InputFormatError` naming the file and the JSON path; well-formed entries that
 cannot be scored are kept as :class:`InvalidEntry` with a reason; exact duplicates are scored once and
 listed as :class:`Duplicate`; odd but usable values (an unrecognised confidence label) become
-:class:`Notice` entries. An export marked as a failed run (``generation.status = "failed"`` or a
-``generation.error``: how the LLM runner files an answer it could not parse) is refused rather than
-scored as an empty run.
+:class:`Notice` entries.
+
+The ``generation`` block of a run file decides how a run that is not an ordinary answer reads
+(:func:`run_status`, ``docs/METRICS.md`` "Runs that are not scored as usual"): ``status = "unusable"``
+(``"failed"`` in older files) gives a set with no mappings and :attr:`SuggestionSet.unusable_reason`, to be
+scored as a run with no suggestions; ``status = "no-answer"`` raises :class:`MissingRunError`, never a
+score; a block that contradicts itself is an input error.
 
 Normalisation (``docs/METRICS.md``): names are trimmed and a qualified name ``MM!C`` or ``pkg::C`` is
 reduced to ``C``; confidence becomes ``high``/``medium``/``low`` (any case, ``med`` accepted) or ``unknown``
@@ -18,8 +23,8 @@ when absent; the provider is ``analysis.provider``, else the mappings' ``provide
 
 from __future__ import annotations
 
+import glob
 import json
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cache
@@ -27,7 +32,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from benchmark.core.errors import ConfigurationError, InputFormatError
+from benchmark.core.errors import BenchmarkError, ConfigurationError, InputFormatError
+from benchmark.tracks.mapping.answers import DecodedAnswer, decode_answer, decode_at, line_column, payload
 from benchmark.tracks.mapping.jjodel import KIND_ATTRIBUTE, KIND_CLASS, MappingEntry
 
 SHAPE_EXPORT = "jjodel-export"
@@ -150,6 +156,13 @@ class SuggestionSet:
 
     ``confidence_filter`` records the filter that produced this set (``all`` when unfiltered);
     ``invalid``, ``duplicates`` and ``notices`` always describe the whole file.
+
+    ``unusable_reason`` is set when the model answered but the answer holds no usable mapping (the run
+    file says so, or every entry is invalid): ``mappings`` is then empty and the run is scored as a run
+    with no suggestions, and counted as unusable (``docs/METRICS.md``, "Runs that are not scored as
+    usual"). ``answer_shape`` is how the answer's array was found (:data:`benchmark.tracks.mapping.answers
+    .ANSWER_SHAPES`) when known: decoded here for a raw answer, recorded by ``atlbench generate`` for a
+    run file.
     """
 
     file: str | None
@@ -163,6 +176,12 @@ class SuggestionSet:
     notices: tuple[Notice, ...] = ()
     transformation: SuggestedTransformation | None = None
     confidence_filter: str = CONFIDENCE_ALL
+    unusable_reason: str | None = None
+    answer_shape: str | None = None
+
+    @property
+    def unusable(self) -> bool:
+        return self.unusable_reason is not None
 
     @property
     def class_mappings(self) -> tuple[Suggestion, ...]:
@@ -261,76 +280,31 @@ def filter_confidence(suggestions: SuggestionSet, spec: str | Iterable[str] | No
 
 # --------------------------------------------------------------------------------------- JSON text
 
-_FENCE = re.compile(r"```[^\n`]*\n(.*?)(?:```|\Z)", re.DOTALL)
-_ARRAY_START = re.compile(r"\[\s*[\{\]]")
-
-
-def _line_column(text: str, offset: int) -> tuple[int, int]:
-    line = text.count("\n", 0, offset) + 1
-    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return line, column
-
-
-def _payload(text: str) -> tuple[str, int]:
-    """The content of the first markdown code fence (to the end when the fence is never closed, as in a
-    truncated answer) and its offset in ``text``; the whole text when there is no fence."""
-    match = _FENCE.search(text)
-    if match is None:
-        return text, 0
-    return match.group(1), match.start(1)
-
-
-def _decode_at(text: str, offset: int, *, what: str, source: str | Path | None) -> tuple[Any, int]:
-    """(value, end offset) of the JSON value starting at ``offset``; errors carry line and column."""
-    try:
-        return json.JSONDecoder().raw_decode(text, offset)
-    except json.JSONDecodeError as error:
-        line, column = _line_column(text, error.pos)
-        raise InputFormatError(
-            f"{what} is not valid JSON: {error.msg}", file=source, line=line, column=column
-        ) from error
-
 
 def extract_json_array(text: str, *, source: str | Path | None = None) -> list[Any]:
-    """The JSON array in an LLM answer: inside the first code fence if there is one, else in the text.
+    """The entries of an LLM answer, read by the one answer decoder
+    (:func:`benchmark.tracks.mapping.answers.decode_answer`, which also says which shape held them)."""
+    return decode_answer(text, source=source).entries
 
-    The array starts at the first ``[`` when the payload begins with one, otherwise at the first ``[``
-    followed by ``{`` or ``]`` (prose around it is ignored). Only that one candidate is decoded: a broken
-    array raises :class:`InputFormatError` with the line and column of the problem rather than falling
-    back to some inner array, so content is never invented.
-    """
+
+def decode_document(text: str, *, source: str | Path | None = None) -> tuple[Any, DecodedAnswer | None]:
+    """(document, decoded answer) from text: a JSON object is a jJodel export (possibly fenced; the
+    answer is then ``None``), anything else an LLM answer read by the answer decoder."""
     text = text.removeprefix("\ufeff")
-    payload, base = _payload(text)
-    stripped = payload.lstrip()
-    if stripped.startswith("["):
-        start = base + len(payload) - len(stripped)
-    else:
-        match = _ARRAY_START.search(payload)
-        if match is None:
-            found = "a JSON object" if stripped.startswith("{") else "no JSON array"
-            raise InputFormatError(
-                f"expected a JSON array of mappings, found {found}", file=source, line=1, column=1
-            )
-        start = base + match.start()
-    value, _end = _decode_at(text, start, what="the answer's JSON array", source=source)
-    assert isinstance(value, list)  # decoding starts at '['
-    return value
-
-
-def _decode_text(text: str, *, source: str | Path | None) -> Any:
-    """A document from text: a JSON object (an export, possibly fenced) or an answer's JSON array."""
-    text = text.removeprefix("\ufeff")
-    payload, base = _payload(text)
-    stripped = payload.lstrip()
+    # A text that is a JSON object is not fenced: a fence in it is inside a string (the raw answer of an
+    # unusable run), and taking that for the document's fence would misread the file.
+    content, base, _fenced = (text, 0, False) if text.lstrip().startswith("{") else payload(text)
+    stripped = content.lstrip()
     if stripped.startswith("{"):
-        start = base + len(payload) - len(stripped)
-        value, end = _decode_at(text, start, what="the file", source=source)
-        trailing = text[end : base + len(payload)]
+        start = base + len(content) - len(stripped)
+        value, end = decode_at(text, start, what="the file", source=source)
+        trailing = text[end : base + len(content)]
         if trailing.strip():
-            line, column = _line_column(text, end + len(trailing) - len(trailing.lstrip()))
+            line, column = line_column(text, end + len(trailing) - len(trailing.lstrip()))
             raise InputFormatError("extra data after the JSON object", file=source, line=line, column=column)
-        return value
-    return extract_json_array(text, source=source)
+        return value, None
+    answer = decode_answer(text, source=source)
+    return answer.entries, answer
 
 
 # -------------------------------------------------------------------------------------- validation
@@ -526,18 +500,80 @@ def _read_answer(data: list[Any], builder: _Builder) -> None:
         )
 
 
-def _refuse_failed_run(data: Any, *, source: str | Path | None) -> None:
-    """The LLM runner files an answer it could not parse as ``generation.status = "failed"`` with the
-    parser's message in ``generation.error`` and no ``mappings``: say so, rather than a schema error."""
+# How ``generation.status`` classifies a run (``docs/METRICS.md``): the model answered with something
+# usable, answered with nothing usable (``failed``: what ``atlbench generate`` wrote before 0.x), or no
+# answer was obtained at all.
+RUN_OK = "ok"
+RUN_UNUSABLE = "unusable"
+RUN_NO_ANSWER = "no-answer"
+_LEGACY_UNUSABLE = "failed"
+
+
+class MissingRunError(BenchmarkError):
+    """A run file saying that no answer was obtained (``generation.status = "no-answer"``): it says
+    nothing about the model, so it is never scored, not even as zero; it is listed as missing with
+    ``reason``. ``provider`` and ``model`` are the file's, so the missing run stays with its provider."""
+
+    def __init__(self, reason: str, *, provider: str, model: str, file: str | Path | None = None) -> None:
+        super().__init__(f"no answer was obtained for this run: {reason}", file=file, field="$.generation")
+        self.reason = reason
+        self.provider = provider
+        self.model = model
+
+
+def run_status(data: Any, *, source: str | Path | None = None) -> tuple[str, str | None]:
+    """(``ok`` | ``unusable`` | ``no-answer``, reason) from an export's ``generation`` block.
+
+    A file without the block is ``ok`` (a hand export, a baseline). A block that contradicts itself (an
+    ``error`` with status ``ok`` or without status, an unknown status, ``mappings`` beside a status that
+    says there are none) is an input error: guessing would either score a non-answer as zero or drop a
+    real one.
+    """
     generation = data.get("generation") if isinstance(data, dict) else None
     if not isinstance(generation, dict):
-        return
+        return RUN_OK, None
     status, error = generation.get("status"), generation.get("error")
-    if status == "failed" or error:
-        reason = f": {error}" if error else ""
+    error = _text(error)
+    if status == _LEGACY_UNUSABLE:
+        status = RUN_UNUSABLE
+    if status in (None, RUN_OK):
+        if error is not None:
+            raise InputFormatError(
+                f"generation.error is set ({error}) but generation.status is {status or 'absent'}: cannot "
+                f"tell whether the model answered; set status to {RUN_UNUSABLE!r} (it answered, nothing "
+                f"usable) or {RUN_NO_ANSWER!r} (no answer obtained)",
+                file=source,
+                field="$.generation.status",
+            )
+        return RUN_OK, None
+    if status not in (RUN_UNUSABLE, RUN_NO_ANSWER):
         raise InputFormatError(
-            f"the run failed, no mappings to score{reason}", file=source, field="$.generation.status"
+            f"unknown generation.status {status!r}; expected {RUN_OK!r}, {RUN_UNUSABLE!r} or "
+            f"{RUN_NO_ANSWER!r}",
+            file=source,
+            field="$.generation.status",
         )
+    if "mappings" in data:
+        raise InputFormatError(
+            f"generation.status {generation.get('status')!r} says the run has no mappings, but the file "
+            "has a 'mappings' key: remove one or the other",
+            file=source,
+            field="$.mappings",
+        )
+    if status == RUN_UNUSABLE:
+        return status, error or "the model's answer was unusable (the file records no reason)"
+    return status, error or "no answer was obtained (the file records no reason)"
+
+
+def _all_invalid_reason(builder: _Builder) -> str | None:
+    """Why a run whose every entry is invalid holds no usable mapping; ``None`` when it holds one, or
+    holds no entry at all (an empty answer is an answer, not an unusable one)."""
+    if builder.mappings or not builder.invalid:
+        return None
+    first = builder.invalid[0]
+    count = len(builder.invalid)
+    entries = "the only entry is" if count == 1 else f"all {count} entries are"
+    return f"{entries} unusable (first: {first.path}: {first.reason})"
 
 
 def parse_suggestions(
@@ -552,14 +588,32 @@ def parse_suggestions(
     Text may be a whole export, or an LLM answer whose JSON array sits in a code fence or in prose.
     ``provider``/``model`` override what the file says (an LLM answer carries neither; the runner knows).
     """
-    data = _decode_text(data_or_text, source=source) if isinstance(data_or_text, str) else data_or_text
-    _refuse_failed_run(data, source=source)
+    if isinstance(data_or_text, str):
+        data, answer = decode_document(data_or_text, source=source)
+    else:
+        data, answer = data_or_text, None
     validate(data, source=source)
+    status, status_reason = run_status(data, source=source)
     builder = _Builder()
     notices: list[Notice] = []
     transformation = None
+    answer_shape = answer.shape if answer is not None else None
     if isinstance(data, dict):
         shape = SHAPE_EXPORT
+        if status == RUN_NO_ANSWER:
+            assert status_reason is not None
+            found, found_model = _analysis_identity(data)
+            raise MissingRunError(
+                status_reason,
+                provider=_text(provider) or found or UNKNOWN,
+                model=_text(model) or found_model or UNKNOWN,
+                file=source,
+            )
+        generation = data.get("generation")
+        if isinstance(generation, dict) and isinstance(generation.get("answerShape"), str):
+            answer_shape = generation["answerShape"]
+        if status == RUN_UNUSABLE:
+            data = {**data, "mappings": []}
         analysis_provider, mapping_providers = _read_export(data, builder)
         distinct = sorted(set(mapping_providers))
         found_provider = analysis_provider or (mapping_providers[0] if mapping_providers else None)
@@ -594,24 +648,14 @@ def parse_suggestions(
         duplicates=tuple(builder.duplicates),
         notices=tuple(notices + builder.notices),
         transformation=transformation,
+        unusable_reason=status_reason if status == RUN_UNUSABLE else _all_invalid_reason(builder),
+        answer_shape=answer_shape,
     )
 
 
-def peek_provider(path: str | Path) -> tuple[str, str]:
-    """(provider, model) of a suggestion file, cheaply and without validation, for naming test cases.
-
-    Reads the text as :func:`load_suggestions` does (an export may sit in a code fence) and applies the
-    same precedence as :func:`parse_suggestions` (``analysis.provider``, else the first mapping's
-    ``provider``, else ``unknown``), so that a case is named, selected and filtered by the provider its
-    row will carry; any unreadable file gives ``("unknown", "unknown")`` here and its real error when it
-    is scored.
-    """
-    try:
-        data = _decode_text(Path(path).read_bytes().decode("utf-8"), source=path)
-    except (OSError, UnicodeDecodeError, InputFormatError):
-        return UNKNOWN, UNKNOWN
-    if not isinstance(data, dict):
-        return UNKNOWN, UNKNOWN
+def _analysis_identity(data: dict[str, Any]) -> tuple[str | None, str | None]:
+    """(provider, model) an export names, without validation: ``analysis.provider``, else the first
+    mapping's ``provider``; ``analysis.model``."""
     analysis = data.get("analysis") if isinstance(data.get("analysis"), dict) else {}
     provider = _text(analysis.get("provider"))
     if provider is None and isinstance(data.get("mappings"), list):
@@ -623,7 +667,53 @@ def peek_provider(path: str | Path) -> tuple[str, str]:
             ),
             None,
         )
-    return provider or UNKNOWN, _text(analysis.get("model")) or UNKNOWN
+    return provider, _text(analysis.get("model"))
+
+
+def _peek_content(path: Path) -> tuple[str | None, str | None] | None:
+    """(provider, model) a readable export names; ``None`` for a file that cannot be read or decoded."""
+    try:
+        data, _answer = decode_document(path.read_bytes().decode("utf-8"), source=path)
+    except (OSError, UnicodeDecodeError, InputFormatError):
+        return None
+    return _analysis_identity(data) if isinstance(data, dict) else (None, None)
+
+
+def _peek_file_name(path: Path) -> tuple[str, str] | None:
+    """(provider, model) of a run file that cannot be read, from its name: runs are filed as
+    ``<provider>-<model>-runNN.json`` (``<provider>-runNN.json`` for synthetic runs), and the dashes
+    inside a name make the split ambiguous, so a readable sibling with the same ``<provider>-<model>``
+    part settles it; without one, the whole part is the provider and the model is unknown."""
+    from benchmark.llm.naming import run_stem_of
+
+    stem = run_stem_of(path.stem)
+    if stem is None:
+        return None
+    for sibling in sorted(path.parent.glob(f"{glob.escape(stem)}-run*{path.suffix}")):
+        if sibling == path or run_stem_of(sibling.stem) != stem:
+            continue
+        found = _peek_content(sibling)
+        if found is not None and found[0] is not None:
+            return found[0], found[1] or UNKNOWN
+    return stem, UNKNOWN
+
+
+def peek_provider(path: str | Path) -> tuple[str, str]:
+    """(provider, model) of a suggestion file, cheaply and without validation, for naming test cases.
+
+    Reads the text as :func:`load_suggestions` does (an export may sit in a code fence) and applies the
+    same precedence as :func:`parse_suggestions` (``analysis.provider``, else the first mapping's
+    ``provider``, else ``unknown``), so that a case is named, selected and filtered by the provider its
+    row will carry. A file that cannot be read or decoded (a truncated export) keeps the provider its
+    name gives (:func:`_peek_file_name`), so its error row stays with that provider; any other name
+    gives ``("unknown", "unknown")``, and the file's real error comes when it is scored.
+    """
+    path = Path(path)
+    found = _peek_content(path)
+    if found is None:
+        return _peek_file_name(path) or (UNKNOWN, UNKNOWN)
+    provider, model = found
+    return provider or UNKNOWN, model or UNKNOWN
 
 
 def load_suggestions(path: str | Path) -> SuggestionSet:
@@ -643,13 +733,18 @@ __all__ = [
     "CONFIDENCE_ORDER",
     "Duplicate",
     "InvalidEntry",
+    "MissingRunError",
     "Notice",
+    "RUN_NO_ANSWER",
+    "RUN_OK",
+    "RUN_UNUSABLE",
     "SHAPE_EXPORT",
     "SHAPE_LLM_ANSWER",
     "SuggestedTransformation",
     "Suggestion",
     "SuggestionSet",
     "confidence_filter_name",
+    "decode_document",
     "extract_json_array",
     "peek_provider",
     "filter_confidence",
@@ -658,6 +753,7 @@ __all__ = [
     "normalise_name",
     "parse_confidence_filter",
     "parse_suggestions",
+    "run_status",
     "schema",
     "validate",
 ]

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path, PurePath
 from typing import Any
 
+from benchmark.core.wording import plural
 from benchmark.lang.ecore.view import MetamodelView
 from benchmark.tracks.mapping.interchange import InterchangeDocument, dumps
 from benchmark.tracks.mapping.jjodel import KIND_ATTRIBUTE, KIND_CLASS, MappingEntry, export_document
@@ -336,5 +337,5 @@ def write_synthetic_runs(
                 write_text_atomic(path, text)
                 report.written.append(path)
                 if progress is not None:
-                    progress(f"wrote {path} ({len(export['mappings'])} mappings)")
+                    progress(f"wrote {path} ({plural(len(export['mappings']), 'mapping')})")
     return report

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from benchmark.tracks.mapping.aggregate import Aggregation, ExcludedRun, split_rows, table_rows
+from benchmark.core.wording import plural
+from benchmark.tracks.mapping.aggregate import (
+    Aggregation,
+    ExcludedRun,
+    hallucination_rows,
+    split_rows,
+    table_rows,
+)
 
 DIGITS = 3
 
@@ -33,10 +40,12 @@ def format_tables(aggregation: Aggregation, *, tablefmt: str = "simple", heading
         parts.append(
             tabulate(split_rows(aggregation, digits=DIGITS), headers="keys", missingval="-", **style)
         )
+        parts.append(title("Made-up names (hallucinations), summed over the runs checked"))
+        parts.append(tabulate(hallucination_rows(aggregation), headers="keys", missingval="-", **style))
     else:
         parts.append("no run could be scored")
     if aggregation.excluded:
-        parts.append(title(f"{len(aggregation.excluded)} runs excluded"))
+        parts.append(title(f"{plural(len(aggregation.excluded), 'run')} excluded"))
         bullet = "- " if markdown else "  "
         parts.extend(f"{bullet}{_excluded(e)}" for e in aggregation.excluded)
     return "\n".join(parts) + "\n"

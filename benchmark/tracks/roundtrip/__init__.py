@@ -5,10 +5,12 @@ Public entry points (``docs/ROUNDTRIP.md`` documents each):
 * :func:`forward` -- the reference mapping Ecore -> SQL schema;
 * :data:`OPERATORS` -- the ten delta operators, each with ``apply_s``/``apply_t`` and witnesses;
 * :func:`score` -> :class:`ScoreReport` (``.to_json()``) -- the automatic scorer;
-* :data:`TRACK` -- the track descriptor (name, data folder, the 100 cases and their two stages);
+* :func:`load_study` -- a study's pairs and cases (the bundled 100, or a study's own folder), each case
+  with its two stages;
 * :func:`read_ecore`, :func:`write_ecore`, :func:`read_sql`, :func:`write_sql` -- canonical I/O.
 """
 
+from benchmark.tracks.roundtrip.cases import RoundTripCase, Stage, Study, load_study, manifest_cases
 from benchmark.tracks.roundtrip.ecore_io import read_ecore, write_ecore
 from benchmark.tracks.roundtrip.forward import ForwardMappingError, forward
 from benchmark.tracks.roundtrip.lines import CanonicalLine, ecore_lines, sql_lines
@@ -23,7 +25,6 @@ from benchmark.tracks.roundtrip.reading import ECORE, SQL, ReadModel, read_model
 from benchmark.tracks.roundtrip.scoring import LineVerdict, ScoreReport, score
 from benchmark.tracks.roundtrip.sql_io import read_sql, write_sql
 from benchmark.tracks.roundtrip.sqlmeta import SQL_NS_URI
-from benchmark.tracks.roundtrip.track import TRACK, RoundTripCase, Stage, TrackDescriptor
 
 __all__ = [
     "ECORE",
@@ -31,7 +32,6 @@ __all__ = [
     "OPERATOR_NAMES",
     "SQL",
     "SQL_NS_URI",
-    "TRACK",
     "CanonicalLine",
     "DeltaOperator",
     "ForwardMappingError",
@@ -41,9 +41,11 @@ __all__ = [
     "RoundTripCase",
     "ScoreReport",
     "Stage",
-    "TrackDescriptor",
+    "Study",
     "ecore_lines",
     "forward",
+    "load_study",
+    "manifest_cases",
     "operator",
     "read_ecore",
     "read_model",

@@ -50,9 +50,49 @@ def _eclass(value: Any) -> Any:
     return value.eClass if isinstance(value, type) and hasattr(value, "eClass") else value
 
 
+@dataclass(frozen=True)
+class _Feature:
+    """What the walk needs of a pyecore feature, read once: pyecore's attribute access goes through
+    descriptors and costs more than the whole check of an element otherwise."""
+
+    name: str
+    derived: bool
+    many: bool
+    is_attribute: bool
+    data_valued: bool  # an attribute, or a reference to a data type (an annotation's details entry)
+    containment: bool
+    type_name: str
+    enum: Any  # the EEnum of an enum-typed attribute, else None
+    declared: Any  # the feature's type as an EClass (for containments)
+    abstract: bool
+
+
 @cache
-def _features(eclass: Any) -> dict[str, Any]:
-    return {f.name: f for f in eclass.eAllStructuralFeatures()}
+def _features(eclass: Any) -> dict[str, _Feature]:
+    found: dict[str, _Feature] = {}
+    for feature in eclass.eAllStructuralFeatures():
+        e_type = feature.eType
+        declared = _eclass(e_type)
+        is_attribute = isinstance(feature, ecore.EAttribute)
+        found[feature.name] = _Feature(
+            name=feature.name,
+            derived=bool(feature.derived),
+            many=bool(feature.many),
+            is_attribute=is_attribute,
+            data_valued=is_attribute or isinstance(e_type, ecore.EDataType),
+            containment=not is_attribute and bool(feature.containment),
+            type_name=str(getattr(e_type, "name", "") or ""),
+            enum=e_type if isinstance(e_type, ecore.EEnum) else None,
+            declared=declared,
+            abstract=bool(getattr(declared, "abstract", False)),
+        )
+    return found
+
+
+@cache
+def _conforms(found: Any, declared: Any) -> bool:
+    """Whether class ``found`` may stand where ``declared`` is expected."""
+    return declared is ecore.EObject.eClass or found is declared or declared in found.eAllSuperTypes()
 
 
 def _qname(tag: str) -> tuple[str | None, str]:
@@ -97,8 +137,8 @@ def _type_attribute(element: etree._Element) -> str | None:
     return None
 
 
-def _value_problem(feature: Any, value: str) -> str | None:
-    type_name = getattr(feature.eType, "name", "")
+def _value_problem(feature: _Feature, value: str) -> str | None:
+    type_name = feature.type_name
     text = value.strip()
     tokens = text.split() if feature.many else [text]
     for token in tokens:
@@ -111,8 +151,8 @@ def _value_problem(feature: Any, value: str) -> str | None:
                 float(token)
             except ValueError:
                 return f"{token!r} is not a number"
-        if isinstance(feature.eType, ecore.EEnum) and feature.eType.getEEnumLiteral(token) is None:
-            return f"{token!r} is not a literal of {feature.eType.name}"
+        if feature.enum is not None and feature.enum.getEEnumLiteral(token) is None:
+            return f"{token!r} is not a literal of {feature.type_name}"
     return None
 
 
@@ -138,11 +178,11 @@ class _Walk:
         package = self.metamodels.get(namespace or "")
         return package.getEClassifier(name) if package is not None else None
 
-    def child_class(self, child: etree._Element, feature: Any) -> Any | Problem:
-        declared = _eclass(feature.eType)
+    def child_class(self, child: etree._Element, feature: _Feature) -> Any | Problem:
+        declared = feature.declared
         type_value = _type_attribute(child)
         if type_value is None:
-            if getattr(declared, "abstract", False):
+            if feature.abstract:
                 return Problem(
                     f"<{_shown(child)}> needs an xsi:type: {declared.name} is abstract", child.sourceline
                 )
@@ -158,11 +198,7 @@ class _Walk:
         found = _eclass(self.classifier(namespace, name))
         if not isinstance(found, ecore.EClass):
             return Problem(f"unknown class {type_value!r} in xsi:type", child.sourceline)
-        if (
-            declared is not ecore.EObject.eClass
-            and found is not declared
-            and declared not in found.eAllSuperTypes()
-        ):
+        if not _conforms(found, declared):
             return Problem(
                 f"class {found.name} cannot be used for feature {feature.name} (expects {declared.name})",
                 child.sourceline,
@@ -182,7 +218,7 @@ class _Walk:
                 return Problem(
                     f"feature {local!r} of {eclass.name} is derived and cannot be set", element.sourceline
                 )
-            if isinstance(feature, ecore.EAttribute):
+            if feature.is_attribute:
                 why = _value_problem(feature, value)
                 if why is not None:
                     return Problem(f"invalid value for {eclass.name}.{local}: {why}", element.sourceline)
@@ -199,7 +235,7 @@ class _Walk:
                 return Problem(
                     f"feature {local!r} of {eclass.name} is derived and cannot be set", child.sourceline
                 )
-            if isinstance(feature, ecore.EAttribute) or isinstance(feature.eType, ecore.EDataType):
+            if feature.data_valued:
                 continue  # an element-valued attribute (or an annotation's details entry)
             if not feature.containment:
                 href = child.get("href") or ""

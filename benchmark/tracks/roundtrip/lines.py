@@ -1,34 +1,53 @@
 """Canonical lines: the unit the round-trip scorer counts.
 
-A model becomes a list of lines, one per element that matters (``docs/ROUNDTRIP.md`` lists them), each a
+A model becomes a list of lines, one per element that matters (``docs/ROUNDTRIP.md`` §7 lists them), each a
 *key* that identifies the element and *properties* that describe it::
 
+    package library; nsURI=http://example.org/library; nsPrefix=library
     class Book; abstract=false; supertypes=[Item]
-    attribute Book/title; type=EString; lower=1; upper=1
-    reference Book/authors; type=Author; lower=0; upper=-1; containment=false; opposite=books
+    attribute Book/title; type=EString; lower=1; upper=1; iD=false; derived=false; transient=false; ...
+    reference Book/authors; type=Author; lower=0; upper=-1; containment=false; opposite=books; ...
+    datatype Money; instanceClassName=java.math.BigDecimal
     enum Genre
     literal Genre/FICTION
+    schema library
     table Book
-    column Book/title; type=VARCHAR; nullable=false; unique=false
+    column Book/title; type=VARCHAR(255); nullable=false; unique=false
     primary key Book; columns=[id]
-    foreign key Book(author_id); references=Author
+    foreign key Book(author_id); references=Author; referencedColumns=[id]; name=fk_Book_author_id_Author
 
-Comparison uses the *normalized* forms: names trimmed and case-folded, types through the synonym tables,
-unbounded upper bounds as -1, unordered lists (supertypes, key columns) sorted. The shown text keeps the
-model's spelling of names and the canonical spelling of types.
+The lines carry everything the forward mapping reads (``iD``, derived/transient/volatile, which side of a
+bidirectional pair is mapped, datatypes' instance classes, the package's name) and everything a schema
+states (constraint names, referenced columns), so that two packages with the same lines map to the same
+schema (tested with hypothesis) and two schemas with the same lines are the same schema.
+
+Comparison uses the *normalized* forms: Ecore names are compared exactly (trimmed: Ecore is
+case-sensitive); SQL identifiers are case-folded unless quoted (``"Book"``, `` `Book` ``, ``[Book]`` keep
+their case, without the quotes), as an SQL database folds unquoted identifiers; types go through the
+synonym tables; unbounded upper bounds are -1; unordered lists (supertypes, key columns) are sorted. The
+shown text keeps the model's spelling of names and the canonical spelling of types.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
-from benchmark.tracks.roundtrip.ecoremodel import EcoreAttribute, EcoreClass, EcoreEnum, EcorePackage
+from benchmark.tracks.roundtrip.ecoremodel import (
+    EcoreAttribute,
+    EcoreClass,
+    EcoreDataType,
+    EcoreEnum,
+    EcorePackage,
+    EcoreReference,
+)
 from benchmark.tracks.roundtrip.sqlmodel import SqlSchema
 from benchmark.tracks.roundtrip.synonyms import canonical_ecore_type, normalize_ecore_type, normalize_sql_type
 
-ECORE_LINE_KINDS = ("class", "attribute", "reference", "enum", "literal")
-SQL_LINE_KINDS = ("table", "column", "primary key", "foreign key")
+ECORE_LINE_KINDS = ("package", "class", "attribute", "reference", "datatype", "enum", "literal")
+SQL_LINE_KINDS = ("schema", "table", "column", "primary key", "foreign key")
+_QUOTES = {'"': '"', "`": "`", "[": "]"}
 
 
 @dataclass(frozen=True)
@@ -49,9 +68,10 @@ class CanonicalLine:
     def text(self) -> str:
         return f"{self.kind} {self.key}" + "".join(f"; {p.name}={p.shown}" for p in self.properties)
 
-    @property
+    @cached_property
     def identity(self) -> tuple[str, tuple[tuple[str, str], ...]]:
-        """Everything compared: two lines with equal identities are the same line."""
+        """Everything compared: two lines with equal identities are the same line (computed once: the
+        matcher asks for it many times)."""
         return self.normalized_key, tuple((p.name, p.normalized) for p in self.properties)
 
     def differences(self, other: CanonicalLine) -> tuple[str, ...]:
@@ -61,14 +81,27 @@ class CanonicalLine:
 
 
 def fold(name: str) -> str:
-    """Keys compare case-insensitively after trimming."""
-    return name.strip().casefold()
+    """An SQL identifier as compared: trimmed and case-folded, or, when quoted, its exact text."""
+    text = name.strip()
+    if len(text) >= 2 and _QUOTES.get(text[0]) == text[-1]:
+        return text[1:-1]
+    return text.casefold()
 
 
-def _line(kind: str, parts: Iterable[str], properties: Iterable[Property] = ()) -> CanonicalLine:
+def exact(name: str) -> str:
+    """An Ecore name as compared: trimmed, case kept."""
+    return name.strip()
+
+
+Normalizer = Callable[[str], str]
+
+
+def _line(
+    kind: str, parts: Iterable[str], properties: Iterable[Property] = (), *, names: Normalizer = exact
+) -> CanonicalLine:
     parts = [p.strip() for p in parts]
     return CanonicalLine(
-        kind, "/".join(parts), f"{kind} " + "/".join(fold(p) for p in parts), tuple(properties)
+        kind, "/".join(parts), f"{kind} " + "/".join(names(p) for p in parts), tuple(properties)
     )
 
 
@@ -81,14 +114,23 @@ def _bound(name: str, value: int) -> Property:
     return Property(name, str(value), "-1" if value < 0 else str(value))
 
 
-def _name_list(name: str, names: Iterable[str]) -> Property:
-    names = [n.strip() for n in names]
-    return Property(name, "[" + ", ".join(names) + "]", ",".join(sorted(fold(n) for n in names)))
+def _name_list(name: str, values: Iterable[str], names: Normalizer, *, ordered: bool = False) -> Property:
+    values = [n.strip() for n in values]
+    normalized = [names(n) for n in values]
+    return Property(
+        name, "[" + ", ".join(values) + "]", ",".join(normalized if ordered else sorted(normalized))
+    )
 
 
-def _name(name: str, value: str | None) -> Property:
+def _name(name: str, value: str | None, names: Normalizer) -> Property:
     shown = value.strip() if value else ""
-    return Property(name, shown or "none", fold(shown))
+    return Property(name, shown or "none", names(shown))
+
+
+def _text(name: str, value: str | None) -> Property:
+    """A value compared exactly (nsURI, nsPrefix, instance class names)."""
+    shown = value.strip() if value else ""
+    return Property(name, shown or "none", shown)
 
 
 def _ecore_type(value: str) -> Property:
@@ -96,14 +138,40 @@ def _ecore_type(value: str) -> Property:
     return Property("type", canonical or value.strip(), normalize_ecore_type(value))
 
 
+def _persistence(feature: EcoreAttribute | EcoreReference) -> list[Property]:
+    return [
+        _flag("derived", feature.derived),
+        _flag("transient", feature.transient),
+        _flag("volatile", feature.volatile),
+    ]
+
+
+def _mapped(package: EcorePackage, owner: EcoreClass, reference: EcoreReference) -> bool:
+    """The forward mapping's rule 9 for this reference; a reference whose opposite cannot be found is
+    taken as mapped (it would be, were the opposite removed; the opposite is a property of its own)."""
+    from benchmark.tracks.roundtrip.forward import ForwardMappingError, is_mapped
+
+    try:
+        return is_mapped(package, owner, reference)
+    except (ForwardMappingError, KeyError, ValueError):
+        return reference.persistent
+
+
 # -- Ecore -------------------------------------------------------------------------------------------
 def ecore_lines(packages: EcorePackage | Iterable[EcorePackage]) -> tuple[CanonicalLine, ...]:
-    """The lines of one or several packages (classifiers in declaration order, features after their class;
-    datatypes and packages themselves have no line)."""
+    """The lines of one or several packages (the package, then its classifiers in declaration order,
+    features after their class)."""
     if isinstance(packages, EcorePackage):
         packages = (packages,)
     lines: list[CanonicalLine] = []
     for package in packages:
+        lines.append(
+            _line(
+                "package",
+                [package.name],
+                [_text("nsURI", package.ns_uri), _text("nsPrefix", package.ns_prefix)],
+            )
+        )
         for classifier in package.classifiers:
             if isinstance(classifier, EcoreClass):
                 lines.append(
@@ -112,7 +180,7 @@ def ecore_lines(packages: EcorePackage | Iterable[EcorePackage]) -> tuple[Canoni
                         [classifier.name],
                         [
                             _flag("abstract", classifier.abstract),
-                            _name_list("supertypes", classifier.supertypes),
+                            _name_list("supertypes", classifier.supertypes, exact),
                         ],
                     )
                 )
@@ -123,29 +191,42 @@ def ecore_lines(packages: EcorePackage | Iterable[EcorePackage]) -> tuple[Canoni
                             _ecore_type(feature.type),
                             _bound("lower", feature.lower),
                             _bound("upper", feature.upper),
+                            _flag("iD", feature.is_id),
+                            *_persistence(feature),
                         ]
                         lines.append(_line("attribute", parts, props))
                     else:
                         props = [
-                            _name("type", feature.type),
+                            _name("type", feature.type, exact),
                             _bound("lower", feature.lower),
                             _bound("upper", feature.upper),
                             _flag("containment", feature.containment),
-                            _name("opposite", feature.opposite),
+                            _name("opposite", feature.opposite, exact),
+                            *_persistence(feature),
+                            _flag("mapped", _mapped(package, classifier, feature)),
                         ]
                         lines.append(_line("reference", parts, props))
             elif isinstance(classifier, EcoreEnum):
                 lines.append(_line("enum", [classifier.name]))
                 lines.extend(_line("literal", [classifier.name, lit.name]) for lit in classifier.literals)
+            elif isinstance(classifier, EcoreDataType):
+                lines.append(
+                    _line(
+                        "datatype",
+                        [classifier.name],
+                        [_text("instanceClassName", classifier.instance_class_name)],
+                    )
+                )
     return tuple(lines)
 
 
 # -- SQL -----------------------------------------------------------------------------------------------
 def sql_lines(schema: SqlSchema) -> tuple[CanonicalLine, ...]:
-    """The lines of a schema, table by table (table, columns, primary key, foreign keys)."""
-    lines: list[CanonicalLine] = []
+    """The lines of a schema: the schema, then table by table (table, columns, primary key, foreign
+    keys)."""
+    lines: list[CanonicalLine] = [_line("schema", [schema.name], names=fold)]
     for table in schema.tables:
-        lines.append(_line("table", [table.name]))
+        lines.append(_line("table", [table.name], names=fold))
         for column in table.columns:
             sql_type = normalize_sql_type(column.type)
             props = [
@@ -153,16 +234,42 @@ def sql_lines(schema: SqlSchema) -> tuple[CanonicalLine, ...]:
                 _flag("nullable", column.nullable),
                 _flag("unique", column.unique),
             ]
-            lines.append(_line("column", [table.name, column.name], props))
+            lines.append(_line("column", [table.name, column.name], props, names=fold))
         if table.primary_key is not None:
-            lines.append(
-                _line("primary key", [table.name], [_name_list("columns", table.primary_key.columns)])
-            )
+            key = [_name_list("columns", table.primary_key.columns, fold)]
+            lines.append(_line("primary key", [table.name], key, names=fold))
         for fk in table.foreign_keys:
             columns = [c.strip() for c in fk.columns]
             shown = f"{table.name.strip()}({', '.join(columns)})"
             normalized = f"foreign key {fold(table.name)}(" + ",".join(sorted(fold(c) for c in columns)) + ")"
-            lines.append(
-                CanonicalLine("foreign key", shown, normalized, (_name("references", fk.referenced_table),))
+            # referenced columns pair with the columns position by position: listed in the key's order
+            order = sorted(range(len(columns)), key=lambda i: fold(columns[i]))
+            referenced = [fk.referenced_columns[i] for i in order if i < len(fk.referenced_columns)]
+            referenced += list(fk.referenced_columns[len(columns) :])
+            props = (
+                _name("references", fk.referenced_table, fold),
+                _name_list("referencedColumns", referenced, fold, ordered=True),
+                _name("name", fk.name, fold),
             )
+            lines.append(CanonicalLine("foreign key", shown, normalized, props))
     return tuple(lines)
+
+
+# -- what a line means for the schema ------------------------------------------------------------------
+_WITHOUT_STATE = ("derived", "transient", "volatile")
+
+
+def has_schema_image(line: CanonicalLine) -> bool:
+    """Whether the forward mapping gives this line an image in the schema, so that adding it changes the
+    schema's meaning (``Ad[harmful]``). Every SQL line is the schema itself. Ecore lines with no image:
+    derived, transient and volatile features, the unmapped side of a bidirectional pair (``mapped=false``:
+    T cannot show it), enums and their literals and datatypes (an attribute typed by one is a line of its
+    own)."""
+    if line.kind in ("enum", "literal", "datatype"):
+        return False
+    values = {p.name: p.normalized for p in line.properties}
+    if line.kind == "attribute":
+        return not any(values.get(flag) == "true" for flag in _WITHOUT_STATE)
+    if line.kind == "reference":
+        return values.get("mapped") == "true"
+    return True

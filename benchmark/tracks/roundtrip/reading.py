@@ -7,6 +7,13 @@ that metamodel (:mod:`benchmark.tracks.roundtrip.conformance`); and pyecore load
 reference resolved. The first failure is the recorded reason. Except for a refused DOCTYPE (nothing is parsed
 then), a file that is not loadable is still read as plain XML, recovering from syntax errors, so that it can
 earn partial credit.
+
+An *answer* (an LLM's raw text) is read through :func:`read_answer`: the model document is first extracted
+from prose, fences and several documents (:mod:`benchmark.tracks.roundtrip.answer`), then read as above;
+a bare model is its own extraction, byte for byte.
+
+The SQL side's metamodel is a parameter (:func:`sql_model_kind`): the bundled ``sql.ecore`` by default,
+or a study's own metamodel with the same classes and features under its own nsURI.
 """
 
 from __future__ import annotations
@@ -21,12 +28,13 @@ from lxml import etree
 
 from benchmark.core.errors import BenchmarkError, InputFormatError
 from benchmark.core.xmlguard import check_xml_prolog, parse_xml_recovering, parse_xml_safely
+from benchmark.tracks.roundtrip.answer import ExtractedAnswer, extract_model
 from benchmark.tracks.roundtrip.conformance import Problem, conformance_problem, model_roots
 from benchmark.tracks.roundtrip.ecore_io import packages_from_pyecore
 from benchmark.tracks.roundtrip.ecoremodel import ECORE_NS_URI
 from benchmark.tracks.roundtrip.lenient import lenient_ecore, lenient_sql
 from benchmark.tracks.roundtrip.lines import CanonicalLine, ecore_lines, sql_lines
-from benchmark.tracks.roundtrip.pyecore_loading import load_ecore_file, load_instance_file
+from benchmark.tracks.roundtrip.pyecore_loading import load_ecore_data, load_instance_data
 from benchmark.tracks.roundtrip.sql_io import schema_from_pyecore
 from benchmark.tracks.roundtrip.sqlmeta import SQL_NS_URI, SQL_ROOT_CLASS, sql_package
 
@@ -42,20 +50,33 @@ class ModelKind:
     root_classes: tuple[str, ...]
     allowed_uris: frozenset[str]
     metamodels: Callable[[], dict[str, Any]]
-    load: Callable[[Path], tuple[CanonicalLine, ...]]
+    load: Callable[[str, bytes], tuple[CanonicalLine, ...]]  # (file, bytes) -> lines, raises on failure
     lenient: Callable[[etree._Element], tuple[CanonicalLine, ...]]
 
 
-def _load_ecore(path: Path) -> tuple[CanonicalLine, ...]:
-    return ecore_lines(packages_from_pyecore(load_ecore_file(path)))
+def _load_ecore(file: str, data: bytes) -> tuple[CanonicalLine, ...]:
+    return ecore_lines(packages_from_pyecore(load_ecore_data(file, data)))
 
 
-def _load_sql(path: Path) -> tuple[CanonicalLine, ...]:
-    roots = load_instance_file(path, {SQL_NS_URI: sql_package()})
-    lines: list[CanonicalLine] = []
-    for root in roots:
-        lines.extend(sql_lines(schema_from_pyecore(root)))
-    return tuple(lines)
+def sql_model_kind(ns_uri: str, package: Callable[[], Any]) -> ModelKind:
+    """The SQL side for the metamodel ``package()`` (an EPackage registered under ``ns_uri``)."""
+
+    def load(file: str, data: bytes) -> tuple[CanonicalLine, ...]:
+        roots = load_instance_data(file, data, {ns_uri: package()}, checked=True)  # read_model_data did
+        lines: list[CanonicalLine] = []
+        for root in roots:
+            lines.extend(sql_lines(schema_from_pyecore(root)))
+        return tuple(lines)
+
+    return ModelKind(
+        name="sql",
+        ns_uri=ns_uri,
+        root_classes=(SQL_ROOT_CLASS,),
+        allowed_uris=frozenset(),
+        metamodels=lambda: {ns_uri: package()},
+        load=load,
+        lenient=lambda root: sql_lines(lenient_sql(root)),
+    )
 
 
 ECORE = ModelKind(
@@ -67,15 +88,7 @@ ECORE = ModelKind(
     load=_load_ecore,
     lenient=lambda root: ecore_lines(lenient_ecore(root)),
 )
-SQL = ModelKind(
-    name="sql",
-    ns_uri=SQL_NS_URI,
-    root_classes=(SQL_ROOT_CLASS,),
-    allowed_uris=frozenset(),
-    metamodels=lambda: {SQL_NS_URI: sql_package()},
-    load=_load_sql,
-    lenient=lambda root: sql_lines(lenient_sql(root)),
-)
+SQL = sql_model_kind(SQL_NS_URI, sql_package)
 MODEL_KINDS = {kind.name: kind for kind in (ECORE, SQL)}
 
 
@@ -89,6 +102,12 @@ class ReadModel:
     load_error: str | None
     read_as: ReadMode
     lines: tuple[CanonicalLine, ...]
+    answer: ExtractedAnswer | None = None  # how the model was found in the answer (read_answer only)
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        """The XML comments of the document read (the inverse stage's flags)."""
+        return self.answer.flags if self.answer is not None else ()
 
 
 def _reason(error: BenchmarkError) -> str:
@@ -111,15 +130,22 @@ def _pyecore_reason(error: Exception) -> str:
     return text
 
 
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise InputFormatError(f"cannot read file: {error.strerror}", file=str(path)) from None
+
+
 def read_model(path: str | Path, kind: ModelKind) -> ReadModel:
-    """Lines of a (possibly broken) output file, with its loadability. Raises only when the file itself
+    """Lines of a (possibly broken) model file, with its loadability. Raises only when the file itself
     cannot be read from disk."""
     path = Path(path)
-    file = str(path)
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise InputFormatError(f"cannot read file: {error.strerror}", file=file) from None
+    return read_model_data(_read_bytes(path), str(path), kind)
+
+
+def read_model_data(data: bytes, file: str, kind: ModelKind) -> ReadModel:
+    """:func:`read_model` of bytes; ``file`` names them in the result and anchors relative references."""
 
     def failed(reason: str, root: etree._Element | None) -> ReadModel:
         lines = kind.lenient(root) if root is not None else ()
@@ -143,18 +169,32 @@ def read_model(path: str | Path, kind: ModelKind) -> ReadModel:
     if problem is not None:
         return failed(str(problem), root)
     try:
-        lines = kind.load(path)
+        lines = kind.load(file, data)
     except Exception as error:  # pyecore's exceptions are the reason, whatever their type
         return failed(_pyecore_reason(error), root)
     return ReadModel(file, kind.name, True, None, "model", lines)
 
 
-def read_reference(path: str | Path, kind: ModelKind) -> tuple[CanonicalLine, ...]:
-    """Lines of a base or expected model, which must be loadable (they are ours, not an LLM's)."""
-    read = read_model(path, kind)
-    if not read.loadable:
-        raise InputFormatError(f"reference model is not loadable: {read.load_error}", file=str(path))
-    return read.lines
+def read_answer_data(data: bytes, file: str, kind: ModelKind) -> ReadModel:
+    """An answer's model: extracted from the text (``answer.py``), then read like a model file. When the
+    model was cut out of a longer answer, a load error's line is the extracted document's, whose first
+    line is ``answer.start_line`` of the answer (the JSON report says so)."""
+    extracted = extract_model(data, kind.ns_uri, kind.root_classes)
+    if extracted.data is None:
+        return ReadModel(file, kind.name, False, "; ".join(extracted.notes), "nothing", (), extracted)
+    read = read_model_data(extracted.data, file, kind)
+    error = read.load_error
+    if error is not None and extracted.extracted:
+        error = (
+            f"{error} [in the document extracted from {extracted.source}, from line {extracted.start_line}]"
+        )
+    return ReadModel(read.file, read.kind, read.loadable, error, read.read_as, read.lines, extracted)
+
+
+def read_answer(path: str | Path, kind: ModelKind) -> ReadModel:
+    """:func:`read_answer_data` of a file (a raw answer or a bare model)."""
+    path = Path(path)
+    return read_answer_data(_read_bytes(path), str(path), kind)
 
 
 def kind_of(path: str | Path) -> ModelKind:

@@ -1,28 +1,44 @@
 """The round-trip scorer: one output model against the expected model (and the base, for the delta).
 
 ``score(base, expected, output)`` reads the base and expected models strictly (they are the benchmark's
-own files), the output as far as it can (:mod:`benchmark.tracks.roundtrip.reading`), and classifies every
-canonical line:
+own files, and their lines are cached per content), the output as an answer (the model is extracted from
+prose and fences first, :mod:`benchmark.tracks.roundtrip.answer`) as far as it can
+(:mod:`benchmark.tracks.roundtrip.reading`), and classifies every canonical line:
 
 * lines are grouped by normalized key; within a key, an output line identical to an expected line is
   paired first (**Cr**), then remaining lines pair in document order (**InCr**, with the properties that
-  differ); expected lines left over are **Miss**, output lines left over **Ad**;
-* **DeltaDetected**: every expected line the delta added or changed (not identical in the base) is Cr,
-  and no key the delta removed (in the base, absent from the expected model) is in the output;
+  differ); expected lines left over are **Miss**, output lines left over **Ad** (harmful when the line has
+  an image in the schema, :func:`benchmark.tracks.roundtrip.lines.has_schema_image`);
+* the **delta lines** are what the delta did to the base: every expected line not identical to a base line
+  (added or changed) and every base key absent from the expected model (removed). The output
+  *reproduces* an added or changed line when that line is Cr, a removed one when the key is absent;
+  **DeltaDetected** = every delta line reproduced; **deltaRecall** = reproduced / delta lines;
+  **deltaPrecision** = reproduced / the output's own changes to the base (its lines not identical to a
+  base line, and the base keys it lacks), 0 when it changes nothing;
 * the formulas (%Correct, %WSuccess, equivalence) are :class:`benchmark.tracks.roundtrip.counts.LineCounts`.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+import hashlib
+import threading
+from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from benchmark.core.errors import InputFormatError
+from benchmark.core.metrics import ratio
 from benchmark.tracks.roundtrip.counts import LineCounts
-from benchmark.tracks.roundtrip.lines import CanonicalLine
-from benchmark.tracks.roundtrip.reading import ModelKind, ReadModel, kind_of, read_model, read_reference
+from benchmark.tracks.roundtrip.lines import CanonicalLine, has_schema_image
+from benchmark.tracks.roundtrip.reading import (
+    ModelKind,
+    ReadModel,
+    kind_of,
+    read_answer,
+    read_model_data,
+)
 
 Verdict = Literal["Cr", "InCr", "Miss", "Ad"]
 DeltaRole = Literal["added", "changed", "removed"]
@@ -37,6 +53,7 @@ class LineVerdict:
     output: CanonicalLine | None
     differences: tuple[str, ...] = ()
     delta: DeltaRole | None = None
+    harmful: bool | None = None  # Ad lines only: the addition has an image in the schema
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -47,6 +64,7 @@ class LineVerdict:
             "output": self.output.text if self.output is not None else None,
             "differences": list(self.differences),
             "delta": self.delta,
+            "harmful": self.harmful,
         }
 
 
@@ -86,7 +104,7 @@ def match_lines(expected: Sequence[CanonicalLine], output: Sequence[CanonicalLin
         verdict: Verdict = "InCr" if differences else "Cr"
         verdicts.append(LineVerdict(verdict, line.kind, line.key, line, found, differences))
     verdicts.extend(
-        LineVerdict("Ad", line.kind, line.key, None, line)
+        LineVerdict("Ad", line.kind, line.key, None, line, harmful=has_schema_image(line))
         for index, line in enumerate(output)
         if index not in used
     )
@@ -95,7 +113,43 @@ def match_lines(expected: Sequence[CanonicalLine], output: Sequence[CanonicalLin
 
 def counts_of(verdicts: Sequence[LineVerdict]) -> LineCounts:
     tally = {v: sum(1 for line in verdicts if line.verdict == v) for v in ("Cr", "InCr", "Miss", "Ad")}
-    return LineCounts(cr=tally["Cr"], incr=tally["InCr"], miss=tally["Miss"], ad=tally["Ad"])
+    harmful = sum(1 for line in verdicts if line.verdict == "Ad" and line.harmful)
+    return LineCounts(
+        cr=tally["Cr"], incr=tally["InCr"], miss=tally["Miss"], ad=tally["Ad"], ad_harmful=harmful
+    )
+
+
+@dataclass(frozen=True)
+class DeltaScores:
+    """How much of the delta the output reproduces, and how much of what it changed is the delta."""
+
+    lines: int  # delta lines: added + changed + removed
+    reproduced: int
+    output_changes: int  # the output's lines not identical to a base line + the base keys it lacks
+    misses: tuple[str, ...]  # delta lines not reproduced, as text
+
+    @property
+    def detected(self) -> bool:
+        return self.reproduced == self.lines
+
+    @property
+    def recall(self) -> float:
+        """Reproduced delta lines over delta lines (1 when the delta changed nothing)."""
+        return ratio(self.reproduced, self.lines) if self.lines else 1.0
+
+    @property
+    def precision(self) -> float:
+        """Reproduced delta lines over the output's own changes; 0 when the output changes nothing."""
+        return ratio(self.reproduced, self.output_changes)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "deltaLines": self.lines,
+            "deltaReproduced": self.reproduced,
+            "outputChanges": self.output_changes,
+            "deltaRecall": self.recall,
+            "deltaPrecision": self.precision,
+        }
 
 
 @dataclass(frozen=True)
@@ -111,9 +165,18 @@ class ScoreReport:
     read_as: str
     expected_lines: int
     counts: LineCounts
-    delta_detected: bool
-    delta_misses: tuple[str, ...]
+    delta: DeltaScores
     lines: tuple[LineVerdict, ...]
+    flags: tuple[str, ...] = ()
+    extraction: dict[str, Any] | None = None
+
+    @property
+    def delta_detected(self) -> bool:
+        return self.delta.detected
+
+    @property
+    def delta_misses(self) -> tuple[str, ...]:
+        return self.delta.misses
 
     @property
     def pct_correct(self) -> float:
@@ -124,8 +187,13 @@ class ScoreReport:
         return self.counts.pct_wsuccess(self.delta_detected)
 
     @property
+    def pct_wsuccess_sheet(self) -> float:
+        return self.counts.pct_wsuccess_sheet(self.delta_detected)
+
+    @property
     def equivalent(self) -> bool:
-        return self.counts.equivalent()
+        """Loadable, every expected line Cr, nothing wrong or extra: an unloadable file never is."""
+        return self.loadable and self.counts.equivalent()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -134,37 +202,43 @@ class ScoreReport:
             **self.counts.to_json(),
             "pctCorrect": self.pct_correct,
             "pctWSuccess": self.pct_wsuccess,
+            "pctWSuccessSheet": self.pct_wsuccess_sheet,
             "deltaDetected": self.delta_detected,
+            **self.delta.to_json(),
             "equivalent": self.equivalent,
+            "flags": list(self.flags),
             "model": self.model,
             "readAs": self.read_as,
             "expectedLines": self.expected_lines,
             "deltaMisses": list(self.delta_misses),
+            "extraction": self.extraction,
             "files": {"base": self.base, "expected": self.expected, "output": self.output},
             "lines": [line.to_json() for line in self.lines],
         }
 
 
-def score_lines(
+def _delta(
     base: Sequence[CanonicalLine],
     expected: Sequence[CanonicalLine],
-    read: ReadModel,
-    *,
-    base_file: str = "",
-    expected_file: str = "",
-) -> ScoreReport:
-    """Score already-read lines (the file-free core of :func:`score`)."""
-    verdicts = match_lines(expected, read.lines)
+    output: Sequence[CanonicalLine],
+    verdicts: Sequence[LineVerdict],
+) -> tuple[DeltaScores, list[LineVerdict]]:
+    """The delta scores and the verdicts annotated with their delta role (module docstring)."""
     base_identities = {line.identity for line in base}
     base_keys = {line.normalized_key for line in base}
     removed_keys = base_keys - {line.normalized_key for line in expected}
+    output_keys = {line.normalized_key for line in output}
     annotated: list[LineVerdict] = []
     misses: list[str] = []
+    delta_lines = reproduced = 0
     for verdict in verdicts:
         role: DeltaRole | None = None
         if verdict.expected is not None and verdict.expected.identity not in base_identities:
             role = "changed" if verdict.expected.normalized_key in base_keys else "added"
-            if verdict.verdict != "Cr":
+            delta_lines += 1
+            if verdict.verdict == "Cr":
+                reproduced += 1
+            else:
                 misses.append(f"{role} line not correct ({verdict.verdict}): {verdict.expected.text}")
         elif verdict.output is not None and verdict.output.normalized_key in removed_keys:
             role = "removed"
@@ -178,8 +252,26 @@ def score_lines(
                 verdict.output,
                 verdict.differences,
                 role,
+                verdict.harmful,
             )
         )
+    delta_lines += len(removed_keys)
+    reproduced += len(removed_keys - output_keys)
+    changes = sum(1 for line in output if line.identity not in base_identities) + len(base_keys - output_keys)
+    return DeltaScores(delta_lines, reproduced, changes, tuple(misses)), annotated
+
+
+def score_lines(
+    base: Sequence[CanonicalLine],
+    expected: Sequence[CanonicalLine],
+    read: ReadModel,
+    *,
+    base_file: str = "",
+    expected_file: str = "",
+) -> ScoreReport:
+    """Score already-read lines (the file-free core of :func:`score`)."""
+    verdicts = match_lines(expected, read.lines)
+    delta, annotated = _delta(base, expected, read.lines, verdicts)
     return ScoreReport(
         model=read.kind,
         base=base_file,
@@ -190,19 +282,60 @@ def score_lines(
         read_as=read.read_as,
         expected_lines=len(expected),
         counts=counts_of(verdicts),
-        delta_detected=not misses,
-        delta_misses=tuple(misses),
+        delta=delta,
         lines=tuple(annotated),
+        flags=read.flags,
+        extraction=read.answer.to_json() if read.answer is not None else None,
     )
+
+
+# -- reference models, read once per content -------------------------------------------------------------
+REFERENCE_CACHE_SIZE = 1024
+_references: OrderedDict[tuple[str, str, str, str], tuple[CanonicalLine, ...]] = OrderedDict()
+_references_lock = threading.Lock()
+
+
+def reference_lines(path: str | Path, kind: ModelKind) -> tuple[CanonicalLine, ...]:
+    """Lines of a base or expected model, which must be loadable (they are ours, not an LLM's).
+
+    Cached per (kind, path, SHA-256 of the bytes): a study scores every case's base and expected model
+    once per stage and provider, and loading them is most of a scoring's time. An edited file has
+    another hash, so it is read again.
+    """
+    file = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise InputFormatError(f"cannot read file: {error.strerror}", file=file) from None
+    key = (kind.name, kind.ns_uri, str(Path(path).resolve()), hashlib.sha256(data).hexdigest())
+    with _references_lock:
+        cached = _references.get(key)
+        if cached is not None:
+            _references.move_to_end(key)
+            return cached
+    read = read_model_data(data, file, kind)
+    if not read.loadable:
+        raise InputFormatError(f"reference model is not loadable: {read.load_error}", file=file)
+    with _references_lock:
+        _references[key] = read.lines
+        while len(_references) > REFERENCE_CACHE_SIZE:
+            _references.popitem(last=False)
+    return read.lines
 
 
 def score(
     base: str | Path, expected: str | Path, output: str | Path, kind: ModelKind | None = None
 ) -> ScoreReport:
-    """Score ``output`` against ``expected``; ``base`` is the model before the delta. The model kind
-    (Ecore or SQL-XMI) comes from the expected file unless given."""
+    """Score ``output`` (a bare model or a raw answer) against ``expected``; ``base`` is the model before
+    the delta. The model kind (Ecore or SQL-XMI) comes from the expected file unless given."""
     kind = kind or kind_of(expected)
-    base_lines = read_reference(base, kind)
-    expected_lines = read_reference(expected, kind)
-    read = read_model(output, kind)
+    base_lines = reference_lines(base, kind)
+    expected_lines = reference_lines(expected, kind)
+    read = read_answer(output, kind)
     return score_lines(base_lines, expected_lines, read, base_file=str(base), expected_file=str(expected))
+
+
+def clear_reference_cache() -> None:
+    """Forget every cached reference model (benchmarks, long sessions)."""
+    with _references_lock:
+        _references.clear()

@@ -2,9 +2,13 @@
 
 An LLM may write ``TEXT`` where the reference wrote ``VARCHAR(255)``, or ``Integer`` where it wrote
 ``EInt``. These tables (documented in ``docs/ROUNDTRIP.md``) say which spellings are one type; a type
-outside them compares by its own upper-cased (SQL) or case-folded (Ecore) spelling. Lengths and
-precisions (``VARCHAR(64)``, ``DECIMAL(10,2)``) are ignored: the forward mapping's lengths are a
-convention, not part of what a round trip must preserve.
+outside them compares by its own upper-cased (SQL) or exact (Ecore: names are case-sensitive) spelling.
+
+Lengths and precisions of character and decimal types are kept (``VARCHAR(64)`` is not ``VARCHAR(255)``):
+the forward mapping stores enums as ``VARCHAR(64)`` and strings as ``VARCHAR(255)``, so the length is
+what tells an enum-typed column from a string one. Parameters of the other types (``INT(11)``,
+``TIMESTAMP(6)``) are display widths or precisions that no mapping rule produces, and are dropped.
+:func:`sql_type_family` drops every parameter, for the operators that reason about families.
 """
 
 from __future__ import annotations
@@ -45,25 +49,39 @@ _SQL_LOOKUP = {
     spelling: canonical for canonical, spellings in SQL_TYPE_SYNONYMS.items() for spelling in spellings
 }
 _ECORE_LOOKUP = {
-    spelling.casefold(): canonical
-    for canonical, spellings in ECORE_TYPE_SYNONYMS.items()
-    for spelling in spellings
+    spelling: canonical for canonical, spellings in ECORE_TYPE_SYNONYMS.items() for spelling in spellings
 }
 _PARAMETERS = re.compile(r"\([^)]*\)")
+# Canonical types whose parameters are part of the type (a length, a precision and scale).
+PARAMETERIZED_SQL_TYPES = frozenset({"VARCHAR", "CHAR", "CHARACTER", "NCHAR", "DECIMAL", "NUMERIC"})
 
 
-def normalize_sql_type(text: str) -> str:
-    """``varchar( 64 )`` -> ``VARCHAR``, ``double precision`` -> ``DOUBLE``, ``int`` -> ``INTEGER``."""
+def sql_type_family(text: str) -> str:
+    """``varchar( 64 )`` -> ``VARCHAR``, ``double precision`` -> ``DOUBLE``, ``int`` -> ``INTEGER``:
+    the canonical name without any parameter."""
     bare = " ".join(_PARAMETERS.sub(" ", text).upper().split())
     return _SQL_LOOKUP.get(bare, bare)
 
 
+def normalize_sql_type(text: str) -> str:
+    """The canonical spelling compared by the scorer: ``varchar( 64 )`` -> ``VARCHAR(64)``,
+    ``CHARACTER VARYING(255)`` -> ``VARCHAR(255)``, ``TEXT`` -> ``VARCHAR``, ``int(11)`` -> ``INTEGER``,
+    ``decimal(10, 2)`` -> ``DECIMAL(10,2)``."""
+    family = sql_type_family(text)
+    found = _PARAMETERS.search(text)
+    if family not in PARAMETERIZED_SQL_TYPES or found is None:
+        return family
+    parameters = ",".join(part.strip() for part in found.group(0)[1:-1].split(","))
+    return f"{family}({parameters})"
+
+
 def normalize_ecore_type(name: str) -> str:
-    """``Integer`` -> ``EInt``, ``string`` -> ``EString``; any other name is case-folded."""
+    """``Integer`` -> ``EInt``, ``java.lang.String`` -> ``EString``; any other name as written (trimmed):
+    Ecore names, and so the names of the package's own classes, enums and datatypes, are case-sensitive."""
     trimmed = name.strip()
-    return _ECORE_LOOKUP.get(trimmed.casefold(), trimmed.casefold())
+    return _ECORE_LOOKUP.get(trimmed, trimmed)
 
 
 def canonical_ecore_type(name: str) -> str | None:
     """The canonical Ecore datatype for a spelling, or None when it is not one of the table's types."""
-    return _ECORE_LOOKUP.get(name.strip().casefold())
+    return _ECORE_LOOKUP.get(name.strip())

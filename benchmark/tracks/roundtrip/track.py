@@ -1,142 +1,480 @@
-"""The round-trip track's cases, for part 2 to run (not yet a :class:`benchmark.core.track.Track`).
+"""The round-trip Ecore <-> SQL track as a harness track (``docs/TRACKS.md``, ``docs/ROUNDTRIP.md`` §13).
 
-A case is one (domain, operator) pair of the bundled data; it has two stages, each scored by
-:func:`benchmark.tracks.roundtrip.scoring.score`:
+Ground-truth cases: one per (pair, operator) of the study (:func:`.cases.load_study`: the bundled data,
+or a study's own folder given with ``--roundtrip-root``). Run cases: one per stage
+evaluation, i.e. per (pair, operator, k, stage, provider, run):
 
-* **inverse**: shown the example pair (S, T) and Δ(T), the model writes S'; S' is scored against Δ(S)
-  with S as the base;
-* **forward**: shown the example pair (S, T) and S' (its own inverse output when the stages are chained,
-  Δ(S) otherwise), the model writes T'; T' is scored against Δ(T) with T as the base.
+* every run file below ``runs/`` (``atlbench generate --track roundtrip``, the bundled synthetic runs);
+* every answer file of a study's own layout (``*_inverse_*.ecore``, ``*_forward_*_sql.xmi``);
+* the live baselines of ``--roundtrip-baselines`` (default both): **Echo** (the unchanged base model: S
+  for the inverse stage, T for the forward one: what "did nothing" earns) and **Oracle** (Δ(S), Δ(T)
+  themselves: 100 % everywhere, or the scorer is wrong). A baseline does not depend on k.
 
-Cases come from ``manifest.json`` (written by ``atlbench roundtrip generate``), never from file-name
-patterns, so the track and the generator cannot disagree on what a case is.
+Case ids read ``<pair>-<operator>-k<k>-<stage>-<provider>-run<NN>`` (baselines: ``<pair>-<operator>-
+<stage>-<Baseline>``), so ``-k "to_many and k2 and inverse"`` selects what it says. A row's payload holds
+the sheet's columns for that stage evaluation (:func:`stage_payload`).
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from benchmark.core.errors import InputFormatError
-from benchmark.tracks.roundtrip.generate import MANIFEST_FORMAT_VERSION, MANIFEST_NAME
-from benchmark.tracks.roundtrip.reading import ECORE, SQL, ModelKind
-from benchmark.tracks.roundtrip.scoring import ScoreReport, score
+from benchmark.core.diskcache import code_fingerprint, make_key
+from benchmark.core.errors import BenchmarkError, ConfigurationError, InputFormatError
+from benchmark.core.fileio import sha256_file
+from benchmark.core.options import Option
+from benchmark.core.rows import Facts, Row
+from benchmark.core.track import (
+    Collection,
+    GroundTruthCase,
+    GroundTruthProblem,
+    RunCase,
+    SkippedInput,
+    Track,
+)
+from benchmark.tracks.roundtrip.cases import BASELINES, ECHO, STAGES, RoundTripCase, Study, load_study
+from benchmark.tracks.roundtrip.reading import ReadModel, read_answer, read_answer_data
+from benchmark.tracks.roundtrip.runfile import RUNS_DIR, STATUS_NOT_RUN, StageRun, read_run
+from benchmark.tracks.roundtrip.scoring import ScoreReport, reference_lines, score_lines
 
-TRACK_NAME = "roundtrip"
-
-
-def default_data_dir() -> Path:
-    """``validation/roundtrip`` of the repository this package lives in, else of the working directory."""
-    in_repository = Path(__file__).resolve().parents[2] / "validation" / TRACK_NAME
-    return in_repository if in_repository.is_dir() else Path.cwd() / "validation" / TRACK_NAME
-
-
-@dataclass(frozen=True)
-class Stage:
-    name: str  # "inverse" | "forward"
-    kind: ModelKind
-    example: tuple[Path, Path]  # (S, T)
-    given: Path  # Δ(T) for inverse; Δ(S) for forward (replaced by the inverse output when chaining)
-    expected: Path
-    base: Path
-
-    def score(self, output: str | Path) -> ScoreReport:
-        return score(self.base, self.expected, output, self.kind)
+STAGE_STATUS_OK = "ok"
 
 
-@dataclass(frozen=True)
-class RoundTripCase:
-    case_id: str  # "<domain>/<operator>"
-    domain: str
-    operator: str
-    seed: int
-    target: tuple[str, ...]
-    source: Path  # S
-    target_model: Path  # T
-    delta_source: Path  # Δ(S)
-    delta_target: Path  # Δ(T)
-
-    @property
-    def inverse(self) -> Stage:
-        example = (self.source, self.target_model)
-        return Stage("inverse", ECORE, example, self.delta_target, self.delta_source, self.source)
-
-    @property
-    def forward(self) -> Stage:
-        example = (self.source, self.target_model)
-        return Stage("forward", SQL, example, self.delta_source, self.delta_target, self.target_model)
-
-    @property
-    def stages(self) -> tuple[Stage, Stage]:
-        return (self.inverse, self.forward)
+def _baselines(text: str) -> tuple[str, ...]:
+    names = [name.strip().lower() for name in text.split(",") if name.strip()]
+    if names == ["none"]:
+        return ()
+    unknown = [name for name in names if name not in BASELINES]
+    if unknown:
+        raise ValueError(f"unknown baseline(s) {', '.join(unknown)}; known: echo, oracle, none")
+    return tuple(dict.fromkeys(BASELINES[name] for name in names))
 
 
-def _case(entry: dict[str, Any], data_dir: Path, manifest: Path, where: str) -> RoundTripCase:
+def _examples(text: str) -> tuple[int, ...]:
     try:
-        files = {key: data_dir / str(entry[key]) for key in ("S", "T", "deltaS", "deltaT")}
-        case = RoundTripCase(
-            case_id=str(entry["id"]),
-            domain=str(entry["domain"]),
-            operator=str(entry["operator"]),
-            seed=int(entry["seed"]),
-            target=tuple(str(t) for t in entry["target"]),
-            source=files["S"],
-            target_model=files["T"],
-            delta_source=files["deltaS"],
-            delta_target=files["deltaT"],
-        )
-    except (KeyError, TypeError, ValueError) as error:
-        raise InputFormatError(f"malformed case entry: {error!r}", file=str(manifest), field=where) from None
-    missing = [str(p.name) for p in files.values() if not p.is_file()]
-    if missing:
-        raise InputFormatError(
-            f"case {case.case_id}: missing file(s) {', '.join(missing)}; run `atlbench roundtrip generate`",
-            file=str(manifest),
-        )
-    return case
+        values = tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise ValueError(
+            f"must be numbers of example pairs separated by commas (1,2,4), got {text!r}"
+        ) from None
+    if not values or any(v < 1 for v in values):
+        raise ValueError(f"must be numbers of example pairs of at least 1, got {text!r}")
+    return tuple(sorted(set(values)))
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"must be an integer, got {text!r}") from None
+
+
+TRACK_OPTIONS = (
+    Option(
+        "--roundtrip-baselines",
+        "echo,oracle",
+        "live baselines scored beside the runs: echo (the unchanged base model), oracle (the expected model),"
+        " both by default, or none",
+        _baselines,
+        metavar="LIST",
+    ),
+)
+
+
+def _draws(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"must be a whole number of bootstrap draws, got {text!r}") from None
+    if value < 0:
+        raise ValueError(f"must be 0 (no intervals) or more, got {value}")
+    return value
+
+
+REPORT_OPTIONS = (
+    Option(
+        "--roundtrip-draws",
+        "2000",
+        "bootstrap draws of the round-trip intervals (0: none)",
+        _draws,
+        metavar="N",
+    ),
+    Option("--roundtrip-seed", "20240517", "seed of the round-trip bootstrap", _seed, metavar="S"),
+)
+GENERATE_OPTIONS = (
+    Option(
+        "--examples", "1", "numbers k of example pairs per prompt, e.g. 1,2,4", _examples, metavar="K,..."
+    ),
+    Option(
+        "--example-seed", "0", "seed of the rule that picks the k - 1 other example pairs", _seed, metavar="N"
+    ),
+)
 
 
 @dataclass(frozen=True)
-class TrackDescriptor:
-    """The track's name, its data folder and its cases."""
+class StageCase:
+    """What a run case scores: a case's stage, from a run file, a study answer or a baseline."""
 
-    name: str = TRACK_NAME
-    description: str = (
-        "Round-trip Ecore <-> SQL-XMI by example: inverse (Δ(T) -> S') and forward (S' -> T') steps"
-    )
+    case: RoundTripCase
+    stage: str
+    k: int | None  # None for a baseline
+    run_index: int | None
+    source: str  # "run file" | "study answer" | "baseline"
 
-    def data_dir(self) -> Path:
-        return default_data_dir()
 
-    def cases(self, data_dir: str | Path | None = None) -> list[RoundTripCase]:
-        """Every case listed in the folder's manifest, in manifest order."""
-        folder = Path(data_dir) if data_dir is not None else self.data_dir()
-        manifest = folder / MANIFEST_NAME
+def run_name(k: int | None, run_index: int | None, stage: str, baseline: str | None = None) -> str:
+    """The row's ``run``: ``k2-run01-inverse``, or ``echo-inverse`` for a baseline."""
+    if baseline is not None:
+        return f"{baseline.lower()}-{stage}"
+    return f"k{k}-run{run_index:02d}-{stage}"
+
+
+def stage_payload(
+    report: ScoreReport, case: RoundTripCase, stage: str, k: int | None, run_index: int | None, status: str
+) -> dict[str, Any]:
+    """One line of the sheet: the nine columns, the delta scores, flags and what the row is about."""
+    counts = report.counts
+    return {
+        "pair": case.domain,
+        "operator": case.operator,
+        "k": k,
+        "runIndex": run_index,
+        "stage": stage,
+        "stageStatus": status,
+        "LOC": counts.loc,
+        "Cr": counts.cr,
+        "InCr": counts.incr,
+        "Ad": counts.ad,
+        "AdHarmful": counts.ad_harmful,
+        "Miss": counts.miss,
+        "pctCorrect": report.pct_correct,
+        "pctWSuccess": report.pct_wsuccess,
+        "pctWSuccessSheet": report.pct_wsuccess_sheet,
+        "deltaDetected": report.delta_detected,
+        "deltaRecall": report.delta.recall,
+        "deltaPrecision": report.delta.precision,
+        "deltaLines": report.delta.lines,
+        "loadable": report.loadable,
+        "loadError": report.load_error,
+        "readAs": report.read_as,
+        "equivalent": report.equivalent,
+        "flags": list(report.flags),
+        "extractionNotes": list((report.extraction or {}).get("notes", [])),
+    }
+
+
+class RoundTripTrack(Track):
+    name = "roundtrip"
+    title = "Round trip Ecore <-> SQL by example: inverse Δ(T) -> S', forward S' -> T'"
+    options = TRACK_OPTIONS
+    report_options = REPORT_OPTIONS
+    generate_options = GENERATE_OPTIONS
+    headline_name = "mean %WSuccess"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._stage_cases: dict[str, StageCase] = {}
+        self._collection: Collection | None = None
+        self._problems: dict[str, str | None] = {}
+
+    # ------------------------------------------------------------------------------- the study
+    @cached_property
+    def study(self) -> Study:
+        return load_study(self.data_root)
+
+    def _case(self, task: str) -> RoundTripCase:
         try:
-            data = json.loads(manifest.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise InputFormatError(
-                "no manifest.json: not a round-trip data folder (run `atlbench roundtrip generate`)",
-                file=str(manifest),
-            ) from None
-        except json.JSONDecodeError as error:
-            raise InputFormatError(
-                f"invalid JSON: {error.msg}", file=str(manifest), line=error.lineno
-            ) from None
-        if (
-            not isinstance(data, dict)
-            or data.get("formatVersion") != MANIFEST_FORMAT_VERSION
-            or data.get("track") != TRACK_NAME
+            return self.study.case(task)
+        except KeyError:
+            raise ConfigurationError(f"no round-trip case {task!r}", file=self.data_root) from None
+
+    # ------------------------------------------------------------------------------- collection
+    def collect(self) -> Collection:
+        if self._collection is not None:
+            return self._collection
+        study = self.study
+        truths = [GroundTruthCase(self.name, case.case_id, case.delta_source) for case in study.cases]
+        runs: list[RunCase] = []
+        skipped = [SkippedInput(path, reason) for path, reason in study.skipped]
+        known = {case.case_id: case for case in study.cases}
+        for path in (
+            sorted((study.root / RUNS_DIR).rglob("*.json")) if (study.root / RUNS_DIR).is_dir() else []
         ):
+            if any(part.startswith(".") for part in path.relative_to(study.root).parts):
+                continue
+            try:
+                run = read_run(path)
+            except InputFormatError as error:
+                skipped.append(SkippedInput(path, f"not a round-trip run file: {error.message}"))
+                continue
+            case = known.get(run.case_id)
+            if case is None:
+                skipped.append(SkippedInput(path, f"run of {run.case_id}, which is not a case of this study"))
+                continue
+            self._add(runs, case, run.stage, run.k, run.run, run.provider, "run file", path, run.model)
+        if study.layout == "study":
+            from benchmark.tracks.roundtrip.study_layout import study_answers
+
+            answers, ignored = study_answers(study)
+            skipped += [SkippedInput(path, reason) for path, reason in ignored]
+            for answer in answers:
+                self._add(
+                    runs,
+                    answer.case,
+                    answer.stage,
+                    answer.k,
+                    answer.run,
+                    answer.provider,
+                    "study answer",
+                    answer.file,
+                    "unknown",
+                )
+        for case in study.cases:
+            for baseline in self.option("roundtrip_baselines"):
+                for stage in STAGES:
+                    case_id = f"{case.domain}-{case.operator}-{stage}-{baseline}"
+                    self._stage_cases[case_id] = StageCase(case, stage, None, None, "baseline")
+                    runs.append(
+                        RunCase(
+                            self.name,
+                            case.case_id,
+                            baseline,
+                            run_name(None, None, stage, baseline),
+                            case_id,
+                            baseline=baseline,
+                            model=f"baseline-{baseline.lower()}",
+                        )
+                    )
+        ids = [run.case_id for run in runs]
+        duplicates = sorted({i for i in ids if ids.count(i) > 1})
+        if duplicates:
             raise InputFormatError(
-                f"not a round-trip manifest of format {MANIFEST_FORMAT_VERSION}", file=str(manifest)
+                f"several runs are the same stage evaluation: {', '.join(duplicates[:5])}", file=study.root
             )
-        entries = data.get("cases")
-        if not isinstance(entries, list):
-            raise InputFormatError("no case list", file=str(manifest), field="$.cases")
-        return [_case(entry, folder, manifest, f"$.cases[{i}]") for i, entry in enumerate(entries)]
+        self._collection = Collection(
+            tuple(sorted(truths, key=lambda c: c.case_id)),
+            tuple(sorted(runs, key=lambda c: c.case_id)),
+            tuple(skipped),
+        )
+        return self._collection
 
+    def _add(
+        self,
+        runs: list[RunCase],
+        case: RoundTripCase,
+        stage: str,
+        k: int,
+        run: int,
+        provider: str,
+        source: str,
+        file: Path,
+        model: str,
+    ) -> None:
+        case_id = f"{case.domain}-{case.operator}-k{k}-{stage}-{provider}-run{run:02d}"
+        self._stage_cases[case_id] = StageCase(case, stage, k, run, source)
+        runs.append(
+            RunCase(self.name, case.case_id, provider, run_name(k, run, stage), case_id, file, model=model)
+        )
 
-TRACK = TrackDescriptor()
+    def _stage_case(self, case: RunCase) -> StageCase:
+        if case.case_id not in self._stage_cases:
+            self.collect()
+        return self._stage_cases[case.case_id]
+
+    # ----------------------------------------------------------------------------- ground truth
+    def ground_truth_error(self, task: str) -> str | None:
+        """Why the case's four models cannot be read (once per task and process)."""
+        if task not in self._problems:
+            try:
+                case = self._case(task)
+                for stage in (case.inverse, case.forward):
+                    reference_lines(stage.base, stage.kind)
+                    reference_lines(stage.expected, stage.kind)
+                self._problems[task] = None
+            except BenchmarkError as error:
+                self._problems[task] = f"case {task} is unusable: {error}"
+        return self._problems[task]
+
+    def check_ground_truth(self, case: GroundTruthCase) -> Facts:
+        problem = self.ground_truth_error(case.task)
+        if problem is not None:
+            raise GroundTruthProblem(problem)
+        facts = self.facts(case.task)
+        empty = [s for s in STAGES if facts.payload[f"{s}DeltaLines"] == 0]
+        if empty:
+            raise GroundTruthProblem(
+                f"case {case.task}: the delta changes no canonical line on the {' and '.join(empty)} "
+                "side(s), so it measures nothing"
+            )
+        return facts
+
+    def facts(self, task: str) -> Facts:
+        from benchmark.tracks.roundtrip.witness import diff_lines
+
+        case = self._case(task)
+        payload: dict[str, Any] = {"pair": case.domain, "operator": case.operator, "seed": case.seed}
+        error = self.ground_truth_error(task)
+        if error is None:
+            for stage in (case.inverse, case.forward):
+                base = reference_lines(stage.base, stage.kind)
+                expected = reference_lines(stage.expected, stage.kind)
+                diff = diff_lines(base, expected)
+                payload[f"{stage.name}BaseLines"] = len(base)
+                payload[f"{stage.name}ExpectedLines"] = len(expected)
+                payload[f"{stage.name}DeltaLines"] = len(diff.entries())
+        return Facts(self.name, task, str(case.delta_source), error, payload)
+
+    # ---------------------------------------------------------------------------------- scoring
+    def _read(self, stage_case: StageCase, case: RunCase) -> tuple[ReadModel, str]:
+        stage = stage_case.case.stage(stage_case.stage)
+        if case.baseline is not None:  # our own, loadable models: their lines are cached already
+            model = stage.base if case.baseline == ECHO else stage.expected
+            lines = reference_lines(model, stage.kind)
+            return ReadModel(str(model), stage.kind.name, True, None, "model", lines), STAGE_STATUS_OK
+        assert case.file is not None
+        if stage_case.source == "study answer":
+            return read_answer(case.file, stage.kind), STAGE_STATUS_OK
+        run: StageRun = read_run(case.file)
+        if run.status == STATUS_NOT_RUN:
+            reason = run.reason or "not run: the inverse answer is unusable"
+            return ReadModel(str(case.file), stage.kind.name, False, reason, "nothing", ()), run.status
+        assert run.answer is not None
+        return read_answer_data(run.answer.encode("utf-8"), str(case.file), stage.kind), run.status
+
+    def _payload(self, case: RunCase, stage_case: StageCase) -> dict[str, Any]:
+        stage = stage_case.case.stage(stage_case.stage)
+        read, status = self._read(stage_case, case)
+        report = score_lines(
+            reference_lines(stage.base, stage.kind),
+            reference_lines(stage.expected, stage.kind),
+            read,
+            base_file=str(stage.base),
+            expected_file=str(stage.expected),
+        )
+        return stage_payload(
+            report, stage_case.case, stage_case.stage, stage_case.k, stage_case.run_index, status
+        )
+
+    def _payload_key(self, case: RunCase, stage_case: StageCase) -> str:
+        """A stage's payload is a function of the scored file's bytes, of its two reference models and of
+        this code: the key of its disk-cache entry (a repeated session reads it back)."""
+        stage = stage_case.case.stage(stage_case.stage)
+        return make_key(
+            stage_case.case.case_id,
+            stage_case.stage,
+            stage_case.source,
+            case.baseline or "",
+            str(stage_case.k),
+            str(stage_case.run_index),
+            stage.kind.ns_uri,
+            sha256_file(case.file) if case.file is not None else "",
+            sha256_file(stage.base),
+            sha256_file(stage.expected),
+            code_fingerprint("tracks.roundtrip", "lang.ecore", "core.xmlguard"),
+        )
+
+    def score_run(self, case: RunCase) -> Row:
+        problem = self.ground_truth_error(case.task)
+        if problem is not None:
+            return self.error_row(case, problem)
+        try:
+            stage_case = self._stage_case(case)
+            key = self._payload_key(case, stage_case)
+            payload = self.cache.get_or_compute("roundtrip", key, lambda: self._payload(case, stage_case))
+        except BenchmarkError as error:
+            return self.error_row(case, str(error))
+        return Row(self.name, case.provider, case.model, case.task, case.run, case.label, payload=payload)
+
+    # ----------------------------------------------------------------------------------- inputs
+    def input_files(self) -> dict[str, str]:
+        root = self.study.root
+        files = {self.study.sql_metamodel}
+        for case in self.study.cases:
+            files |= {case.source, case.target_model, case.delta_source, case.delta_target}
+        for run in self.collect().runs:
+            if run.file is not None:
+                files.add(run.file)
+        found = {}
+        for path in sorted(files):
+            try:
+                name = path.resolve().relative_to(root.resolve()).as_posix()
+            except ValueError:
+                name = str(path)  # the track's own sql.ecore, outside the data folder
+            found[name] = sha256_file(path)
+        return found
+
+    def options_json(self) -> dict[str, Any]:
+        return {
+            "baselines": list(self.option("roundtrip_baselines")),
+            "layout": self.study.layout,
+            "sqlNsURI": self.study.sql_kind.ns_uri,
+        }
+
+    # -------------------------------------------------------------------------------- reading
+    def headline(self, rows: Any) -> dict[str, float]:
+        """Mean %WSuccess per provider over its scored stage evaluations (both stages)."""
+        values: dict[str, list[float]] = {}
+        for row in rows:
+            if row.ok:
+                values.setdefault(row.provider, []).append(float(row.payload["pctWSuccess"]))
+        return {provider: sum(v) / len(v) for provider, v in values.items()}
+
+    def junit_properties(self, row: Row) -> list[tuple[str, str]]:
+        """The sheet's nine columns, the delta scores and the flags of the stage evaluation."""
+        if not row.ok:
+            return []
+        payload = row.payload
+        names = ("LOC", "Cr", "InCr", "Ad", "Miss", "pctCorrect", "pctWSuccess", "deltaDetected", "loadable")
+        names += ("AdHarmful", "deltaRecall", "deltaPrecision", "equivalent", "stageStatus")
+        properties = []
+        for name in names:
+            value = payload.get(name)
+            text = (
+                f"{value:.6f}"
+                if isinstance(value, float)
+                else str(value).lower()
+                if isinstance(value, bool)
+                else str(value)
+            )
+            properties.append((name, text))
+        properties.append(("flags", str(len(payload.get("flags") or []))))
+        return properties
+
+    def summary_lines(self, results: Any, section: Any, verbose: bool) -> list[str]:
+        from benchmark.tracks.roundtrip.sheet import aggregate, sheet_rows, terminal_lines
+
+        rows = sheet_rows(section.rows)
+        lines = [
+            f"{len(rows)} stage evaluations, {len({r.pair for r in rows})} pairs, {self.study.layout} data"
+        ]
+        lines += terminal_lines(aggregate(rows, ("provider", "stage"), draws=0), ("provider", "stage"))
+        if verbose:
+            lines.append("")
+            lines += terminal_lines(aggregate(rows, ("provider", "k"), draws=0), ("provider", "k"))
+        excluded = [r for r in section.rows if not r.ok]
+        lines += [f"excluded: {r.provider} {r.task} {r.run}: {r.error}" for r in excluded]
+        return lines
+
+    def write_reports(self, results: Any, section: Any, out_dir: Path, options: Any) -> Any:
+        from benchmark.tracks.roundtrip.report import track_report
+
+        return track_report(section.rows, out_dir, dict(options))
+
+    # ------------------------------------------------------------------------------------ LLM
+    def llm_task(self, request: Any) -> Any:
+        """Two chained passes (inverse, then forward from the inverse answers): ``llm_task.py``."""
+        from benchmark.tracks.roundtrip.llm_task import RoundTripLlmTask
+
+        return RoundTripLlmTask(
+            self.study,
+            config=request.config,
+            runs=request.runs,
+            selectors=request.selectors,
+            prompt_template=request.prompt_template,
+            redactor=request.redactor,
+            examples=request.options.get("examples", (1,)),
+            example_seed=request.options.get("example_seed", 0),
+        )

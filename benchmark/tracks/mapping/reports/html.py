@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from html import escape
 
 from benchmark.core.track import HtmlPart
+from benchmark.core.wording import plural
 from benchmark.tracks.mapping.counts import RunRow
 from benchmark.tracks.mapping.reports import format as fmt
 from benchmark.tracks.mapping.reports import tables
@@ -88,9 +89,7 @@ def _drilldown(transformation: str, providers: Sequence[str], runs: dict[str, li
                     truth.setdefault(item.key, None)
                 suggested.setdefault((provider, item.key), []).extend(item.suggested)
     keys = sorted(set(truth))
-    head = "".join(
-        f"<th>{escape(p)} ({len(runs[p])} run{'s' if len(runs[p]) != 1 else ''})</th>" for p in present
-    )
+    head = "".join(f"<th>{escape(p)} ({plural(len(runs[p]), 'run')})</th>" for p in present)
     lines = [
         f"<table><thead><tr><th>Source class</th><th>Target class</th><th>Target feature</th>"
         f"<th>Ground truth reads</th>{head}</tr></thead><tbody>"
@@ -122,22 +121,19 @@ def _drilldown(transformation: str, providers: Sequence[str], runs: dict[str, li
     lines.append("</tbody></table>")
     return (
         f'<details id="drill-{escape(transformation)}"><summary>{escape(transformation)} — '
-        f"{_plural(len(keys), 'binding key')}, {_plural(len(pairs), 'class pair')}</summary>\n"
+        f"{plural(len(keys), 'binding key')}, {plural(len(pairs), 'class pair')}</summary>\n"
         + "\n".join(lines)
         + "\n</details>"
     )
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def html_part(results: MappingResults, stats: Statistics, figures: Sequence[Figure]) -> HtmlPart:
     """The mapping track's part of ``index.html`` (a session of this track alone gives the page it gave
     before the harness was made generic, byte for byte)."""
     provenance = [
-        f"{stats.aggregation.rows_used} scored runs · {len(stats.aggregation.excluded)} excluded · "
-        f"{len(stats.providers)} providers · {len(stats.transformations)} transformations · "
+        f"{plural(stats.aggregation.rows_used, 'scored run')} · {len(stats.aggregation.excluded)} excluded"
+        f" · {plural(len(stats.providers), 'provider')}"
+        f" · {plural(len(stats.transformations), 'transformation')} · "
         f"level {stats.level} · partial weight {fmt.count(stats.partial_weight)} · "
         f"bootstrap {stats.draws} draws, seed {stats.seed}",
     ]
@@ -145,7 +141,9 @@ def html_part(results: MappingResults, stats: Statistics, figures: Sequence[Figu
         (
             "results",
             "Results",
-            _table(tables.results_table(stats), heading=False) + _table(tables.split_table(stats)),
+            _table(tables.results_table(stats), heading=False)
+            + _table(tables.split_table(stats))
+            + _table(tables.hallucination_table(results, stats)),
         ),
         ("figures", "Figures", "\n".join(_figure(f) for f in figures)),
         (
@@ -159,7 +157,7 @@ def html_part(results: MappingResults, stats: Statistics, figures: Sequence[Figu
         (
             "transformations",
             "Per transformation",
-            _table(tables.transformation_f1_table(stats), heading=False),
+            _table(tables.provider_transformation_table(stats), heading=False),
         ),
         ("confidence", "Confidence", _table(tables.confidence_table(stats), heading=False)),
         ("categories", "Category profile", _table(tables.category_table(stats), heading=False)),

@@ -7,9 +7,11 @@ escape and lay out.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
-from benchmark.tracks.mapping.aggregate import ALL, split_rows
+from benchmark.core.wording import plural
+from benchmark.tracks.mapping.aggregate import ALL, GroupResult, name_key, split_rows
 from benchmark.tracks.mapping.reports import format as fmt
 from benchmark.tracks.mapping.results import MappingResults
 from benchmark.tracks.mapping.stats.profiles import PROFILE_CATEGORIES
@@ -24,6 +26,7 @@ CATEGORY_NAMES = {
     "onlyAtl": "only ATL",
 }
 SLICE_NAMES = {"high+medium": "high+medium", "all": "all"}
+HALLUCINATIONS_SHOWN = 5
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,7 @@ class Table:
     rows: tuple[tuple[str, ...], ...]
     align: str = ""
     notes: tuple[str, ...] = field(default=())
+    grouped: bool = False  # rows come in groups by their first cell (a rule between groups in LaTeX)
 
     def alignment(self) -> str:
         return self.align or "l" + "r" * (len(self.headers) - 1)
@@ -104,12 +108,13 @@ def results_table(stats: Statistics, *, compact: bool = False) -> Table:
             f"R on {stats.baseline} misses: recall on the ground-truth items the {stats.baseline} baseline "
             "misses (n = number of such items)."
         )
+    per_provider: dict[str, list[str]] = {}  # note -> providers, in order of first appearance
     for p in stats.providers:
-        for note in p.notes:
-            notes.append(f"{p.provider}: {note}.")
         interval = p.intervals.get("f1")
-        if interval is not None and interval.note:
-            notes.append(f"{p.provider}: {interval.note}.")
+        for note in (*p.notes, *([interval.note] if interval is not None and interval.note else [])):
+            per_provider.setdefault(note, []).append(p.provider)
+    # one line per note, naming every provider it applies to, rather than the same note per provider
+    notes += [f"{', '.join(dict.fromkeys(names))}: {note}." for note, names in per_provider.items()]
     return Table(
         "results", "Results per provider", tuple(headers), tuple(rows), notes=tuple(dict.fromkeys(notes))
     )
@@ -178,17 +183,99 @@ def mcnemar_table(stats: Statistics) -> Table:
     return Table("mcnemar", "McNemar per transformation", headers, tuple(rows), align="lllrrrlrr")
 
 
-def transformation_f1_table(stats: Statistics) -> Table:
-    """Transformation x provider micro F1 (the heatmap's numbers)."""
-    providers = [p.provider for p in stats.providers]
+def provider_transformation_table(stats: Statistics) -> Table:
+    """Per provider and transformation: runs, micro P, R, F1, accuracy and macro F1 ± SD at the statistics'
+    level, as the terminal prints them; each provider's ``ALL`` row says over how many transformations it
+    pools, since ALL rows over different transformations are not comparable."""
+    headers = ("Provider", "Transformation", "Runs", "P", "R", "F1", "Acc", "Macro F1 ± SD")
+    groups: dict[str, list[GroupResult]] = {}
+    for group in stats.aggregation.groups:
+        groups.setdefault(group.provider, []).append(group)
     rows = []
-    for transformation in stats.transformations:
-        cells = []
-        for provider in providers:
-            group = stats.group(provider, transformation)
-            cells.append(fmt.number(level_of(group.micro, stats.level).f1) if group else fmt.DASH)
-        rows.append((transformation, *cells))
-    return Table("per_transformation", "F1 per transformation", ("Transformation", *providers), tuple(rows))
+    for provider in [p.provider for p in stats.providers if p.provider in groups]:
+        covered = sum(1 for g in groups[provider] if not g.is_total)
+        for group in groups[provider]:
+            scores = level_of(group.micro, stats.level)
+            name = (
+                f"{ALL} ({covered} of {len(stats.transformations)})"
+                if group.is_total
+                else group.transformation
+            )
+            rows.append(
+                (
+                    provider,
+                    name,
+                    str(group.runs),
+                    fmt.number(scores.precision),
+                    fmt.number(scores.recall),
+                    fmt.number(scores.f1),
+                    fmt.number(scores.accuracy),
+                    fmt.spread(group.macro[stats.level]["f1"]),
+                )
+            )
+    notes = (
+        f"Level: {LEVEL_NAMES[stats.level]}. P, R, F1, Acc: micro (counts pooled over the runs); macro F1: "
+        "mean ± sample SD over runs (– for one run). ALL (n of N): the provider's runs pooled over the n "
+        "transformations it has scored runs on, of the N in the session; compare ALL rows with the same n.",
+    )
+    return Table(
+        "per_transformation",
+        "Per provider and transformation",
+        headers,
+        tuple(rows),
+        align="llrrrrrr",
+        notes=notes,
+        grouped=True,
+    )
+
+
+def hallucination_table(results: MappingResults, stats: Statistics, *, compact: bool = False) -> Table:
+    """Per provider: class and feature names its runs made up (names the metamodels do not define, see
+    ``docs/METRICS.md``), summed over the runs that were checked, per run, and the most frequent names
+    (``compact``: without the names, for a paper table)."""
+    headers = ["Provider", "Runs checked", "Made-up classes", "Made-up features", "Per run", "Distinct"]
+    if not compact:
+        headers.append("Most frequent")
+    totals = {g.provider: g for g in stats.aggregation.totals()}
+    names: dict[str, Counter[str]] = {}
+    for row in results.rows:
+        if row.ok:
+            names.setdefault(row.provider, Counter()).update(
+                (*row.hallucinated_classes, *row.hallucinated_features)
+            )
+    rows = []
+    for provider in [p.provider for p in stats.providers if p.provider in totals]:
+        total = totals[provider]
+        checked = total.hallucination_runs
+        if checked == 0:
+            cells = [f"0 of {total.runs}", *(fmt.DASH for _ in headers[2:])]
+            rows.append((provider, *cells))
+            continue
+        found = names.get(provider, Counter())
+        made_up = total.hallucinated_classes + total.hallucinated_features
+        cells = [
+            str(checked) if checked == total.runs else f"{checked} of {total.runs}",
+            str(total.hallucinated_classes),
+            str(total.hallucinated_features),
+            fmt.number(made_up / checked, 1),
+            str(len(found)),
+        ]
+        if not compact:
+            common = sorted(found.items(), key=lambda item: (-item[1], item[0]))[:HALLUCINATIONS_SHOWN]
+            more = len(found) - len(common)
+            shown = ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in common)
+            cells.append((shown + (f", +{more} more" if more else "")) or fmt.DASH)
+        rows.append((provider, *cells))
+    notes = (
+        "Made up: a class, or a feature of a class, that neither metamodel defines (inherited features "
+        "count as defined), counted once per run that names it and summed over the runs scored with both "
+        "metamodels (– when none was). Per run: made-up names per checked run. Distinct: different names "
+        "over all runs." + ("" if compact else f" Most frequent: up to {HALLUCINATIONS_SHOWN}, ×n runs."),
+    )
+    align = "lrrrrr" + ("" if compact else "l")
+    return Table(
+        "hallucinations", "Made-up names (hallucinations)", tuple(headers), tuple(rows), align, notes
+    )
 
 
 def split_table(stats: Statistics) -> Table:
@@ -205,7 +292,10 @@ def split_table(stats: Statistics) -> Table:
     ]
     order = {p.provider: i for i, p in enumerate(stats.providers)}
     rows.sort(key=lambda r: order.get(r[0], len(order)))
-    notes = ("Micro F1 per level; the attribute/reference split needs the target metamodel (– without it).",)
+    notes = (
+        "Micro F1 per level; the attribute/reference split needs the target metamodel, and a kind the "
+        "ground truth has no binding of has no F1 (– in both cases).",
+    )
     return Table("split", "Classes and bindings", headers, tuple(rows), notes=notes)
 
 
@@ -276,7 +366,7 @@ def category_table(stats: Statistics) -> Table:
 
 def characteristics_table(results: MappingResults) -> Table:
     headers = ("Transformation", "Rules", "Helpers", "Class pairs", "Bindings", "Partial", "Target-only")
-    facts = sorted(results.transformations, key=lambda t: t.name)
+    facts = sorted(results.transformations, key=lambda t: name_key(t.name))
     rows: list[tuple[str, ...]] = []
     for t in facts:
         rules = t.matched_rules + t.lazy_rules + t.called_rules
@@ -350,8 +440,9 @@ def summary_markdown(results: MappingResults, stats: Statistics) -> str:
     parts = [
         "# atl-binding-bench summary",
         "",
-        f"{stats.aggregation.rows_used} scored run(s), {len(stats.aggregation.excluded)} excluded; "
-        f"{len(stats.providers)} provider(s); {len(stats.transformations)} transformation(s). "
+        f"{plural(stats.aggregation.rows_used, 'scored run')}, {len(stats.aggregation.excluded)} excluded; "
+        f"{plural(len(stats.providers), 'provider')}; "
+        f"{plural(len(stats.transformations), 'transformation')}. "
         f"Results file created {results.header.created or 'unknown'}"
         + (f", commit {results.header.git_commit}" if results.header.git_commit else "")
         + ".",
@@ -359,7 +450,13 @@ def summary_markdown(results: MappingResults, stats: Statistics) -> str:
     ]
     if stats.notes:
         parts += [f"* {note}" for note in stats.notes] + [""]
-    tables = [results_table(stats), pairs_table(stats), split_table(stats), transformation_f1_table(stats)]
+    tables = [
+        results_table(stats),
+        pairs_table(stats),
+        split_table(stats),
+        hallucination_table(results, stats),
+        provider_transformation_table(stats),
+    ]
     if stats.aggregation.excluded:
         tables.append(excluded_table(stats))
     return "\n".join(parts) + "\n" + "\n".join(to_markdown(t) for t in tables)
@@ -371,11 +468,12 @@ __all__ = [
     "characteristics_table",
     "confidence_table",
     "excluded_table",
+    "hallucination_table",
     "mcnemar_table",
     "pairs_table",
     "results_table",
     "split_table",
+    "provider_transformation_table",
     "summary_markdown",
     "to_markdown",
-    "transformation_f1_table",
 ]

@@ -34,7 +34,15 @@ from benchmark.stats.significance import (
     mcnemar,
     sign_flip_test,
 )
-from benchmark.tracks.mapping.aggregate import ALL, Aggregation, GroupResult, Spread, aggregate, micro
+from benchmark.tracks.mapping.aggregate import (
+    ALL,
+    Aggregation,
+    GroupResult,
+    Spread,
+    aggregate,
+    micro,
+    name_key,
+)
 from benchmark.tracks.mapping.compare import ABSENT
 from benchmark.tracks.mapping.counts import RunRow
 from benchmark.tracks.mapping.metrics import Scores
@@ -362,7 +370,7 @@ def compute_statistics(
         notes.append("one provider: no paired comparison")
     if ok and not has_baseline:
         notes.append(f"no {baseline} rows: baseline-relative recall not computed")
-    transformations = tuple(sorted({r.transformation for r in ok}))
+    transformations = tuple(sorted({r.transformation for r in ok}, key=name_key))
     if len(transformations) == 1:
         notes.append(
             "one transformation: bootstrap intervals show run-to-run variation only, and the sign-flip "

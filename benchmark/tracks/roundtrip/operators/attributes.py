@@ -22,7 +22,7 @@ from benchmark.tracks.roundtrip.sqlview import (
     is_value_table,
     table_features,
 )
-from benchmark.tracks.roundtrip.synonyms import normalize_sql_type
+from benchmark.tracks.roundtrip.synonyms import sql_type_family
 
 # (name, type) of the attribute add_attribute introduces; names no bundled domain uses.
 NEW_ATTRIBUTES: tuple[tuple[str, str], ...] = (
@@ -195,8 +195,8 @@ class ChangeAttributeType(DeltaOperator):
 
     @staticmethod
     def _choices(current_sql_type: str) -> list[str]:
-        current = normalize_sql_type(current_sql_type)
-        return [t for t in TYPE_CHOICES if normalize_sql_type(builtin_sql_type(t)) != current]
+        current = sql_type_family(current_sql_type)
+        return [t for t in TYPE_CHOICES if sql_type_family(builtin_sql_type(t)) != current]
 
     def targets_s(self, package: EcorePackage) -> list[Target]:
         return [

@@ -23,7 +23,6 @@ from typing import ClassVar, Literal, TypeVar
 
 from benchmark.core.errors import BenchmarkError
 from benchmark.tracks.roundtrip.ecoremodel import EcorePackage
-from benchmark.tracks.roundtrip.lines import fold
 from benchmark.tracks.roundtrip.sqlmodel import SqlSchema
 
 Target = tuple[str, ...]
@@ -59,7 +58,9 @@ class Witness:
     required: bool = True
 
     def key_pattern(self, target: Target) -> str:
-        return fold(self.pattern.format(*target))
+        """The pattern as a normalized key: SQL names case-folded, Ecore names exact (as in the lines)."""
+        text = self.pattern.format(*target)
+        return text.casefold() if self.side == "T" else text
 
     def matches(self, target: Target, normalized_key: str) -> bool:
         return fnmatchcase(normalized_key, self.key_pattern(target))

@@ -1,0 +1,308 @@
+"""The round-trip track's LLM task: two chained passes through the shared engine (``docs/ROUNDTRIP.md`` §12).
+
+For every selected case (pair, operator), every k of ``--examples`` and every run index:
+
+1. **inverse pass**: the prompt is the example pairs E, then Δ(T), then the inverse task; the answer is
+   filed as a run file (:mod:`.runfile`) with status ``ok`` when a model of Ecore can be extracted from it
+   (:mod:`.answer`), ``unusable`` otherwise. An unusable answer also files the forward stage as
+   ``not-run``, with the reason: there is no S' to prompt with, and both stages count as failures;
+2. **forward pass**, built from the answers the inverse pass filed: the prompt is the same E (same pairs,
+   same order), then the S' *extracted from the model's own inverse answer*, then the forward task.
+
+Both passes go through the engine (cache, raw logs, batches, retries), so a replay (``--offline``, the
+cache, committed logs) reproduces the inverse answers, hence the same S', hence the same forward prompts
+and answers. An inverse job without any answer (timeout, offline miss) files nothing and prompts no
+forward stage; running again fills both.
+
+Files that ``atlbench generate`` did not write (synthetic runs, a study's imported answers) are never
+overwritten: that stage is reported as refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from benchmark.core.errors import ConfigurationError
+from benchmark.core.fileio import dumps_json, sha256_file, sha256_text, write_text_atomic
+from benchmark.llm.naming import log_file_name
+from benchmark.llm.requests import Job, JobResult, LlmRequest
+from benchmark.llm.task import FILED_NO_ANSWER, FILED_OK, FILED_REFUSED, FILED_UNUSABLE, Filed
+from benchmark.tracks.roundtrip.cases import FORWARD, INVERSE, RoundTripCase, Study
+from benchmark.tracks.roundtrip.prompt import (
+    EXAMPLE_RULE,
+    RoundTripTemplates,
+    example_pairs,
+    load_templates,
+    model_text,
+    render_examples,
+    stage_prompt,
+)
+from benchmark.tracks.roundtrip.runfile import (
+    LOG_DIR,
+    RUNS_DIR,
+    STATUS_NOT_RUN,
+    STATUS_OK,
+    StageRun,
+    answer_status,
+    generator_of,
+    run_path,
+)
+
+GENERATOR = "atlbench generate"
+
+
+@dataclass(frozen=True)
+class StageItem:
+    """One stage evaluation to ask for: its case, k, run, examples, prompt and where its answer goes."""
+
+    case: RoundTripCase
+    k: int
+    run: int
+    stage: str
+    examples: tuple[str, ...]
+    prompt: str
+    path: Path
+    input: dict[str, Any]
+
+    @property
+    def label(self) -> str:
+        return f"{self.case.case_id} k{self.k} run{self.run:02d} {self.stage}"
+
+
+def select_cases(study: Study, selectors: Sequence[str]) -> list[RoundTripCase]:
+    """The cases whose ``<pair>/<operator>`` contains one of the selectors (any case), all without any."""
+    chosen = [
+        case
+        for case in study.cases
+        if not selectors or any(s.casefold() in case.case_id.casefold() for s in selectors)
+    ]
+    if not chosen:
+        available = ", ".join(c.case_id for c in study.cases[:12]) + (
+            ", ..." if len(study.cases) > 12 else ""
+        )
+        raise ConfigurationError(
+            f"no round-trip case matches -k {' -k '.join(selectors)}; cases: {available}"
+        )
+    return chosen
+
+
+class StagePass:
+    """One pass (one stage) as a :class:`~benchmark.llm.task.PlannedTask` of the shared engine."""
+
+    def __init__(self, owner: RoundTripLlmTask, stage: str, items: Sequence[StageItem]) -> None:
+        self.owner = owner
+        self.stage = stage
+        self.items = {item.label: item for item in items}
+
+    def jobs(self) -> list[Job]:
+        config = self.owner.config
+        return [
+            Job(
+                request=LlmRequest(
+                    prompt=item.prompt,
+                    parameters=config.parameters,
+                    run_index=item.run,
+                    system=self.owner.templates.system_text,
+                ),
+                label=item.label,
+                log_path=self.owner.log_path,
+            )
+            for item in self.items.values()
+        ]
+
+    def output_of(self, job: Job) -> Path:
+        return self.items[job.label].path
+
+    def file(self, result: JobResult) -> Filed:
+        return self.owner.file(self.items[result.job.label], result)
+
+
+class RoundTripLlmTask:
+    """The track's :class:`~benchmark.llm.task.TrackTask` (module docstring)."""
+
+    def __init__(
+        self,
+        study: Study,
+        *,
+        config: Any,
+        runs: Sequence[int],
+        selectors: Sequence[str] = (),
+        prompt_template: Path | None = None,
+        redactor: Any,
+        examples: Sequence[int] = (1,),
+        example_seed: int = 0,
+    ) -> None:
+        self.study = study
+        self.config = config
+        self.runs = sorted(set(runs))
+        self.redactor = redactor
+        self.ks = sorted(set(examples))
+        self.example_seed = example_seed
+        self.templates: RoundTripTemplates = load_templates(prompt_template)
+        self.cases = select_cases(study, selectors)
+        names = [pair.name for pair in study.pairs]
+        for k in self.ks:
+            example_pairs(names, self.cases[0].domain, k, example_seed)  # a k the study cannot give fails now
+        self._forward_inputs: list[tuple[StageItem, str, Path]] = []  # (inverse item, S' text, its file)
+
+    # -- the TrackTask protocol ------------------------------------------------------------------------
+    def passes(self) -> Iterator[StagePass]:
+        self._forward_inputs = []
+        yield StagePass(self, INVERSE, self.inverse_items())
+        yield StagePass(self, FORWARD, [self.forward_item(*entry) for entry in self._forward_inputs])
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            **self.templates.describe(),
+            "examples": {"k": self.ks, "rule": EXAMPLE_RULE, "seed": self.example_seed},
+        }
+
+    def log_files(self) -> list[Path]:
+        return sorted((self.study.root / RUNS_DIR / LOG_DIR).glob("*.jsonl"))
+
+    # -- items -----------------------------------------------------------------------------------------
+    @property
+    def log_path(self) -> Path:
+        return self.study.root / RUNS_DIR / LOG_DIR / log_file_name(self.config.name)
+
+    def path(self, case: RoundTripCase, k: int, run: int, stage: str) -> Path:
+        return run_path(
+            self.study.root, case.domain, case.operator, self.config.name, self.config.model, k, run, stage
+        )
+
+    def examples(self, case: RoundTripCase, k: int) -> tuple[str, ...]:
+        return example_pairs([p.name for p in self.study.pairs], case.domain, k, self.example_seed)
+
+    def _examples_text(self, examples: Sequence[str]) -> str:
+        return render_examples([self.study.pair(name) for name in examples])
+
+    def inverse_items(self) -> list[StageItem]:
+        items = []
+        for case in self.cases:
+            given = case.delta_target
+            for k in self.ks:
+                examples = self.examples(case, k)
+                prompt = stage_prompt(
+                    self.templates, INVERSE, self._examples_text(examples), model_text(given), k
+                )
+                source = {"file": given.name, "sha256": sha256_file(given)}
+                for run in self.runs:
+                    items.append(
+                        StageItem(
+                            case, k, run, INVERSE, examples, prompt, self.path(case, k, run, INVERSE), source
+                        )
+                    )
+        return items
+
+    def forward_item(self, inverse: StageItem, s_prime: str, inverse_file: Path) -> StageItem:
+        prompt = stage_prompt(
+            self.templates, FORWARD, self._examples_text(inverse.examples), s_prime.rstrip("\n"), inverse.k
+        )
+        source = {"from": inverse_file.name, "sha256": sha256_text(s_prime)}
+        path = self.path(inverse.case, inverse.k, inverse.run, FORWARD)
+        return StageItem(
+            inverse.case, inverse.k, inverse.run, FORWARD, inverse.examples, prompt, path, source
+        )
+
+    # -- filing ----------------------------------------------------------------------------------------
+    def _generation(self, item: StageItem, result: JobResult) -> dict[str, Any]:
+        completion = result.completion
+        assert completion is not None
+        request = result.job.request
+        block: dict[str, Any] = {
+            "generator": GENERATOR,
+            "providerKind": self.config.kind,
+            "baseUrl": self.config.endpoint["baseUrl"],
+            "promptTemplates": self.templates.record(),
+            "promptSha256": request.prompt_sha256,
+            "parameters": request.parameters.to_json(request.run_index),
+            "cacheKey": result.key,
+            "timestamp": completion.created_at,
+            "usage": {"inputTokens": completion.input_tokens, "outputTokens": completion.output_tokens},
+            "latencySeconds": completion.latency_seconds,
+            "responseModel": completion.response_model,
+            "finishReason": completion.finish_reason,
+            "transport": completion.transport,
+        }
+        if completion.batch_id is not None:
+            block["batchId"] = completion.batch_id
+        return block
+
+    def _document(self, item: StageItem, status: str, **fields: Any) -> StageRun:
+        extra = {"examples": {"rule": EXAMPLE_RULE, "seed": self.example_seed}, "input": item.input}
+        extra.update({key: value for key, value in fields.items() if key in ("extraction", "generation")})
+        return StageRun(
+            pair=item.case.domain,
+            operator=item.case.operator,
+            k=item.k,
+            run=item.run,
+            stage=item.stage,
+            provider=self.config.name,
+            model=self.config.model,
+            model_label=self.config.model_label,
+            status=status,
+            answer=fields.get("answer"),
+            reason=fields.get("reason"),
+            examples=item.examples,
+            extra=extra,
+        )
+
+    def _write(self, path: Path, run: StageRun) -> bool:
+        """Write a run file (redacted); True when the bytes on disk changed."""
+        text = dumps_json(self.redactor.data(run.to_json()))
+        changed = not path.exists() or path.read_text(encoding="utf-8") != text
+        if changed:
+            write_text_atomic(path, text)
+        return changed
+
+    @staticmethod
+    def _foreign(path: Path) -> bool:
+        return path.exists() and generator_of(path) != GENERATOR
+
+    def file(self, item: StageItem, result: JobResult) -> Filed:
+        if result.completion is None:
+            return Filed(item.label, FILED_NO_ANSWER, message=result.error)
+        if self._foreign(item.path):
+            return Filed(
+                item.label,
+                FILED_REFUSED,
+                path=item.path,
+                message=f"{item.path} exists and was not written by atlbench generate; not overwritten"
+                " (move it away or use another provider name)",
+            )
+        text = result.completion.text
+        found = answer_status(text, item.case.stage(item.stage).kind)
+        status, reason = found.status, found.reason
+        run = self._document(
+            item,
+            status,
+            answer=text,
+            reason=reason,
+            extraction=found.extraction,
+            generation=self._generation(item, result),
+        )
+        changed = self._write(item.path, run)
+        if item.stage == INVERSE and status == STATUS_OK:
+            assert found.model_text is not None
+            self._forward_inputs.append((item, found.model_text, item.path))
+        if status == STATUS_OK:
+            return Filed(item.label, FILED_OK, path=item.path, changed=changed)
+        message = f"answer unusable: {reason}"
+        if item.stage == INVERSE:
+            changed = self._file_not_run(item, reason or "") or changed
+            message += "; forward stage not run"
+        return Filed(item.label, FILED_UNUSABLE, path=item.path, message=message, changed=changed)
+
+    def _file_not_run(self, inverse: StageItem, why: str) -> bool:
+        path = self.path(inverse.case, inverse.k, inverse.run, FORWARD)
+        if self._foreign(path):
+            return False
+        source = {"from": inverse.path.name}
+        forward = StageItem(inverse.case, inverse.k, inverse.run, FORWARD, inverse.examples, "", path, source)
+        reason = f"not run: the inverse answer is unusable ({why})"
+        return self._write(
+            path, self._document(forward, STATUS_NOT_RUN, reason=reason, generation={"generator": GENERATOR})
+        )

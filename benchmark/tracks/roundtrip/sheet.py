@@ -1,0 +1,308 @@
+"""The study's sheet and its summaries: one row per stage evaluation, then means over groups.
+
+* :func:`sheet_rows` turns the scored rows into the sheet's lines (``reports/roundtrip_per_stage.csv``);
+* :func:`aggregate` gives, per group (provider x stage, provider x operator, provider x k), the mean of
+  every column with a percentile **bootstrap interval over pairs**: pairs (domains) are the independent
+  units (a misunderstood domain drags all its operators along), so each draw resamples pairs with
+  replacement and, within each drawn pair, its stage evaluations (:mod:`benchmark.stats.bootstrap`);
+* :func:`latex_table` is the study's table (one row per provider and stage, the nine columns);
+* :func:`terminal_lines` are the terminal tables.
+
+Every stage evaluation counts, whatever happened to it: an unloadable answer with the credit its lenient
+reading earned, an unusable answer and a forward stage not run because of it as empty answers (LOC 0,
+every expected line a Miss, DeltaDetected no). Rows that could not be scored at all (a broken run file)
+are error rows of the harness, listed as excluded, not averaged. Baselines have no k: in the provider x k
+table they appear once, under "any".
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from benchmark.stats.bootstrap import (
+    DEFAULT_DRAWS,
+    DEFAULT_SEED,
+    Interval,
+    percentile_interval,
+    resample_sums,
+    rng_for,
+)
+from benchmark.tracks.roundtrip.cases import BASELINES
+
+SHEET_COLUMNS = (
+    "pair", "operator", "k", "provider", "model", "run", "stage", "LOC", "Cr", "InCr", "Ad", "Miss",
+    "pctCorrect", "pctWSuccess", "deltaDetected", "loadable", "equivalent", "flags", "AdHarmful",
+    "pctWSuccessSheet", "deltaRecall", "deltaPrecision", "stageStatus", "loadError",
+)  # fmt: skip
+# Means reported per group, in table order: (payload key, heading, is a percentage or a rate).
+MEAN_COLUMNS = (
+    ("LOC", "LOC", False),
+    ("Cr", "Cr", False),
+    ("InCr", "InCr", False),
+    ("Ad", "Ad", False),
+    ("Miss", "Miss", False),
+    ("pctCorrect", "%Correct", True),
+    ("pctWSuccess", "%WSuccess", True),
+    ("deltaDetected", "DeltaDetected", True),
+    ("loadable", "Loadable", True),
+    ("deltaRecall", "ΔRecall", True),
+    ("deltaPrecision", "ΔPrecision", True),
+    ("equivalent", "Equivalent", True),
+    ("flagCount", "Flags", False),
+)
+INTERVAL_COLUMNS = ("pctCorrect", "pctWSuccess", "deltaRecall", "deltaPrecision")
+STAGE_ORDER = {"inverse": 0, "forward": 1}
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    provider: str
+    model: str
+    run: str
+    payload: dict[str, Any]
+
+    @property
+    def pair(self) -> str:
+        return str(self.payload["pair"])
+
+    def value(self, key: str) -> float:
+        if key == "flagCount":
+            return float(len(self.payload.get("flags") or []))
+        value = self.payload.get(key)
+        return float(value) if value is not None else 0.0
+
+    def csv_values(self) -> list[str]:
+        out = []
+        for column in SHEET_COLUMNS:
+            if column in ("provider", "model", "run"):
+                value: Any = getattr(self, column)
+            else:
+                value = self.payload.get(column)
+            if column == "run":
+                value = self.payload.get("runIndex") if self.payload.get("runIndex") is not None else self.run
+            if column == "flags":
+                value = len(value or [])
+            if isinstance(value, bool):
+                value = "yes" if value else "no"
+            elif isinstance(value, float):
+                value = f"{value:.6f}"
+            out.append("" if value is None else str(value))
+        return out
+
+
+def sheet_rows(rows: Iterable[Any]) -> list[SheetRow]:
+    """The scored (``ok``) rows as sheet lines, in sheet order: pair, operator, k, provider, run, stage."""
+    found = [SheetRow(r.provider, r.model, r.run, dict(r.payload)) for r in rows if r.ok]
+    return sorted(
+        found,
+        key=lambda s: (
+            s.pair,
+            str(s.payload["operator"]),
+            s.payload["k"] if s.payload.get("k") is not None else 0,
+            s.provider,
+            s.run,
+            STAGE_ORDER.get(str(s.payload["stage"]), 9),
+        ),
+    )
+
+
+def sheet_csv(rows: Sequence[SheetRow]) -> str:
+    """``roundtrip_per_stage.csv``: the columns of the study's sheet (flags as a count), then the new ones."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(SHEET_COLUMNS)
+    for row in rows:
+        writer.writerow(row.csv_values())
+    return buffer.getvalue()
+
+
+# -- aggregates ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Group:
+    """Means of one group of stage evaluations, with intervals for the headline columns."""
+
+    keys: tuple[str, ...]  # e.g. ("OpenAI", "inverse")
+    n: int
+    pairs: int
+    means: dict[str, float]
+    intervals: dict[str, Interval] = field(default_factory=dict)
+    unusable: int = 0
+    not_run: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "keys": list(self.keys),
+            "n": self.n,
+            "pairs": self.pairs,
+            "means": self.means,
+            "intervals": {k: v.to_json() for k, v in self.intervals.items()},
+            "unusable": self.unusable,
+            "notRun": self.not_run,
+        }
+
+
+def _key_of(row: SheetRow, by: str) -> str:
+    if by == "provider":
+        return row.provider
+    value = row.payload.get(by)
+    if by == "k":
+        return "any" if value is None else str(value)
+    return str(value)
+
+
+def aggregate(
+    rows: Sequence[SheetRow], by: Sequence[str], *, draws: int = DEFAULT_DRAWS, seed: int = DEFAULT_SEED
+) -> list[Group]:
+    """Per distinct value of the ``by`` columns: means of every column, and bootstrap intervals over pairs
+    (two levels: pairs, then the group's stage evaluations within each drawn pair) for %Correct,
+    %WSuccess, ΔRecall and ΔPrecision. The random stream of a group depends only on the seed and the
+    group's keys, so an interval does not move when another provider joins the results."""
+    groups: dict[tuple[str, ...], list[SheetRow]] = {}
+    for row in rows:
+        groups.setdefault(tuple(_key_of(row, b) for b in by), []).append(row)
+    result = []
+    for keys in sorted(groups, key=_group_order):
+        members = groups[keys]
+        means = {key: float(np.mean([r.value(key) for r in members])) for key, _, _ in MEAN_COLUMNS}
+        by_pair: dict[str, list[SheetRow]] = {}
+        for row in members:
+            by_pair.setdefault(row.pair, []).append(row)
+        intervals = {}
+        if draws > 0:
+            columns = [*INTERVAL_COLUMNS, "one"]
+            blocks = [
+                np.array([[r.value(c) if c != "one" else 1.0 for c in columns] for r in by_pair[p]])
+                for p in sorted(by_pair)
+            ]
+            (sums,) = resample_sums([blocks], draws, rng_for(seed, "roundtrip", *keys))
+            note = None if len(by_pair) > 1 else "one pair: the interval shows no variation over pairs"
+            for index, column in enumerate(INTERVAL_COLUMNS):
+                intervals[column] = percentile_interval(sums[:, index] / sums[:, -1], note=note)
+        status = [str(r.payload.get("stageStatus")) for r in members]
+        result.append(
+            Group(
+                keys=keys,
+                n=len(members),
+                pairs=len(by_pair),
+                means=means,
+                intervals=intervals,
+                unusable=status.count("unusable"),
+                not_run=status.count("not-run"),
+            )
+        )
+    return result
+
+
+def _group_order(keys: tuple[str, ...]) -> tuple[Any, ...]:
+    """Providers by name (baselines last), stages inverse first, k numerically."""
+    baselines = set(BASELINES.values())
+    order: list[Any] = []
+    for key in keys:
+        if key in STAGE_ORDER:
+            order.append((0, STAGE_ORDER[key], ""))
+        elif key.isdigit():
+            order.append((0, int(key), ""))
+        else:
+            order.append((1 if key in baselines or key == "any" else 0, 0, key))
+    return tuple(order)
+
+
+def groups_csv(groups: Sequence[Group], by: Sequence[str]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    heading = [*by, "n", "pairs", "unusable", "notRun"]
+    for key, _, _ in MEAN_COLUMNS:
+        heading.append(key)
+        if key in INTERVAL_COLUMNS:
+            heading += [f"{key}Low", f"{key}High"]
+    writer.writerow(heading)
+    for group in groups:
+        line: list[str] = [
+            *group.keys,
+            str(group.n),
+            str(group.pairs),
+            str(group.unusable),
+            str(group.not_run),
+        ]
+        for key, _, _ in MEAN_COLUMNS:
+            line.append(f"{group.means[key]:.6f}")
+            if key in INTERVAL_COLUMNS:
+                interval = group.intervals.get(key)
+                line += [f"{interval.low:.6f}", f"{interval.high:.6f}"] if interval else ["", ""]
+        writer.writerow(line)
+    return buffer.getvalue()
+
+
+# -- presentation ------------------------------------------------------------------------------------------
+def _cell(group: Group, key: str, percent: bool) -> str:
+    value = group.means[key]
+    return f"{100 * value:.1f}" if percent else f"{value:.1f}"
+
+
+def _with_interval(group: Group, key: str) -> str:
+    interval = group.intervals.get(key)
+    text = f"{100 * group.means[key]:.1f}"
+    return text + (f" [{100 * interval.low:.1f}, {100 * interval.high:.1f}]" if interval else "")
+
+
+def terminal_lines(groups: Sequence[Group], by: Sequence[str]) -> list[str]:
+    """A fixed-width table: the group's keys, n, the headline means with intervals, the rates."""
+    ci = " [95% CI]" if any(g.intervals for g in groups) else ""
+    heading = [*by, "n", f"%Correct{ci}", f"%WSuccess{ci}", "ΔRecall", "ΔPrecision"]
+    heading += ["ΔDet", "Load", "Equiv", "unusable", "not run"]
+    table = [heading]
+    for g in groups:
+        table.append(
+            [
+                *g.keys,
+                str(g.n),
+                _with_interval(g, "pctCorrect"),
+                _with_interval(g, "pctWSuccess"),
+                _cell(g, "deltaRecall", True),
+                _cell(g, "deltaPrecision", True),
+                _cell(g, "deltaDetected", True),
+                _cell(g, "loadable", True),
+                _cell(g, "equivalent", True),
+                str(g.unusable),
+                str(g.not_run),
+            ]
+        )
+    widths = [max(len(row[i]) for row in table) for i in range(len(heading))]
+    lines = []
+    for index, row in enumerate(table):
+        cells = [
+            cell.ljust(width) if i < len(by) else cell.rjust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append("  ".join(cells).rstrip())
+        if index == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return lines
+
+
+def _latex_escape(text: str) -> str:
+    return "".join({"_": r"\_", "%": r"\%", "&": r"\&", "#": r"\#", "$": r"\$"}.get(c, c) for c in text)
+
+
+def latex_table(groups: Sequence[Group]) -> str:
+    """The study's table: per provider and stage, the nine columns (counts as means per evaluation,
+    percentages as means, DeltaDetected and Loadable as the share of yes)."""
+    columns = [(key, heading, percent) for key, heading, percent in MEAN_COLUMNS[:9]]
+    lines = [
+        r"\begin{tabular}{ll" + "r" * len(columns) + "}",
+        r"\hline",
+        "LLM & Stage & " + " & ".join(_latex_escape(h) for _, h, _ in columns) + r" \\",
+        r"\hline",
+    ]
+    for group in groups:
+        provider, stage = group.keys
+        cells = [_cell(group, key, percent) for key, _, percent in columns]
+        lines.append(f"{_latex_escape(provider)} & {stage} & " + " & ".join(cells) + r" \\")
+    lines += [r"\hline", r"\end{tabular}", ""]
+    return "\n".join(lines)
