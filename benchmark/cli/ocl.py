@@ -1,13 +1,12 @@
-"""``atlbench ocl``: check object states, evaluate OCL, convert models (the OCL track, part 1).
+"""``atlbench ocl``: check object states, evaluate OCL, convert and transform models (the OCL track).
 
 * ``atlbench ocl check MODEL STATE [--constraints FILE] [--json]`` -- structure and every invariant,
   OK or FAILED, as USE's ``check``; exit 1 when anything failed.
 * ``atlbench ocl eval MODEL STATE 'EXPR' [--json]`` -- the value and its type, printed like USE
   (``Set{1,2} : Set(Integer)``); an expression may start with ``-`` (``'-(3-(8+4))'``), no ``--`` needed.
 * ``atlbench ocl convert FILE --to use|puml [-o OUT]`` -- between the two model notations.
-* ``atlbench ocl transform --mode MODE (MODEL.use [--constraints F.ocl] [--states S.soil ...] [--spec
-  specification.json] | --dataset DIR) [--seed N] --out DIR`` -- a meaning-preserving transformation of
-  the robustness study (:mod:`benchmark.tracks.ocl.transform`).
+* ``atlbench ocl transform --mode MODE (MODEL.use ... | --dataset DIR) [--seed N] --out DIR`` -- a
+  meaning-preserving transformation of the robustness study (:mod:`benchmark.tracks.ocl.transform`).
 
 MODEL is a ``.use`` or PlantUML (``.puml``) file, STATE a SOIL file. Input errors print as
 ``FILE:LINE:COL: error: ...`` and exit 2.
