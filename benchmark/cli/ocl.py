@@ -1,12 +1,16 @@
-"""``atlbench ocl``: check object states, evaluate OCL, convert and transform models (the OCL track).
+"""``atlbench ocl``: check object states, evaluate OCL, convert and transform models, synthetic runs.
 
 * ``atlbench ocl check MODEL STATE [--constraints FILE] [--json]`` -- structure and every invariant,
   OK or FAILED, as USE's ``check``; exit 1 when anything failed.
 * ``atlbench ocl eval MODEL STATE 'EXPR' [--json]`` -- the value and its type, printed like USE
   (``Set{1,2} : Set(Integer)``); an expression may start with ``-`` (``'-(3-(8+4))'``), no ``--`` needed.
 * ``atlbench ocl convert FILE --to use|puml [-o OUT]`` -- between the two model notations.
-* ``atlbench ocl transform --mode MODE (MODEL.use ... | --dataset DIR) [--seed N] --out DIR`` -- a
-  meaning-preserving transformation of the robustness study (:mod:`benchmark.tracks.ocl.transform`).
+* ``atlbench ocl transform --mode MODE MODEL.use [--constraints F.ocl] [--states S.soil ...]``
+  ``[--spec specification.json] [--seed N] --out DIR``, or ``--dataset DIR`` instead of the model and its
+  files -- a meaning-preserving transformation of the robustness study
+  (:mod:`benchmark.tracks.ocl.transform`).
+* ``atlbench ocl synth [--root DIR] [--seed N]`` -- the track's synthetic noisy runs
+  (:mod:`benchmark.tracks.ocl.synth`), written below ``DIR/runs/``.
 
 MODEL is a ``.use`` or PlantUML (``.puml``) file, STATE a SOIL file. Input errors print as
 ``FILE:LINE:COL: error: ...`` and exit 2.
@@ -109,6 +113,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     transform.add_argument("--seed", type=int, default=0, help="seed of the choices (default 0)")
     transform.add_argument("--out", type=Path, required=True, help="output directory")
     transform.set_defaults(handler=run_transform)
+
+    synth = commands.add_parser(
+        "synth", help="write the synthetic noisy runs of the OCL track (runs/Synthetic-*/RUN/MODE.json)"
+    )
+    synth.add_argument("--root", type=Path, help="the OCL dataset (default: validation/ocl)")
+    synth.add_argument("--seed", type=int, default=0, help="transformation seed of the prompts (default 0)")
+    synth.set_defaults(handler=run_synth)
 
 
 def _engine(model: Path, constraints: list[Path] | None = None):  # type: ignore[no-untyped-def]
@@ -229,6 +240,17 @@ def run_transform(args: argparse.Namespace) -> int:
     write_output(args.out / "mapping.json", dumps_json(result.mapping.to_json()))
     print(f"{result.mapping.model}: {_summary(result.mapping)}")
     print(f"wrote {args.out}")
+    return EXIT_OK
+
+
+def run_synth(args: argparse.Namespace) -> int:
+    from benchmark.tracks.ocl.dataset import load_dataset
+    from benchmark.tracks.ocl.synth import write_synthetic_runs
+
+    written = write_synthetic_runs(load_dataset(args.root), args.seed)
+    print(
+        f"wrote {len(written)} synthetic run file(s) below {written[0].parents[2] if written else args.root}"
+    )
     return EXIT_OK
 
 

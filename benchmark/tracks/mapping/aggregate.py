@@ -30,6 +30,7 @@ from benchmark.tracks.mapping.metrics import (
     check_partial_weight,
     level_scores,
 )
+from benchmark.tracks.mapping.outcomes import OUTCOME_UNUSABLE, run_outcome
 
 ALL = "ALL"
 LEVELS = ("class", "binding", "overall")
@@ -119,6 +120,7 @@ class GroupResult:
     hallucinated_classes: int = 0
     hallucinated_features: int = 0
     hallucination_runs: int = 0  # runs scored with both metamodels, whose made-up names were looked for
+    unusable_runs: int = 0  # runs whose answer held no usable mapping, scored as runs with no suggestions
 
     @property
     def is_total(self) -> bool:
@@ -145,6 +147,7 @@ class GroupResult:
             "model": self.model,
             "models": list(self.models),
             "runs": self.runs,
+            "unusableRuns": self.unusable_runs,
             "partialWeight": w,
             "counts": {
                 "class": self.classes.to_json(),
@@ -263,6 +266,7 @@ def _group(
         hallucinated_classes=sum(len(row.hallucinated_classes) for row in rows),
         hallucinated_features=sum(len(row.hallucinated_features) for row in rows),
         hallucination_runs=sum(1 for row in rows if hallucinations_checked(row)),
+        unusable_runs=sum(1 for row in rows if run_outcome(row) == OUTCOME_UNUSABLE),
     )
 
 
@@ -322,6 +326,7 @@ CSV_COLUMNS: tuple[str, ...] = (
     "model",
     "transformation",
     "runs",
+    "unusable_runs",
     "partial_weight",
     *(f"{level}_{count}" for level in ("class", "binding", "overall") for count in ("tp", "fp", "fn")),
     "binding_exact",
@@ -355,6 +360,7 @@ def csv_records(aggregation: Aggregation) -> list[dict[str, Any]]:
             "model": group.model if group.model is not None else ";".join(group.models),
             "transformation": group.transformation,
             "runs": group.runs,
+            "unusable_runs": group.unusable_runs,
             "partial_weight": w,
             "class_tp": group.classes.tp,
             "class_fp": group.classes.fp,

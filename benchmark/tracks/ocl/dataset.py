@@ -9,6 +9,7 @@ module reads that material (``validation/ocl/README.md`` describes the layout)::
     ROOT/<model>/<model>.puml    the same class model as PlantUML, without constraints (what an LLM sees)
     ROOT/<model>/states/*.soil   object states
     ROOT/<model>/states.json     "states/<file>.soil" -> constraint id -> true (holds) | false (violated)
+    ROOT/runs/                   the LLM runs judged against the above (:mod:`benchmark.tracks.ocl.runs`)
 
 Reading checks the shape and every cross reference: each model of the specification has its folder and
 both model files, each constraint names feature categories from :data:`CATEGORIES`, each state file is
@@ -32,6 +33,7 @@ SPECIFICATION_NAME = "specification.json"
 STATES_NAME = "states.json"
 STATES_DIR = "states"
 STATE_SUFFIX = ".soil"
+RUNS_DIR = "runs"  # the LLM runs of the track (benchmark.tracks.ocl.runs), not a model
 
 # The feature categories a reference constraint is tagged with ("covers"); the dataset covers each one.
 CATEGORIES: dict[str, str] = {
@@ -151,7 +153,9 @@ def load_dataset(root: str | Path | None = None) -> Dataset:
         }
         models[name] = DatasetModel(name, folder, constraints, _verdicts(folder, constraints))
     strays = sorted(
-        p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith(".") and p.name not in models
+        p.name
+        for p in root.iterdir()
+        if p.is_dir() and not p.name.startswith(".") and p.name not in models and p.name != RUNS_DIR
     )
     if strays:
         raise DatasetError(f"folder(s) not in the specification: {', '.join(strays)}", file=spec_file)

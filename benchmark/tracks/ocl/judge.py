@@ -1,0 +1,153 @@
+"""Judging one answer: the outcome of an LLM-written constraint against the reference, state by state.
+
+A generated constraint is **correct** when it classifies every state of its model exactly as the reference
+does: USE's ``check`` verdict (OK = defined and true for every instance of the context class) is the same
+on every state. Every answer gets exactly one outcome, the first that applies:
+
+``missing``           the run has no answer for the constraint;
+``syntax error``      no ``context C inv [name]: expr`` in the answer (:mod:`.extract`), or it does not parse;
+``type error``        it parses but the model rejects it (unknown class, attribute or role, ill-typed);
+``evaluation error``  evaluation could not finish on some state (USE's ``N/A``: a to-one navigation met
+                      several links; recursion too deep), those states listed;
+``wrong context``     a disagreement where the answer's context class is not the reference's;
+``disagreement``      the verdicts differ on the listed states;
+``agreement``         the verdicts are the same on every state: the only correct outcome.
+
+An answer with several invariants means their conjunction (it holds on a state when each one is OK), so
+an LLM that splits a requirement in two is judged on what it said, not on its layout. A different context
+class whose verdicts agree everywhere is an agreement: correctness is semantic, as in the study.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from benchmark.lang.ocl.check import check_invariant
+from benchmark.lang.ocl.compiler import CompiledInvariant, Runtime
+from benchmark.lang.ocl.errors import OclError, OclSyntaxError, OclTypeError
+from benchmark.lang.ocl.model import Invariant, Model
+from benchmark.lang.ocl.state import ObjectState
+from benchmark.lang.ocl.use_io import parse_constraints
+from benchmark.tracks.ocl.extract import find_constraint
+
+MISSING = "missing"
+SYNTAX_ERROR = "syntax error"
+TYPE_ERROR = "type error"
+EVALUATION_ERROR = "evaluation error"
+WRONG_CONTEXT = "wrong context"
+DISAGREEMENT = "disagreement"
+AGREEMENT = "agreement"
+
+#: every outcome, in the order of the rules (and of the tables' columns)
+OUTCOMES = (MISSING, SYNTAX_ERROR, TYPE_ERROR, EVALUATION_ERROR, WRONG_CONTEXT, DISAGREEMENT, AGREEMENT)
+
+
+@dataclass(frozen=True)
+class Judgement:
+    constraint: str
+    outcome: str
+    detail: str = ""  # the error message, or the answer's invariant(s) as extracted
+    states: tuple[str, ...] = ()  # the states where the verdicts differ (or evaluation failed)
+
+    @property
+    def correct(self) -> bool:
+        return self.outcome == AGREEMENT
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.constraint,
+            "outcome": self.outcome,
+            "detail": self.detail,
+            "states": list(self.states),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Judgement:
+        return cls(
+            str(data["id"]), str(data["outcome"]), str(data.get("detail", "")), tuple(data.get("states", ()))
+        )
+
+
+@dataclass
+class Referee:
+    """What judging needs of one model variant: its compiled model, its states, the reference verdicts and
+    the reference's context class per constraint. Built once per variant, used for every answer."""
+
+    model: Model
+    runtime: Runtime
+    states: dict[str, ObjectState]  # state file (relative to the model folder) -> state
+    verdicts: dict[str, dict[str, bool]]  # state -> constraint id -> the reference holds
+    contexts: dict[str, str]  # constraint id -> the reference's context class
+    _scratch: list[Model] = field(default_factory=list, repr=False)
+
+    def judge(self, constraint: str, answer: str | None, *, label: str = "answer") -> Judgement:
+        """The outcome of ``answer`` (raw text, ``None`` when missing) for ``constraint``."""
+        if answer is None:
+            return Judgement(constraint, MISSING, "no answer for this constraint")
+        scratch = self._detached()
+        try:
+            extraction, invariants = find_constraint(
+                answer, lambda text: parse_constraints(text, scratch, file=label)
+            )
+        except OclSyntaxError as error:
+            return Judgement(constraint, SYNTAX_ERROR, str(error))
+        except OclError as error:  # an unknown context class is the model's verdict, not the grammar's
+            return Judgement(constraint, TYPE_ERROR, str(error))
+        if extraction.text is None:
+            return Judgement(constraint, SYNTAX_ERROR, "no `context C inv [name]: expr' in the answer")
+        if not invariants:
+            return Judgement(constraint, SYNTAX_ERROR, f"no invariant in `{extraction.text}'")
+        try:
+            compiled = [self.runtime.compile_invariant(inv) for inv in invariants]
+        except OclTypeError as error:
+            return Judgement(constraint, TYPE_ERROR, str(error))
+        except OclError as error:
+            return Judgement(constraint, TYPE_ERROR, str(error))
+        return self._compare(constraint, invariants, compiled, extraction.text)
+
+    def _detached(self) -> Model:
+        """A model sharing the variant's types but none of its invariants, so an answer may reuse a
+        reference's name; unnamed invariants are numbered as USE numbers them."""
+        scratch = Model(self.model.name, self.model.enumerations, self.model.classes, self.model.associations)
+        scratch.invariant_counter = self.model.invariant_counter
+        return scratch
+
+    def _compare(
+        self, constraint: str, invariants: list[Invariant], compiled: list[CompiledInvariant], text: str
+    ) -> Judgement:
+        failed: list[str] = []
+        reasons: list[str] = []
+        differ: list[str] = []
+        for name, state in self.states.items():
+            context = self.runtime.context(state)  # fresh per answer: its caches are keyed by node ids
+            holds = True
+            for ci in compiled:
+                try:
+                    result = check_invariant(ci, context)
+                except OclError as error:
+                    failed.append(name)
+                    reasons.append(str(error))
+                    break
+                if result.reason is not None:
+                    failed.append(name)
+                    reasons.append(result.reason)
+                    break
+                holds = holds and result.ok
+            else:
+                if holds is not self.verdicts[name][constraint]:
+                    differ.append(name)
+        if failed:
+            return Judgement(constraint, EVALUATION_ERROR, reasons[0], tuple(failed))
+        if differ:
+            expected = self.contexts[constraint]
+            others = sorted({inv.class_name for inv in invariants} - {expected})
+            if others:
+                detail = f"context {', '.join(others)} instead of {expected}: {text}"
+                return Judgement(constraint, WRONG_CONTEXT, detail, tuple(differ))
+            return Judgement(constraint, DISAGREEMENT, text, tuple(differ))
+        return Judgement(constraint, AGREEMENT, text)
+
+
+__all__ = ["OUTCOMES", "Judgement", "Referee"]

@@ -1,0 +1,217 @@
+"""``atlbench generate --track ocl --provider P [--ocl-mode MODE]``: one request per constraint and run.
+
+Each prompt shows one variant of a dataset model as PlantUML (the original, or the model transformed by
+``--ocl-mode``, with the session's transformation seed) and one constraint's specification in the
+variant's words (identifiers replaced as the transformation renamed them), through the shipped
+``prompt_template.md`` or a replacement given with ``--prompt-template`` (placeholders ``{{modelName}}``,
+``{{plantuml}}``, ``{{specification}}``, ``{{constraintId}}``; ``{{plantuml}}`` and ``{{specification}}``
+are required). ``-k`` selects by ``model`` or ``model/constraint`` (substring match).
+
+Answers are filed, raw, in the run file of (provider, run, mode) (:mod:`.runs`, ``runs/<provider>/runNN/
+<mode>.json``), one answer per constraint; each answer's provenance (cache key, prompt hash, template
+hash, parameters, timestamp) sits in the file's ``generation`` block. The judge reads the raw text, so an
+answer without a usable constraint is filed too (and reported as unusable here), and becomes a failure
+in the tables. A run file that ``generate`` did not write is never overwritten. The raw logs are
+``runs/.log/<provider>.jsonl``; they replay when the cache lacks an answer.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from benchmark.core.fileio import dumps_json, write_text_atomic
+from benchmark.llm.naming import log_file_name
+from benchmark.llm.prompt import PromptTemplate, load_template
+from benchmark.llm.requests import Job, JobResult, LlmRequest
+from benchmark.llm.task import FILED_NO_ANSWER, FILED_OK, FILED_REFUSED, FILED_UNUSABLE, Filed
+from benchmark.tracks.ocl.dataset import Dataset
+from benchmark.tracks.ocl.extract import extract_constraint
+from benchmark.tracks.ocl.runs import RUN_FORMAT, RUN_VERSION, run_path
+from benchmark.tracks.ocl.variants import ORIGINAL, Variant
+
+BUILTIN_TEMPLATE = ("benchmark.tracks.ocl", "prompt_template.md")
+PLACEHOLDERS = frozenset({"modelName", "plantuml", "specification", "constraintId"})
+REQUIRED = frozenset({"plantuml", "specification"})
+GENERATOR = "atlbench generate"
+LOG_DIR = ".log"
+
+
+def ocl_template(path: str | Path | None = None) -> PromptTemplate:
+    template = load_template(path, builtin=BUILTIN_TEMPLATE)
+    template.check(PLACEHOLDERS, REQUIRED)
+    return template
+
+
+@dataclass(frozen=True)
+class Request:
+    model: str
+    constraint: str
+    variant: Variant
+
+    @property
+    def key(self) -> str:
+        return f"{self.model}/{self.constraint}"
+
+
+def _selected(key: str, selectors: Sequence[str]) -> bool:
+    return not selectors or any(s.lower() in key.lower() for s in selectors)
+
+
+class OclTask:
+    """The jobs of one mode: every selected (model, constraint) times every run index."""
+
+    def __init__(self, track: Any, dataset: Dataset, request: Any, template: PromptTemplate) -> None:
+        from benchmark.core.errors import ConfigurationError
+
+        self.root = dataset.root
+        self.config = request.config
+        self.runs = sorted(set(request.runs))
+        self.redactor = request.redactor
+        self.template = template
+        self.mode = request.options.get("ocl_mode") or ORIGINAL
+        self.seed = track.seed
+        self.requests: list[Request] = []
+        for name, entry in dataset.models.items():
+            chosen = [cid for cid in entry.constraints if _selected(f"{name}/{cid}", request.selectors)]
+            if not chosen:
+                continue
+            variant = track.variant(name, self.mode)
+            self.requests += [Request(name, cid, variant) for cid in chosen]
+        if not self.requests:
+            raise ConfigurationError(f"no constraint matches {' '.join(request.selectors)}", field="-k")
+        self._by_label: dict[str, Request] = {}
+
+    def prompt(self, item: Request) -> str:
+        return self.template.render(
+            {
+                "modelName": item.variant.model.name,
+                "plantuml": item.variant.puml.strip(),
+                "specification": item.variant.texts[item.constraint],
+                "constraintId": item.constraint,
+            }
+        )
+
+    def run_name(self, index: int) -> str:
+        return f"run{index:02d}"
+
+    def output_path(self, run_index: int) -> Path:
+        return run_path(self.root, self.config.name, self.run_name(run_index), self.mode)
+
+    def output_of(self, job: Job) -> Path:
+        return self.output_path(job.request.run_index)
+
+    def log_path(self) -> Path:
+        return self.root / "runs" / LOG_DIR / log_file_name(self.config.name)
+
+    def jobs(self) -> list[Job]:
+        jobs = []
+        for item in self.requests:
+            prompt = self.prompt(item)
+            for index in self.runs:
+                label = f"{item.key} {self.mode} {self.run_name(index)}"
+                self._by_label[label] = item
+                request = LlmRequest(prompt=prompt, parameters=self.config.parameters, run_index=index)
+                jobs.append(Job(request=request, label=label, log_path=self.log_path()))
+        return jobs
+
+    def _document(self, path: Path, run_index: int) -> dict[str, Any] | None:
+        """The run file to add an answer to (a new one when absent); ``None`` when it is not ours."""
+        if not path.exists():
+            return {
+                "format": RUN_FORMAT,
+                "version": RUN_VERSION,
+                "provider": self.config.name,
+                "model": self.config.model,
+                "run": self.run_name(run_index),
+                "mode": self.mode,
+                "seed": self.seed,
+                "answers": {},
+                "generation": {"generator": GENERATOR, "answers": {}},
+            }
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        generation = data.get("generation") if isinstance(data, dict) else None
+        if not isinstance(generation, dict) or generation.get("generator") != GENERATOR:
+            return None
+        return data
+
+    def file(self, result: JobResult) -> Filed:
+        label = result.job.label
+        item = self._by_label[label]
+        index = result.job.request.run_index
+        path = self.output_path(index)
+        if result.completion is None:
+            return Filed(label, FILED_NO_ANSWER, message=result.error)
+        document = self._document(path, index)
+        if document is None:
+            return Filed(
+                label,
+                FILED_REFUSED,
+                path=path,
+                message=f"{path} exists and was not written by atlbench generate; not overwritten",
+            )
+        completion = result.completion
+        request = result.job.request
+        document["answers"].setdefault(item.model, {})[item.constraint] = completion.text
+        document["generation"]["answers"][item.key] = {
+            "providerKind": self.config.kind,
+            "promptTemplate": {
+                "name": Path(self.template.origin.removeprefix("builtin:")).name,
+                "builtin": self.template.origin.startswith("builtin:"),
+                "sha256": self.template.sha256,
+            },
+            "promptSha256": request.prompt_sha256,
+            "parameters": request.parameters.to_json(index),
+            "cacheKey": result.key,
+            "timestamp": completion.created_at,
+            "usage": {"inputTokens": completion.input_tokens, "outputTokens": completion.output_tokens},
+            "responseModel": completion.response_model,
+            "finishReason": completion.finish_reason,
+            "transport": completion.transport,
+        }
+        # a stable order, whatever order the answers arrive in
+        document["answers"] = {m: dict(sorted(a.items())) for m, a in sorted(document["answers"].items())}
+        document["generation"]["answers"] = dict(sorted(document["generation"]["answers"].items()))
+        text = dumps_json(self.redactor.data(document))
+        changed = not path.exists() or path.read_text(encoding="utf-8") != text
+        if changed:
+            write_text_atomic(path, text)
+        if extract_constraint(completion.text).text is None:
+            return Filed(
+                label,
+                FILED_UNUSABLE,
+                path=path,
+                message="answer unusable: no `context C inv: expr' in it (filed; judged a syntax error)",
+                changed=changed,
+            )
+        return Filed(label, FILED_OK, path=path, changed=changed)
+
+
+class OclTrackTask:
+    """The OCL track's :class:`~benchmark.llm.task.TrackTask`: a single pass of :class:`OclTask`."""
+
+    def __init__(self, track: Any, dataset: Dataset, request: Any) -> None:
+        self.template = ocl_template(request.prompt_template)
+        self.task = OclTask(track, dataset, request, self.template)
+
+    def passes(self) -> Iterator[OclTask]:
+        yield self.task
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "promptTemplate": self.template.describe(),
+            "oclMode": self.task.mode,
+            "oclSeed": self.task.seed,
+        }
+
+    def log_files(self) -> list[Path]:
+        return sorted((self.task.root / "runs" / LOG_DIR).glob("*.jsonl"))
+
+
+__all__ = ["OclTask", "OclTrackTask", "ocl_template"]

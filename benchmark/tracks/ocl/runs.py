@@ -1,0 +1,132 @@
+"""Run files of the OCL track: one JSON file per (provider, run, mode), below ``<root>/runs/``.
+
+::
+
+    {"format": "atlbench-ocl-run", "version": 1,
+     "provider": "GPT-4o", "model": "gpt-4o-2024-08-06", "run": "run01", "mode": "rename", "seed": 0,
+     "answers": {"library": {"maxLoansLimit": "raw answer text, as the LLM gave it", ...}, ...}}
+
+``mode`` is ``original`` or one of the seven transformation modes; ``seed`` is the transformation seed
+the prompts were built with (a transformed model of another seed has other names, so a file whose seed is
+not the session's cannot be judged). ``answers`` maps a dataset model to its constraints' raw answers; a
+constraint of that model without an answer is judged ``missing`` (a failure), never skipped. Where a file
+sits below ``runs/`` does not matter (``atlbench generate`` writes ``runs/<provider>/<run>/<mode>.json``);
+what it says does. ``docs/OCL.md`` documents the format.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from benchmark.core.errors import InputFormatError
+
+RUN_FORMAT = "atlbench-ocl-run"
+RUN_VERSION = 1
+
+
+class RunFileError(InputFormatError):
+    """A run file that does not have the documented shape."""
+
+
+@dataclass(frozen=True)
+class RunFile:
+    path: Path
+    provider: str
+    model: str  # the LLM's model name
+    run: str
+    mode: str
+    seed: int
+    answers: dict[str, dict[str, str]]  # dataset model -> constraint id -> raw answer
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": RUN_FORMAT,
+            "version": RUN_VERSION,
+            "provider": self.provider,
+            "model": self.model,
+            "run": self.run,
+            "mode": self.mode,
+            "seed": self.seed,
+            "answers": self.answers,
+        }
+
+
+def run_path(root: Path, provider: str, run: str, mode: str) -> Path:
+    """Where ``atlbench generate`` and ``atlbench ocl synth`` file a run (``runs/PROVIDER/RUN/MODE.json``)."""
+    return root / "runs" / provider / run / f"{mode}.json"
+
+
+def run_files(root: Path) -> list[Path]:
+    folder = root / "runs"
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.rglob("*.json") if p.is_file() and not p.name.startswith("."))
+
+
+def read_run(path: Path) -> RunFile:
+    """Read and check a run file; errors name the file and the JSON field."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise RunFileError(f"cannot read: {error.strerror or error}", file=path) from None
+    except UnicodeDecodeError as error:
+        raise RunFileError(f"not UTF-8 text (byte {error.start})", file=path) from None
+    except json.JSONDecodeError as error:
+        raise RunFileError(
+            f"not valid JSON: {error.msg}", file=path, line=error.lineno, column=error.colno
+        ) from None
+    if not isinstance(data, dict):
+        raise RunFileError("expected a JSON object", file=path, field="$")
+    if data.get("format") != RUN_FORMAT:
+        raise RunFileError(f'expected "format": "{RUN_FORMAT}"', file=path, field="$.format")
+    if data.get("version") != RUN_VERSION:
+        raise RunFileError(
+            f"unsupported version {data.get('version')!r} (expected {RUN_VERSION})",
+            file=path,
+            field="$.version",
+        )
+    texts = {}
+    for key in ("provider", "model", "run", "mode"):
+        value = data.get(key)
+        if not isinstance(value, str) or not value.strip():
+            raise RunFileError("expected a non-empty string", file=path, field=f"$.{key}")
+        texts[key] = value
+    seed = data.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise RunFileError("expected a non-negative integer", file=path, field="$.seed")
+    answers = data.get("answers")
+    if not isinstance(answers, dict):
+        raise RunFileError("expected an object mapping models to answers", file=path, field="$.answers")
+    for model, given in answers.items():
+        field = f"$.answers.{model}"
+        if not isinstance(given, dict):
+            raise RunFileError(
+                "expected an object mapping constraint ids to answer texts", file=path, field=field
+            )
+        for cid, text in given.items():
+            if not isinstance(text, str):
+                raise RunFileError("expected the answer's text (a string)", file=path, field=f"{field}.{cid}")
+    return RunFile(path, texts["provider"], texts["model"], texts["run"], texts["mode"], seed, answers)
+
+
+def peek_run(path: Path) -> RunFile | None:
+    """The run file, or ``None`` when it cannot be read (its case then scores as an error row)."""
+    try:
+        return read_run(path)
+    except RunFileError:
+        return None
+
+
+__all__ = [
+    "RUN_FORMAT",
+    "RUN_VERSION",
+    "RunFile",
+    "RunFileError",
+    "peek_run",
+    "read_run",
+    "run_files",
+    "run_path",
+]

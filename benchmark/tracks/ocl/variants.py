@@ -1,0 +1,123 @@
+"""The model variants of the study: a dataset model as it is, or transformed by one of the seven modes.
+
+A :class:`Variant` is everything a mode gives one model: the model with its reference constraints, its
+object states, the PlantUML view an LLM is shown (no constraints), the specification's prose with the
+identifiers replaced, and the reference of each constraint as ``context C inv id: expr``. The
+transformations themselves are :mod:`benchmark.tracks.ocl.transform`'s (``transform(subject, mode,
+seed)``); this module only runs them on a dataset model and keeps the result in memory. The states stay
+objects, never SOIL text: parsing SOIL is what costs (a quarter of a second per model), so a
+:class:`VariantSource` parses a model's states once and every mode transforms those objects.
+:meth:`Variant.referee` turns a variant into the judge's :class:`~benchmark.tracks.ocl.judge.Referee`.
+
+``original`` is the identity mode: the dataset files as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from benchmark.lang.ocl.model import Invariant, Model
+from benchmark.lang.ocl.state import ObjectState
+
+if TYPE_CHECKING:
+    from benchmark.tracks.ocl.dataset import DatasetModel
+    from benchmark.tracks.ocl.judge import Referee
+
+ORIGINAL = "original"
+
+
+def modes() -> tuple[str, ...]:
+    """``original`` and the seven transformation modes, in the study's order."""
+    from benchmark.tracks.ocl.transform import MODES
+
+    return (ORIGINAL, *MODES)
+
+
+def reference_text(inv: Invariant) -> str:
+    """``context C inv name: expr`` on one line, as the specification writes a reference."""
+    from benchmark.lang.ocl.printer import print_expr
+
+    variables = f"{', '.join(inv.variables)} : " if inv.explicit_variables else ""
+    return f"context {variables}{inv.class_name} inv {inv.name}: {print_expr(inv.expr)}"
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str  # the dataset model's name (folder)
+    mode: str
+    seed: int
+    model: Model  # finalized, the reference constraints among its invariants
+    states: dict[str, ObjectState]  # state file (relative to the model folder) -> state of ``model``
+    puml: str  # the PlantUML view an LLM is shown, without constraints
+    texts: dict[str, str]  # constraint id -> specification prose
+    references: dict[str, str]  # constraint id -> reference constraint, ``context C inv id: expr``
+
+    def referee(self) -> Referee:
+        """The judge for this variant: its model, states and the reference verdicts, evaluated here."""
+        from benchmark.lang.ocl.check import check_invariant
+        from benchmark.lang.ocl.compiler import Runtime
+        from benchmark.tracks.ocl.judge import Referee
+
+        runtime = Runtime(self.model)
+        compiled = {inv.name: runtime.compile_invariant(inv) for inv in self.model.invariants}
+        verdicts = {
+            name: {cid: check_invariant(compiled[cid], runtime.context(state)).ok for cid in self.references}
+            for name, state in self.states.items()
+        }
+        contexts = {cid: compiled[cid].invariant.class_name for cid in self.references}
+        return Referee(self.model, runtime, dict(self.states), verdicts, contexts)
+
+
+class VariantSource:
+    """Builds the variants of one dataset model, reading its files once (SOIL parsing dominates)."""
+
+    def __init__(self, entry: DatasetModel) -> None:
+        from benchmark.lang.ocl.soil import read_soil
+        from benchmark.lang.ocl.use_io import read_use
+
+        self.entry = entry
+        self.model = read_use(entry.use_file)
+        self.states = {name: read_soil(entry.state_path(name), self.model).state for name in entry.verdicts}
+
+    def variant(self, mode: str, seed: int = 0) -> Variant:
+        """The variant for ``mode`` (deterministic for ``seed``); the original files for ``original``."""
+        entry, model = self.entry, self.model
+        texts = {cid: c.text for cid, c in entry.constraints.items()}
+        if mode == ORIGINAL:
+            references = {cid: reference_text(_invariant(model, cid)) for cid in entry.constraints}
+            puml = entry.puml_file.read_text(encoding="utf-8")
+            return Variant(entry.name, mode, seed, model, dict(self.states), puml, texts, references)
+
+        from benchmark.lang.ocl.puml_io import write_puml
+        from benchmark.tracks.ocl.transform import transform
+        from benchmark.tracks.ocl.transform.spec import replace_identifiers, substitutions
+        from benchmark.tracks.ocl.transform.subject import Subject
+
+        new, mapping = transform(Subject(model, [], list(self.states.values())), mode, seed)
+        subs = substitutions(mapping, model)
+        texts = {
+            cid: replace_identifiers(text, subs, _invariant(model, cid).class_name, model)
+            for cid, text in texts.items()
+        }
+        view = Model(new.model.name, new.model.enumerations, new.model.classes, new.model.associations)
+        return Variant(
+            entry.name,
+            mode,
+            seed,
+            new.model,
+            dict(zip(self.states, new.states, strict=True)),
+            write_puml(view),
+            texts,
+            {cid: reference_text(_invariant(new.model, cid)) for cid in entry.constraints},
+        )
+
+
+def _invariant(model: Model, cid: str) -> Invariant:
+    for inv in model.invariants:
+        if inv.name == cid:
+            return inv
+    raise KeyError(f"model {model.name} has no invariant {cid}")
+
+
+__all__ = ["ORIGINAL", "Variant", "VariantSource", "modes", "reference_text"]
