@@ -24,7 +24,7 @@ from typing import Any
 from benchmark.core.errors import ConfigurationError
 from benchmark.core.fileio import write_text_atomic
 from benchmark.lang.ocl.errors import ModelError
-from benchmark.lang.ocl.model import Invariant, Model
+from benchmark.lang.ocl.model import Invariant
 from benchmark.lang.ocl.puml_io import read_puml, write_puml
 from benchmark.lang.ocl.soil import read_soil
 from benchmark.lang.ocl.soil_writer import write_soil
@@ -107,7 +107,7 @@ def transform_loaded(loaded: Loaded, mode: str, seed: int, out: Path) -> Result:
     write_output(out / files.output_use, write_use(new.model))
     if files.output_puml is not None:
         with_invariants = files.puml is not None and bool(read_puml(files.puml).invariants)
-        view = new.model if with_invariants else _without_invariants(new.model)
+        view = new.model if with_invariants else detached(new.model)
         write_output(out / files.output_puml, write_puml(view))
     position = 0
     for (_, output), count in zip(files.constraints, loaded.constraint_counts, strict=True):
@@ -127,10 +127,6 @@ def transform_loaded(loaded: Loaded, mode: str, seed: int, out: Path) -> Result:
     return Result(mapping, spec, loaded.spec_key)
 
 
-def _without_invariants(model: Model) -> Model:
-    return Model(model.name, model.enumerations, model.classes, model.associations)
-
-
 def write_output(path: Path, text: str) -> None:
     try:
         write_text_atomic(path, text)
@@ -146,17 +142,17 @@ def single_model_files(
     """Output names for the command line's one-model form: everything flat in the output directory,
     under its input file name (``<model>.use``, ``<model>.puml``)."""
     files = ModelFiles(model, Path(model.name), puml, Path(model.stem + ".puml"))
-    seen: dict[str, Path] = {files.output_use.name: model, files.output_puml.name: model}  # type: ignore[union-attr]
-    for kind, paths, target in (
-        ("constraints", constraints, files.constraints),
-        ("state", states, files.states),
+    seen: dict[str, Path] = {model.name: model, model.stem + ".puml": model}
+    for flag, paths, target in (
+        ("--constraints", constraints, files.constraints),
+        ("--states", states, files.states),
     ):
         for path in paths:
             if path.name in seen:
                 raise ConfigurationError(
                     f"two inputs would be written as `{path.name}' (also {seen[path.name]}); rename one",
                     file=str(path),
-                    field=f"--{kind if kind == 'constraints' else 'states'}",
+                    field=flag,
                 )
             seen[path.name] = path
             target.append((path, Path(path.name)))
