@@ -13,7 +13,6 @@ and nothing crashes.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from real_llm_tools import TRACEBACK, atlbench, clean_environment, tree_bytes
 
 pytestmark = pytest.mark.real_llm
 
@@ -35,29 +35,7 @@ PROVIDER = "SmolLM2"
 MAX_TOKENS = 256
 SEED = 42
 GENERATOR = "atlbench generate"
-TRACEBACK = "Traceback (most recent call last)"
 SHA256 = re.compile(r"[0-9a-f]{64}")
-
-
-def clean_environment() -> dict[str, str]:
-    """The environment of a user's shell: no pytest or xdist variables of this session, no cache dir."""
-    return {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("PYTEST_", "ATLBENCH_CACHE_DIR")) and key != "PYTHONBREAKPOINT"
-    }
-
-
-def atlbench(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    script = Path(sys.executable).with_name("atlbench")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "benchmark"]
-    return subprocess.run(
-        [*command, *args], cwd=cwd, env=clean_environment(), capture_output=True, text=True, timeout=1800
-    )
-
-
-def tree_bytes(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
 def our_run_files(validation: Path) -> list[Path]:
