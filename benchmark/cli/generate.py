@@ -11,14 +11,9 @@ from benchmark.cli import EXIT_FAILED, EXIT_OK
 
 
 def _generate_options() -> list[Any]:
-    """Every installed track's generate options, each flag once."""
-    from benchmark.core.registry import track_classes
+    from benchmark.core.registry import declared_options
 
-    seen: dict[str, Any] = {}
-    for cls in track_classes():
-        for option in cls.generate_options:
-            seen.setdefault(option.flag, option)
-    return list(seen.values())
+    return declared_options("generate_options")
 
 
 def register(subparsers: Any) -> None:

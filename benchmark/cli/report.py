@@ -11,14 +11,9 @@ DEFAULT_OUT = "reports"
 
 
 def _report_options() -> list[Any]:
-    """Every installed track's report options, each flag once (a flag two tracks share means the same)."""
-    from benchmark.core.registry import track_classes
+    from benchmark.core.registry import declared_options
 
-    seen: dict[str, Any] = {}
-    for cls in track_classes():
-        for option in cls.report_options:
-            seen.setdefault(option.flag, option)
-    return list(seen.values())
+    return declared_options("report_options")
 
 
 def register(subparsers: Any) -> None:

@@ -15,6 +15,7 @@ from functools import cache
 from importlib import metadata
 
 from benchmark.core.errors import ConfigurationError
+from benchmark.core.options import Option
 from benchmark.core.track import Track
 
 GROUP = "atlbench.tracks"
@@ -48,3 +49,13 @@ def track_class(name: str) -> type[Track]:
 
 def track_classes() -> tuple[type[Track], ...]:
     return tuple(track_class(name) for name in track_names())
+
+
+def declared_options(attribute: str) -> list[Option]:
+    """Every installed track's options of one kind (``report_options``, ``generate_options``), each flag
+    once: a flag that two tracks declare means the same thing to both commands."""
+    seen: dict[str, Option] = {}
+    for cls in track_classes():
+        for option in getattr(cls, attribute):
+            seen.setdefault(option.flag, option)
+    return list(seen.values())

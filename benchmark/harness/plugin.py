@@ -114,7 +114,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         collection = session.harness.collection(marker.args[0])
     except BenchmarkError as error:
         raise pytest.UsageError(f"atlbench: {error}") from None
-    session.tracks_used.add(marker.args[0])
     if wants_truth:
         metafunc.parametrize(
             "atlbench_ground_truth",

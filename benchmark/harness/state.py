@@ -33,7 +33,6 @@ class BenchmarkSession:
     config: pytest.Config
     harness: Harness
     collector: RowCollector = field(default_factory=RowCollector)
-    tracks_used: set[str] = field(default_factory=set)
     benchmark_seen: bool = False  # a case of a track module was reported (run, skipped or failed)
     results: Results | None = None
     messages: list[str] = field(default_factory=list)
