@@ -206,7 +206,7 @@ def test_tables_print_every_metric_with_three_decimals(rows):
 
     text = format_tables(aggregate(rows))
     p2 = next(line for line in text.splitlines() if line.startswith("P2") and "ALL" in line)
-    assert p2.split()[3:7] == ["1.000", "1.000", "1.000", "1.000"]  # not "1"
+    assert p2.split()[3:8] == ["0", "1.000", "1.000", "1.000", "1.000"]  # unusable runs; then not "1"
     split_table = text.split("Split by level and feature kind")[1]
     split = next(line for line in split_table.splitlines() if line.startswith("P1"))
     assert split.split()[1:3] == ["0.600", "0.500"]  # P1's class and binding F1, not 0.6 and 0.5

@@ -105,7 +105,7 @@ def test_latex_tables(written, small_results):
     assert "Total" in tex and "nan" not in tex.lower()
     for line in tex.splitlines():
         if line.endswith(r"\\") and "&" in line:
-            assert line.count("&") + 1 in (6, 7, 8, 9, 10)  # columns of the six tables
+            assert line.count("&") + 1 in (6, 7, 8, 9, 10, 11)  # columns of the six tables
 
 
 def test_markdown_summary(written):
@@ -221,10 +221,10 @@ def test_per_transformation_tables_show_p_r_f1_acc_and_how_many_transformations(
     )
     texts = _texts(MappingResults(ResultsHeader(created="2024-01-01"), (), rows))
     md = texts["md"].split("## Per provider and transformation")[1]
-    assert "| Provider | Transformation | Runs | P | R | F1 | Acc | Macro F1 ± SD |" in md
-    assert "| Wide | T1 | 1 | 1.000 | 1.000 | 1.000 | 1.000 | 1.000 ± – |" in md
-    assert "| Wide | ALL (2 of 2) | 2 | 0.667 | 0.667 | 0.667 | 0.500 |" in md
-    assert "| Narrow | ALL (1 of 2) | 1 | 1.000 | 0.500 | 0.667 | 0.500 |" in md
+    assert "| Provider | Transformation | Runs | Unusable | P | R | F1 | Acc | Macro F1 ± SD |" in md
+    assert "| Wide | T1 | 1 | 0 | 1.000 | 1.000 | 1.000 | 1.000 | 1.000 ± – |" in md
+    assert "| Wide | ALL (2 of 2) | 2 | 0 | 0.667 | 0.667 | 0.667 | 0.500 |" in md
+    assert "| Narrow | ALL (1 of 2) | 1 | 0 | 1.000 | 0.500 | 0.667 | 0.500 |" in md
     html = texts["html"].split('id="transformations"')[1]
     assert "<th>P</th><th>R</th><th>F1</th><th>Acc</th>" in html and "ALL (1 of 2)" in html
     _, out = written
@@ -262,6 +262,40 @@ def test_made_up_names_are_shown_per_provider(make_row):
     assert unchecked.split() == ["Unchecked", "0", "of", "1", "-", "-"]
 
 
+def test_unusable_runs_are_counted_per_provider_in_every_table(make_row):
+    """A run whose answer held no usable mapping is scored as a run with no suggestions; every table that
+    shows a provider's runs says how many of them were unusable (terminal, summary.md, tables.tex, HTML)."""
+    from benchmark.tracks.mapping.aggregate import aggregate
+    from benchmark.tracks.mapping.outcomes import ROW_UNUSABLE
+    from benchmark.tracks.mapping.tables import format_tables
+
+    usable = make_row("Flaky", "T1", "r1", classes=[("S", "X", "tp")])
+    unusable = replace(
+        make_row("Flaky", "T1", "r2", classes=[("S", "X", "fn")]), extra={ROW_UNUSABLE: "invalid JSON"}
+    )
+    rows = (usable, unusable, make_row("Steady", "T1", "r1", classes=[("S", "X", "tp")]))
+    texts = _texts(MappingResults(ResultsHeader(created="2024-01-01"), (), rows))
+    md = texts["md"]
+    results_md = md.split("## Results per provider")[1].split("## ")[0]
+    assert "| Provider | Runs | Unusable | Transf. |" in results_md
+    assert "| Flaky | 2 | 1 | 1 |" in results_md and "| Steady | 1 | 0 | 1 |" in results_md
+    assert "Unusable: runs where the model answered but the answer held no usable mapping" in results_md
+    per_transformation = md.split("## Per provider and transformation")[1]
+    assert "| Flaky | T1 | 2 | 1 |" in per_transformation and "| Flaky | ALL (1 of 1) | 2 | 1 |" in md
+    tex = texts["tex"].split(r"\end{table}")
+    assert "Provider & Runs & Unusable & Transf." in tex[0] and "Flaky & 2 & 1 & 1 &" in tex[0]
+    assert "Flaky & T1 & 2 & 1 &" in tex[2]
+    html = texts["html"]
+    assert "<th>Runs</th><th>Unusable</th>" in html
+    assert '<td>Flaky</td><td class="r">2</td><td class="r">1</td>' in html
+    assert '"unusableRuns": 1' in texts["json"]
+    terminal = format_tables(aggregate(rows)).split("Split by level")[0].splitlines()
+    header = next(line for line in terminal if line.startswith("provider"))
+    assert header.split()[:4] == ["provider", "transformation", "runs", "unusable"]
+    flaky = [line.split()[:4] for line in terminal if line.startswith("Flaky")]
+    assert flaky == [["Flaky", "ALL", "2", "1"], ["Flaky", "T1", "2", "1"], ["Flaky", "ALL", "2", "1"]]
+
+
 def test_tables_tex_has_every_paper_table_each_complete_and_notes_said_once(make_row):
     checked = {"hallucinationsChecked": True}
     rows = (
@@ -293,10 +327,11 @@ def test_tables_tex_has_every_paper_table_each_complete_and_notes_said_once(make
         )
         assert body.startswith(r"\begin{table}") and body.count(r"\begin{tabular}") == 1
     per_transformation = blocks[2]
-    assert "Provider & Transformation & Runs & P & R & F1 & Acc & Macro F1 $\\pm$ SD" in per_transformation
+    header = "Provider & Transformation & Runs & Unusable & P & R & F1 & Acc & Macro F1 $\\pm$ SD"
+    assert header in per_transformation
     assert (
-        "Dreamer & ALL (2 of 2) & 2 &" in per_transformation
-        and "Solo & ALL (1 of 2) & 1 &" in per_transformation
+        "Dreamer & ALL (2 of 2) & 2 & 0 &" in per_transformation
+        and "Solo & ALL (1 of 2) & 1 & 0 &" in per_transformation
     )
     assert per_transformation.count(r"\midrule") == 1 + 2  # under the header, then between the 3 providers
     assert "Class F1 & Binding F1 & Attribute F1 & Reference F1 & Overall F1" in blocks[1]

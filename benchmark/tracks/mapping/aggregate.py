@@ -456,7 +456,8 @@ def _format_spread(value: Spread, digits: int) -> str:
 def table_rows(
     aggregation: Aggregation, *, level: str = "overall", totals_only: bool = False, digits: int = 3
 ) -> list[dict[str, Any]]:
-    """Rows for ``tabulate(rows, headers="keys")``: micro P, R, F1, accuracy, macro F1 ± SD at one level."""
+    """Rows for ``tabulate(rows, headers="keys")``: runs, how many of them were unusable (scored as runs
+    with no suggestions, ``docs/METRICS.md``), micro P, R, F1, accuracy, macro F1 ± SD at one level."""
     if level not in LEVELS:
         raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
     rows = []
@@ -471,6 +472,7 @@ def table_rows(
             {
                 "transformation": group.transformation,
                 "runs": group.runs,
+                "unusable": group.unusable_runs,
                 "P": round(scores.precision, digits),
                 "R": round(scores.recall, digits),
                 "F1": round(scores.f1, digits),

@@ -29,7 +29,10 @@ def format_tables(aggregation: Aggregation, *, tablefmt: str = "simple", heading
     parts: list[str] = [f"## {heading}\n" if markdown and heading else heading] if heading else []
     if aggregation.groups:
         parts.append(
-            title("Per provider (micro P/R/F1/Acc over pooled counts; macro F1 = mean ± SD over runs)")
+            title(
+                "Per provider (micro P/R/F1/Acc over pooled counts; macro F1 = mean ± SD over runs; "
+                "unusable: runs whose answer held no usable mapping, scored as runs with no suggestions)"
+            )
         )
         parts.append(
             tabulate(table_rows(aggregation, totals_only=True, digits=DIGITS), headers="keys", **style)

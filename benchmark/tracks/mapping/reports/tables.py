@@ -27,6 +27,10 @@ CATEGORY_NAMES = {
 }
 SLICE_NAMES = {"high+medium": "high+medium", "all": "all"}
 HALLUCINATIONS_SHOWN = 5
+UNUSABLE_NOTE = (
+    "Unusable: runs where the model answered but the answer held no usable mapping, counted in Runs and "
+    "scored as runs with no suggestions."
+)
 
 
 @dataclass(frozen=True)
@@ -50,10 +54,10 @@ def _ci_header(stats: Statistics, name: str) -> str:
 
 
 def results_table(stats: Statistics, *, compact: bool = False) -> Table:
-    """Per provider: micro P, R, F1 (with intervals), accuracy, macro F1 ± SD, stability, baseline-relative
-    recall. ``compact`` keeps the columns a paper table has room for."""
+    """Per provider: runs (and how many were unusable), micro P, R, F1 (with intervals), accuracy, macro F1
+    ± SD, stability, baseline-relative recall. ``compact`` keeps the columns a paper table has room for."""
     has_baseline = stats.baseline is not None
-    headers = ["Provider", "Runs", "Transf."]
+    headers = ["Provider", "Runs", "Unusable", "Transf."]
     if compact:
         headers += ["P", "R", _ci_header(stats, "F1"), "Acc", "Macro F1 ± SD", "Stability"]
     else:
@@ -95,13 +99,14 @@ def results_table(stats: Statistics, *, compact: bool = False) -> Table:
             cells.append(
                 fmt.DASH if relative is None else f"{fmt.number(relative.recall)} (n={relative.items})"
             )
-        rows.append((p.provider, str(p.runs), str(len(p.transformations)), *cells))
+        rows.append((p.provider, str(p.runs), str(p.unusable_runs), str(len(p.transformations)), *cells))
     notes = [
         f"Level: {LEVEL_NAMES[stats.level]}; partial weight w = {fmt.count(stats.partial_weight)}. "
         "P, R, F1, Acc: micro (counts pooled over all runs). "
         f"Intervals: percentile bootstrap, transformations then runs resampled, {stats.draws} draws, "
         f"seed {stats.seed}. Macro F1: mean ± sample SD over runs (– for one run). "
-        "Stability: mean pairwise Jaccard of the runs' mapping sets per transformation."
+        "Stability: mean pairwise Jaccard of the runs' mapping sets per transformation. "
+        f"{UNUSABLE_NOTE}"
     ]
     if has_baseline:
         notes.append(
@@ -187,7 +192,7 @@ def provider_transformation_table(stats: Statistics) -> Table:
     """Per provider and transformation: runs, micro P, R, F1, accuracy and macro F1 ± SD at the statistics'
     level, as the terminal prints them; each provider's ``ALL`` row says over how many transformations it
     pools, since ALL rows over different transformations are not comparable."""
-    headers = ("Provider", "Transformation", "Runs", "P", "R", "F1", "Acc", "Macro F1 ± SD")
+    headers = ("Provider", "Transformation", "Runs", "Unusable", "P", "R", "F1", "Acc", "Macro F1 ± SD")
     groups: dict[str, list[GroupResult]] = {}
     for group in stats.aggregation.groups:
         groups.setdefault(group.provider, []).append(group)
@@ -206,6 +211,7 @@ def provider_transformation_table(stats: Statistics) -> Table:
                     provider,
                     name,
                     str(group.runs),
+                    str(group.unusable_runs),
                     fmt.number(scores.precision),
                     fmt.number(scores.recall),
                     fmt.number(scores.f1),
@@ -216,14 +222,15 @@ def provider_transformation_table(stats: Statistics) -> Table:
     notes = (
         f"Level: {LEVEL_NAMES[stats.level]}. P, R, F1, Acc: micro (counts pooled over the runs); macro F1: "
         "mean ± sample SD over runs (– for one run). ALL (n of N): the provider's runs pooled over the n "
-        "transformations it has scored runs on, of the N in the session; compare ALL rows with the same n.",
+        "transformations it has scored runs on, of the N in the session; compare ALL rows with the same n. "
+        f"{UNUSABLE_NOTE}",
     )
     return Table(
         "per_transformation",
         "Per provider and transformation",
         headers,
         tuple(rows),
-        align="llrrrrrr",
+        align="llrrrrrrr",
         notes=notes,
         grouped=True,
     )

@@ -84,12 +84,14 @@ class ProviderStats:
     baseline_recall: BaselineRelativeRecall | None
     suggestions: int
     notes: tuple[str, ...] = ()
+    unusable_runs: int = 0  # runs whose answer held no usable mapping, scored as runs with no suggestions
 
     def to_json(self) -> dict[str, Any]:
         return {
             "provider": self.provider,
             "models": list(self.models),
             "runs": self.runs,
+            "unusableRuns": self.unusable_runs,
             "transformations": list(self.transformations),
             "micro": self.micro.to_json(),
             "macro": {k: v.to_json() for k, v in self.macro.items()},
@@ -363,6 +365,7 @@ def compute_statistics(
                 baseline_recall=relative,
                 suggestions=total.suggestions,
                 notes=tuple(provider_notes),
+                unusable_runs=total.unusable_runs,
             )
         )
     providers.sort(key=lambda p: (-p.micro.f1, p.provider))
