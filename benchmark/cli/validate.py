@@ -4,7 +4,7 @@ The same :class:`~benchmark.harness.session.Harness` as the pytest plugin, the s
 by the harness and each track), the same track code, baselines included: the rows, tables,
 ``results.json`` and reports are those of ``pytest cases`` on the same tree, and the command fails
 (exit 1) on the problems that fail the pytest session: a ground truth that is unusable, a run that could
-not be scored, a session that scored nothing.
+not be scored, runs that got no answer (unless ``--allow-missing-runs``), a session that scored nothing.
 """
 
 from __future__ import annotations
@@ -97,7 +97,13 @@ def run(args: argparse.Namespace) -> int:
         for line in lines:
             print(line)
     failures = [f"ground truth {p}" for p in problems]
-    failures += [f"{r.track} {r.task} {r.provider} {r.run}: {r.error}" for r in rows if not r.ok]
+    failures += [
+        f"{r.track} {r.task} {r.provider} {r.run}: {r.error}"
+        for r in rows
+        if not r.ok and harness.track(r.track).missing_reason(r) is None  # missing runs: one line below
+    ]
+    missing_messages, missing_failures = harness.missing_check(rows)
+    failures += missing_failures
     if not rows:
         failures.append(f"no run was scored under {root} (tracks: {', '.join(names) or 'none with data'})")
     if args.output:
@@ -105,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
     if options.reports_dir is not None and rows:
         written = harness.write_reports(results, options.reports_dir)
         print(f"reports written to {options.reports_dir}: {', '.join(p.name for p in written)}")
+    for message in missing_messages:
+        print(message)
     if rows:
         messages, gate_failures = harness.gates(results)
         for message in messages:

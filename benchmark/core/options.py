@@ -21,6 +21,7 @@ from benchmark.core.errors import ConfigurationError
 VALUE = "value"
 LIST = "list"  # repeatable on the command line; one item per line in an ini file
 PATH = "path"  # a path, relative to where it was given (the invocation or the ini file's folder)
+FLAG = "flag"  # a switch: given without a value on the command line; true/false in an ini file
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,8 @@ class Option:
         if self.kind == LIST:
             items = [str(item).strip() for item in (value or []) if str(item).strip()]
             return tuple(self._one(item) for item in items)
+        if self.kind == FLAG:
+            return value if isinstance(value, bool) else self._one(str(value if value is not None else ""))
         text = "" if value is None else str(value)
         if self.kind == PATH:
             return (base / text).resolve() if text else None
@@ -60,7 +63,7 @@ class Option:
             raise ConfigurationError(str(error), field=self.flag) from None
 
     def help_text(self) -> str:
-        if self.kind == LIST or self.default == "" or self.default in self.help:
+        if self.kind in (LIST, FLAG) or self.default == "" or self.default in self.help:
             return self.help
         return f"{self.help} (default: {self.default})"
 
@@ -86,6 +89,17 @@ def number(
     return parse
 
 
+def switch(text: str) -> bool:
+    """A :data:`FLAG`'s value as an ini file gives it: ``true``/``false`` (also yes/no, on/off, 1/0);
+    empty is false."""
+    word = text.strip().lower()
+    if word in ("", "false", "no", "off", "0"):
+        return False
+    if word in ("true", "yes", "on", "1"):
+        return True
+    raise ValueError(f"must be true or false, got {text!r}")
+
+
 def optional(parse: Callable[[str], Any]) -> Callable[[str], Any]:
     """``parse``, except that an empty text means "not set" (``None``)."""
     return lambda text: None if text.strip() == "" else parse(text)
@@ -102,6 +116,10 @@ def add_to_argparse(parser: argparse.ArgumentParser, options: Iterable[Option]) 
                 default=None,
                 metavar=option.metavar,
                 help=option.help_text(),
+            )
+        elif option.kind == FLAG:
+            parser.add_argument(
+                option.flag, dest=option.dest, action="store_true", default=None, help=option.help
             )
         else:
             parser.add_argument(

@@ -197,6 +197,13 @@ class Track(ABC):
         """The track's option values as stored in its ``results.json`` section."""
         return {}
 
+    def missing_reason(self, row: Row) -> str | None:
+        """Why no answer was obtained for the run of this error row (timeout, HTTP error, retries
+        exhausted), when that is why it could not be scored; ``None`` for any other row. A missing run
+        says nothing about the model: its case is skipped, not failed, and the session fails unless
+        ``--allow-missing-runs`` accepts it (the tables would compare providers on different runs)."""
+        return None
+
     # ----------------------------------------------------------------------------------- reading
 
     def headline(self, rows: Sequence[Row]) -> dict[str, float]:

@@ -36,10 +36,15 @@ class RunScoring:
         self.track, self.case, self._record = track, case, record
 
     def score(self) -> Row:
-        """Score the run and record its row; an error row is recorded too, then the case fails."""
+        """Score the run and record its row; an error row is recorded too, then the case fails, except
+        for a run that got no answer: it is skipped as missing (it says nothing about the model), and
+        the session fails on it once, listing every missing run, unless ``--allow-missing-runs``."""
         with recording_errors(self.track, self.case, self._record, "scoring the run"):
             row = self.track.score_run(self.case)
         self._record(self.track, row)
+        missing = None if row.ok else self.track.missing_reason(row)
+        if missing is not None:
+            pytest.skip(f"missing run (no answer was obtained): {missing}")
         if not row.ok:
             pytest.fail(row.error or "the run could not be scored", pytrace=False)
         return row

@@ -1,7 +1,7 @@
 """The session's options: the harness's own, plus every registered track's, from one declaration each.
 
 Harness options: ``--validation-root``, ``--reports-dir``, ``--provider``, ``--compare``, ``--max-drop``,
-``--min-score TRACK:PROVIDER=X``. Per track: ``--<name>-root`` (its data, default
+``--min-score TRACK:PROVIDER=X``, ``--allow-missing-runs``. Per track: ``--<name>-root`` (its data, default
 ``<validation root>/<data_dir>``), the options it declares, and its spelling of ``--min-score`` if it has
 one (the mapping track's ``--min-f1 PROVIDER=X``). Everything can also be set in ``pytest.ini``
 (``atlbench_<flag>``); a relative path is relative to where it was given.
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.core.errors import ConfigurationError
-from benchmark.core.options import LIST, PATH, Option, number, optional
+from benchmark.core.options import FLAG, LIST, PATH, Option, number, optional, switch
 from benchmark.core.track import Track
 
 VALIDATION_ROOT = Option(
@@ -50,7 +50,16 @@ MIN_SCORE = Option(
     metavar="TRACK:PROVIDER=X",
 )
 
-HARNESS_OPTIONS = (VALIDATION_ROOT, REPORTS_DIR, PROVIDER, COMPARE, MAX_DROP, MIN_SCORE)
+ALLOW_MISSING_RUNS = Option(
+    "--allow-missing-runs",
+    "false",
+    "accept runs that got no answer (network error, timeout, retries exhausted): list them and pass; "
+    "without it a session with missing runs fails, since its tables compare providers on different runs",
+    switch,
+    kind=FLAG,
+)
+
+HARNESS_OPTIONS = (VALIDATION_ROOT, REPORTS_DIR, PROVIDER, COMPARE, MAX_DROP, MIN_SCORE, ALLOW_MISSING_RUNS)
 
 
 def root_option(track: type[Track]) -> Option:
@@ -119,6 +128,7 @@ class SessionOptions:
     compare: Path | None = None
     max_drop: float | None = None
     gates: tuple[Gate, ...] = ()
+    allow_missing_runs: bool = False
     roots: dict[str, Path] = field(default_factory=dict)  # track name -> its data root
     values: dict[str, dict[str, Any]] = field(default_factory=dict)  # track name -> dest -> value
 
@@ -129,6 +139,7 @@ class SessionOptions:
             "minScore": [str(g) for g in self.gates],
             "compare": str(self.compare) if self.compare else None,
             "maxDrop": self.max_drop,
+            "allowMissingRuns": self.allow_missing_runs,
             "roots": {name: str(root) for name, root in sorted(self.roots.items())},
         }
 
@@ -185,6 +196,7 @@ def read_session_options(
         compare=value(COMPARE),
         max_drop=value(MAX_DROP),
         gates=tuple(gates),
+        allow_missing_runs=value(ALLOW_MISSING_RUNS),
         roots=roots,
         values=values,
     )

@@ -22,7 +22,7 @@ import pytest
 
 from benchmark.core.collector import RUN_MARKER
 from benchmark.core.errors import BenchmarkError
-from benchmark.core.options import LIST, Option
+from benchmark.core.options import FLAG, LIST, Option
 from benchmark.core.track import RunCase, Track
 from benchmark.harness.fixtures import atlbench_ground_truth, atlbench_run  # noqa: F401  (fixtures)
 from benchmark.harness.options import all_options, read_session_options
@@ -48,6 +48,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         if option.kind == LIST:
             group.addoption(option.flag, dest=option.ini, action="append", default=None, help=option.help)
             parser.addini(option.ini, option.help, type="linelist", default=[])
+        elif option.kind == FLAG:
+            group.addoption(option.flag, dest=option.ini, action="store_true", default=None, help=option.help)
+            parser.addini(option.ini, option.help, default=option.default)
         else:
             group.addoption(
                 option.flag, dest=option.ini, default=None, metavar=option.metavar, help=option.help_text()

@@ -16,6 +16,7 @@ from benchmark.core.provenance import git_commit, now, versions
 from benchmark.core.results import Results, ResultsHeader, TrackSection
 from benchmark.core.rows import Row
 from benchmark.core.track import Collection, SkippedInput, Track, TrackContext
+from benchmark.core.wording import plural
 from benchmark.harness.gates import compare_with, min_score_failures
 from benchmark.harness.options import SessionOptions
 
@@ -97,6 +98,31 @@ class Harness:
             messages += [f"against {self.options.compare}:", *lines]
             failures += dropped
         return messages, failures
+
+    def missing_runs(self, rows: Sequence[Row]) -> list[tuple[Row, str]]:
+        """The error rows of runs that got no answer, each with the reason its track gives."""
+        missing = []
+        for row in rows:
+            reason = None if row.ok else self.track(row.track).missing_reason(row)
+            if reason is not None:
+                missing.append((row, reason))
+        return missing
+
+    def missing_check(self, rows: Sequence[Row]) -> tuple[list[str], list[str]]:
+        """(messages, failures) about missing runs: one line listing them with their reasons, a failure
+        unless ``--allow-missing-runs`` accepts them (the tables would compare providers on different
+        runs)."""
+        missing = self.missing_runs(rows)
+        if not missing:
+            return [], []
+        listed = "; ".join(f"{r.track} {r.task} {r.provider} {r.run}: {reason}" for r, reason in missing)
+        head = f"{plural(len(missing), 'run')} got no answer (missing, not scored): {listed}"
+        if self.options.allow_missing_runs:
+            return [f"{head}; accepted by --allow-missing-runs"], []
+        return [], [
+            f"{head}; fill them in with `atlbench generate` (cached answers are replayed) or accept "
+            "them with --allow-missing-runs"
+        ]
 
     def summary_lines(self, results: Results, verbose: bool) -> list[tuple[str, list[str]]]:
         """Per track that has rows: (heading, lines) of its terminal tables, and what was skipped."""

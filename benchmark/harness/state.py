@@ -75,6 +75,9 @@ class BenchmarkSession:
                 "deselected); a session that measures nothing fails"
             )
         if self.collector.rows:
+            messages, failures = self.harness.missing_check(self.collector.rows)
+            self.messages.extend(f"atlbench: {m}" for m in messages)
+            self.failures.extend(f"atlbench: {f}" for f in failures)
             try:
                 self.results = self.harness.build_results(self.collector.rows)
             except BenchmarkError as error:

@@ -131,3 +131,38 @@ def test_validate_fails_on_the_ground_truth_problems_the_pytest_suite_fails_on(t
     assert "error: ground truth Shapes2Figures:" in err and problem in err
     saved = json.loads(out.read_text())["tracks"]["atl"]
     assert {row["status"] for row in saved["rows"]} == {"ok"}  # the runs are still scored
+
+
+def test_validate_fails_on_missing_runs_in_one_line_unless_they_are_accepted(tmp_path, capsys):
+    """``atlbench validate`` fails as the pytest session does: one line naming every run that got no
+    answer and why (not one error per run), and passes with ``--allow-missing-runs``."""
+    import shutil
+    from pathlib import Path
+
+    from benchmark.cli import main
+
+    tree = Path(__file__).parents[1] / "plugin" / "data" / "tree"
+    shutil.copytree(tree / "Library2Catalog", tmp_path / "Library2Catalog")
+    runs = tmp_path / "Library2Catalog" / "runs"
+    for path in runs.glob("*Noisy-run01.json"):  # the tree's truncated export: an input error, not missing
+        path.unlink()
+    for run, reason in (("run01", "HTTP 429, 5 tries"), ("run02", "timeout after 600 s")):
+        _write(
+            runs / f"Claude-model-{run}.json",
+            {**HEADER, "analysis": CLAUDE, "generation": {"status": "no-answer", "error": reason}},
+        )
+    assert main(["validate", str(tmp_path), "--track", "atl", "--baseline", "none"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        "error: 2 runs got no answer (missing, not scored): atl Library2Catalog Claude "
+        "runs/Claude-model-run01: HTTP 429, 5 tries; atl Library2Catalog Claude runs/Claude-model-run02: "
+        "timeout after 600 s; fill them in with `atlbench generate` (cached answers are replayed) or accept "
+        "them with --allow-missing-runs"
+    ]
+    assert (
+        main(["validate", str(tmp_path), "--track", "atl", "--baseline", "none", "--allow-missing-runs"]) == 0
+    )
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    assert "2 runs got no answer (missing, not scored)" in captured.out
+    assert "; accepted by --allow-missing-runs" in captured.out

@@ -184,10 +184,8 @@ def test_bad_inputs_fail_only_their_own_cases(pytester: pytest.Pytester, tree: P
     assert result.ret == 1
 
 
-def test_an_unusable_answer_is_scored_and_a_missing_one_is_not(pytester: pytest.Pytester, tree: Path) -> None:
-    """Through the harness: the unusable run's case passes with the counts of an empty run (the model's
-    failure is a result), the missing run's row is an error marked missing (it says nothing about the
-    model); both stay under their provider. Counting them in the tables is the harness's job."""
+def _local_runs(tree: Path) -> None:
+    """Two answers of a local model for Library2Catalog: one unusable, one that never came (a timeout)."""
     header = {"jjodel": {"exportType": "suggested-mappings", "schemaVersion": 1}}
     runs = tree / "Library2Catalog" / "runs"
     for name, status, error in (
@@ -200,8 +198,23 @@ def test_an_unusable_answer_is_scored_and_a_missing_one_is_not(pytester: pytest.
             "generation": {"generator": "atlbench generate", "status": status, "error": error},
         }
         (runs / f"{name}.json").write_text(json.dumps(document))
+
+
+MISSING_LINE = (
+    "atlbench: 1 run got no answer (missing, not scored): atl Library2Catalog Local runs/Local-tiny-run02: "
+    "timeout after 600 s"
+)
+
+
+def test_an_unusable_answer_is_scored_and_a_missing_one_is_not(pytester: pytest.Pytester, tree: Path) -> None:
+    """Through the harness: the unusable run's case passes with the counts of an empty run (the model's
+    failure is a result), the missing run's case is skipped and its row is an error marked missing (it
+    says nothing about the model); both stay under their provider. The session fails on the missing run,
+    with one line naming it and its reason."""
+    _local_runs(tree)
     result = run(pytester, "-k", "Library2Catalog and Local")
-    result.assert_outcomes(passed=1, failed=1)
+    result.assert_outcomes(passed=1, skipped=1)
+    assert result.ret == 1
     found = rows(pytester)
     unusable = found[("Local", "Library2Catalog", "runs/Local-tiny-run01")]
     assert unusable["status"] == "ok" and unusable["suggestions"] == 0
@@ -209,6 +222,27 @@ def test_an_unusable_answer_is_scored_and_a_missing_one_is_not(pytester: pytest.
     assert unusable["extra"]["unusable"] == "response:1:1: expected a JSON array of mappings"
     missing = found[("Local", "Library2Catalog", "runs/Local-tiny-run02")]
     assert missing["status"] == "error" and missing["extra"]["missing"] == "timeout after 600 s"
+    failure = [line for line in result.outlines if line.startswith("atlbench: 1 run got no answer")]
+    assert failure == [
+        f"{MISSING_LINE}; fill them in with `atlbench generate` (cached answers are replayed) or accept them "
+        "with --allow-missing-runs"
+    ]
+
+
+@pytest.mark.parametrize("how", ["command line", "ini file"])
+def test_allow_missing_runs_accepts_them_and_still_lists_them(
+    pytester: pytest.Pytester, tree: Path, how: str
+) -> None:
+    _local_runs(tree)
+    if how == "ini file":
+        pytester.makeini("[pytest]\njunit_family = xunit1\natlbench_allow_missing_runs = true\n")
+        result = run(pytester, "-k", "Library2Catalog and Local")
+    else:
+        result = run(pytester, "-k", "Library2Catalog and Local", "--allow-missing-runs")
+    result.assert_outcomes(passed=1, skipped=1)
+    assert result.ret == 0, result.stdout.str()
+    assert f"{MISSING_LINE}; accepted by --allow-missing-runs" in result.outlines
+    assert "atlbench: session failed" not in result.stdout.str()
 
 
 def test_ground_truth_naming_unknown_features_fails_with_the_list(
@@ -311,6 +345,13 @@ def test_bad_option_is_a_usage_error(pytester: pytest.Pytester, tree: Path) -> N
     result = run(pytester, "--partial-weight", "1.5")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--partial-weight: must be a number in [[]0, 1[]], got 1.5*"])
+
+
+def test_a_bad_switch_in_the_ini_file_is_a_usage_error(pytester: pytest.Pytester, tree: Path) -> None:
+    pytester.makeini("[pytest]\natlbench_allow_missing_runs = maybe\n")
+    result = run(pytester)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--allow-missing-runs: must be true or false, got 'maybe'*"])
 
 
 def test_unwritable_reports_fail_the_session_but_gates_still_run(

@@ -342,6 +342,13 @@ class AtlTrack(Track):
     def error_row(self, case: RunCase, message: str) -> Row:
         return self.mapping_error_row(case, message).to_envelope()
 
+    def missing_reason(self, row: Row) -> str | None:
+        """The reason a run file records for getting no answer (``generation.status = "no-answer"``)."""
+        from benchmark.tracks.mapping.outcomes import OUTCOME_MISSING, outcome_reason, run_outcome
+
+        mapping_row = RunRow.from_envelope(row)
+        return outcome_reason(mapping_row) if run_outcome(mapping_row) == OUTCOME_MISSING else None
+
     def options_json(self) -> dict[str, Any]:
         return {
             "partialWeight": self.option("partial_weight"),
