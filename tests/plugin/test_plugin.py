@@ -149,16 +149,22 @@ def test_scores_every_run_identically_with_and_without_xdist(pytester: pytest.Py
     assert {"class_precision", "binding_recall", "overall_accuracy"} <= set(properties)
 
 
+SCORED_LINE = "{} scored (0 unusable) on {}, {} excluded (0 missing), partial weight 0.5, confidence all"
+
+
 def test_keyword_selects_one_transformation(pytester: pytest.Pytester, tree: Path) -> None:
+    """The tables' first line counts what was scored (one run), not what the tree holds or was collected."""
     result = run(pytester, "-k", "Library and Oracle")
     result.assert_outcomes(passed=1)
     assert list(rows(pytester)) == [("Synthetic-Oracle", "Library2Catalog", "runs/Synthetic-Oracle-run01")]
+    assert SCORED_LINE.format("1 run", "1 transformation", 0) in result.outlines
 
 
 def test_provider_option_deselects_other_providers(pytester: pytest.Pytester, tree: Path) -> None:
     result = run(pytester, "--provider", "Synthetic-Oracle")
     result.assert_outcomes(passed=4, deselected=3)
     assert {p for p, _, _ in rows(pytester)} == {"Synthetic-Oracle"}
+    assert SCORED_LINE.format("2 runs", "2 transformations", 0) in result.outlines
 
 
 def test_bad_inputs_fail_only_their_own_cases(pytester: pytest.Pytester, tree: Path) -> None:
@@ -222,6 +228,10 @@ def test_an_unusable_answer_is_scored_and_a_missing_one_is_not(pytester: pytest.
     assert unusable["extra"]["unusable"] == "response:1:1: expected a JSON array of mappings"
     missing = found[("Local", "Library2Catalog", "runs/Local-tiny-run02")]
     assert missing["status"] == "error" and missing["extra"]["missing"] == "timeout after 600 s"
+    assert (
+        "1 run scored (1 unusable) on 1 transformation, 1 excluded (1 missing), partial weight 0.5, "
+        "confidence all"
+    ) in result.outlines
     failure = [line for line in result.outlines if line.startswith("atlbench: 1 run got no answer")]
     assert failure == [
         f"{MISSING_LINE}; fill them in with `atlbench generate` (cached answers are replayed) or accept them "

@@ -415,8 +415,7 @@ class AtlTrack(Track):
         rows = self.decode(section.rows)
         weight = self.option("partial_weight")
         lines = [
-            f"{len({r.transformation for r in rows})} transformations, {len(rows)} runs, partial "
-            f"weight {weight:g}, confidence {self.option('confidence') or 'all'}"
+            f"{scored_line(rows)}, partial weight {weight:g}, confidence {self.option('confidence') or 'all'}"
         ]
         lines += format_tables(aggregate(rows, partial_weight=weight)).splitlines()
         return lines
@@ -441,6 +440,24 @@ class AtlTrack(Track):
     def llm_task(self, request: Any) -> Any:
         """One pass: a prompt per selected transformation and run index (``docs/LLM_RUNS.md``)."""
         return MappingTrackTask(self.data_root, request)
+
+
+def scored_line(rows: list[RunRow]) -> str:
+    """What the session scored, not what it collected: the runs that were scored (unusable ones among
+    them) and the transformations they cover, then the runs excluded (missing ones among them), so a
+    session narrowed by ``-k`` or ``--provider`` says what its tables are made of."""
+    from benchmark.core.wording import plural
+    from benchmark.tracks.mapping.outcomes import OUTCOME_MISSING, OUTCOME_UNUSABLE, run_outcome
+
+    outcomes = [run_outcome(row) for row in rows]
+    scored = [row for row in rows if row.ok]
+    transformations = len({row.transformation for row in scored})
+    excluded = len(rows) - len(scored)
+    return (
+        f"{plural(len(scored), 'run')} scored ({outcomes.count(OUTCOME_UNUSABLE)} unusable) on "
+        f"{plural(transformations, 'transformation')}, {excluded} excluded "
+        f"({outcomes.count(OUTCOME_MISSING)} missing)"
+    )
 
 
 class MappingTrackTask:
