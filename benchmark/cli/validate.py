@@ -60,6 +60,21 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
+def _excluded_lines(rows: list[Any]) -> list[str]:
+    """One line per task and cause: the runs an unusable ground truth excludes share one message."""
+    from benchmark.core.rows import group_by_cause, run_name
+    from benchmark.core.wording import plural
+
+    lines = []
+    for (track, task), cause, group in group_by_cause(rows, lambda r: (r.track, r.task), lambda r: r.error):
+        if len(group) == 1:
+            lines.append(f"{track} {task} {group[0].provider} {group[0].run}: {cause}")
+        else:
+            runs = ", ".join(run_name(r.provider, r.run) for r in group)
+            lines.append(f"{track} {task} ({plural(len(group), 'run')}: {runs}): {cause}")
+    return lines
+
+
 def run(args: argparse.Namespace) -> int:
     from benchmark.core.errors import ConfigurationError
     from benchmark.core.options import LIST
@@ -97,11 +112,8 @@ def run(args: argparse.Namespace) -> int:
         for line in lines:
             print(line)
     failures = [f"ground truth {p}" for p in problems]
-    failures += [
-        f"{r.track} {r.task} {r.provider} {r.run}: {r.error}"
-        for r in rows
-        if not r.ok and harness.track(r.track).missing_reason(r) is None  # missing runs: one line below
-    ]
+    excluded = [r for r in rows if not r.ok and harness.track(r.track).missing_reason(r) is None]
+    failures += _excluded_lines(excluded)  # missing runs: one line of their own, below
     missing_messages, missing_failures = harness.missing_check(rows)
     failures += missing_failures
     if not rows:

@@ -13,8 +13,12 @@ Everything is builtins-only JSON: rows cross pytest-xdist workers as JSON string
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+K = TypeVar("K", bound=Hashable)
 
 ROW_FORMAT_VERSION = 2
 
@@ -112,6 +116,24 @@ class Row:
     @classmethod
     def loads(cls, text: str) -> Row:
         return cls.from_json(json.loads(text))
+
+
+def run_name(provider: str, run: str) -> str:
+    """A run as a list of runs names it: its id, with the provider in front when the id does not say it
+    (a baseline's run is its name; a run file's id usually starts with its provider)."""
+    return run if provider.lower() in run.lower() else f"{provider} {run}"
+
+
+def group_by_cause(
+    entries: Iterable[T], task: Callable[[T], K], cause: Callable[[T], str]
+) -> list[tuple[K, str, list[T]]]:
+    """(task, cause, entries) for entries with the same task and the same cause, in order of first
+    appearance: one unusable ground truth excludes every run of its task with one message, which a list
+    of excluded runs says once, not once per run."""
+    groups: dict[tuple[K, str], list[T]] = {}
+    for entry in entries:
+        groups.setdefault((task(entry), cause(entry)), []).append(entry)
+    return [(t, c, members) for (t, c), members in groups.items()]
 
 
 @dataclass(frozen=True)

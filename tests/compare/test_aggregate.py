@@ -223,6 +223,26 @@ def test_an_excluded_run_names_its_file_once(rows):
     assert "  T2/run2.json: broken JSON" in lines
 
 
+def test_runs_excluded_by_one_cause_are_listed_once_per_transformation(rows):
+    """An unusable ground truth excludes every run of its transformation with the same message: the list
+    says it once, naming the runs (the provider first when the run id does not say it); runs excluded
+    for causes of their own keep a line each."""
+    from benchmark.tracks.mapping.tables import excluded_lines, format_tables
+
+    cause = "ground truth of Alpha2Beta is unusable: Alpha2Beta.atl:6:7: unexpected ';'"
+    shared = [
+        error_row(cause, provider=p, transformation="Alpha2Beta", run=r, file=f"Alpha2Beta/{r}.json")
+        for p, r in (("Claude", "runs/Claude-run01"), ("EMFCompare", "EMFCompare"), ("Local", "export (3)"))
+    ]
+    lines = excluded_lines(aggregate([*rows, *shared]).excluded)
+    assert lines == [
+        "Alpha2Beta (3 runs: runs/Claude-run01, EMFCompare, Local export (3)): " + cause,
+        "T2/run2.json: broken JSON",
+    ]
+    text = format_tables(aggregate([*rows, *shared]))
+    assert text.count(cause) == 1 and "4 runs excluded" in text
+
+
 def test_names_sort_ignoring_case_in_groups_records_and_statistics():
     """``book2publication`` sorts among the B's (a case-sensitive sort put it after every capital)."""
     from benchmark.tracks.mapping.stats.summary import compute_statistics

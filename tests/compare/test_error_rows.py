@@ -166,3 +166,23 @@ def test_validate_fails_on_missing_runs_in_one_line_unless_they_are_accepted(tmp
     assert captured.err == ""
     assert "2 runs got no answer (missing, not scored)" in captured.out
     assert "; accepted by --allow-missing-runs" in captured.out
+
+
+def test_validate_says_a_cause_shared_by_a_transformations_runs_once(tmp_path, capsys):
+    """A broken ATL file excludes each of its runs with one message: one error line for them all."""
+    import shutil
+    from pathlib import Path
+
+    from benchmark.cli import main
+
+    tree = Path(__file__).parents[1] / "plugin" / "data" / "tree"
+    shutil.copytree(tree / "Shapes2Figures", tmp_path / "Shapes2Figures")
+    atl = tmp_path / "Shapes2Figures" / "Shapes2Figures.atl"
+    atl.write_text(atl.read_text().replace("to f :", "to f ;"))
+    assert main(["validate", str(tmp_path), "--track", "atl", "--baseline", "none"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and err[0].startswith("error: ground truth Shapes2Figures: ")
+    assert err[1].startswith(
+        "error: atl Shapes2Figures (2 runs: runs/Synthetic-Noisy-run01, runs/Synthetic-Oracle-run01): "
+        "ground truth of Shapes2Figures is unusable: "
+    )

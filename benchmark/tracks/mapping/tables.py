@@ -3,13 +3,16 @@ Markdown (``summary.md``), so every place prints the same numbers in the same la
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from benchmark.core.rows import group_by_cause, run_name
 from benchmark.core.wording import plural
 from benchmark.tracks.mapping.aggregate import (
     Aggregation,
     ExcludedRun,
     hallucination_rows,
+    name_key,
     split_rows,
     table_rows,
 )
@@ -50,8 +53,23 @@ def format_tables(aggregation: Aggregation, *, tablefmt: str = "simple", heading
     if aggregation.excluded:
         parts.append(title(f"{plural(len(aggregation.excluded), 'run')} excluded"))
         bullet = "- " if markdown else "  "
-        parts.extend(f"{bullet}{_excluded(e)}" for e in aggregation.excluded)
+        parts.extend(f"{bullet}{line}" for line in excluded_lines(aggregation.excluded))
     return "\n".join(parts) + "\n"
+
+
+def excluded_lines(excluded: Sequence[ExcludedRun]) -> list[str]:
+    """One line per transformation and cause, by transformation: ``FILE: reason`` for a run excluded on
+    its own, ``TRANSFORMATION (N runs: ...): reason`` for runs excluded by one cause (an unusable ground
+    truth excludes every run of its transformation with the same message)."""
+    ordered = sorted(excluded, key=lambda e: name_key(e.transformation))
+    lines = []
+    for transformation, cause, runs in group_by_cause(ordered, lambda e: e.transformation, lambda e: e.error):
+        if len(runs) == 1:
+            lines.append(_excluded(runs[0]))
+        else:
+            names = ", ".join(run_name(run.provider, run.run) for run in runs)
+            lines.append(f"{transformation} ({plural(len(runs), 'run')}: {names}): {cause}")
+    return lines
 
 
 def _excluded(run: ExcludedRun) -> str:

@@ -95,15 +95,18 @@ def track_report(
 
 
 def report_lines(stats: Statistics) -> list[str]:
-    """What ``atlbench report`` prints: F1 with its interval, macro F1, stability; notes; excluded runs."""
+    """What ``atlbench report`` prints: runs (unusable among them), F1 with its interval, macro F1,
+    stability; notes; excluded runs, one line per transformation and cause."""
     from tabulate import tabulate
 
     from benchmark.tracks.mapping.reports import format as fmt
+    from benchmark.tracks.mapping.tables import excluded_lines
 
     rows = [
         [
             p.provider,
             p.runs,
+            p.unusable_runs,
             fmt.with_interval(p.micro.f1, p.intervals.get("f1")),
             fmt.spread(p.macro["f1"]),
             fmt.number(p.stability.mean),
@@ -112,12 +115,10 @@ def report_lines(stats: Statistics) -> list[str]:
     ]
     lines = []
     if rows:
-        headers = ["provider", "runs", "F1 [95% CI]", "macro F1 ± SD", "stability"]
+        headers = ["provider", "runs", "unusable", "F1 [95% CI]", "macro F1 ± SD", "stability"]
         lines += tabulate(rows, headers=headers).splitlines()
     lines += [f"note: {note}" for note in stats.notes]
-    lines += [
-        f"excluded: {e.provider} {e.transformation} {e.run}: {e.error}" for e in stats.aggregation.excluded
-    ]
+    lines += [f"excluded: {line}" for line in excluded_lines(stats.aggregation.excluded)]
     return lines
 
 
