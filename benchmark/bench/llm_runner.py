@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmark.core.wording import plural
 from benchmark.llm.batch import PollPolicy  # noqa: E402
 from benchmark.llm.cache import LogReplay, ResponseCache  # noqa: E402
 from benchmark.llm.config import KIND_OPENAI, ProviderConfig  # noqa: E402
@@ -91,7 +92,10 @@ def main(argv: list[str] | None = None) -> None:
             **options,  # type: ignore[arg-type]
         )
 
-    print(f"{args.runs} runs, {args.prompt_kb} KB prompt, 40-entry answer, concurrency {args.concurrency}")
+    print(
+        f"{plural(args.runs, 'run')}, {args.prompt_kb} KB prompt, 40-entry answer, "
+        f"concurrency {args.concurrency}"
+    )
     import openai  # noqa: F401  (SDK import time is not the runner's)
 
     timed("direct requests (openai SDK, local server)", args.runs, lambda: engine(workdir / "c1").run(jobs))

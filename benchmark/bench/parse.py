@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from benchmark.core.wording import plain_text
+from benchmark.core.wording import plain_text, plural
 
 if TYPE_CHECKING:
     from benchmark.bench._corpus import AtlCorpus
@@ -418,5 +418,5 @@ def _scaling(base_blocks: int, repeat_seconds: float) -> None:
         print(
             f"  {factor:>3}x: {size:>9} bytes, {best_wall:.4f} s wall, {best_cpu:.4f} s CPU, "
             f"{_mb_per_second(size, best_wall):.2f} MB/s, "
-            f"cost per byte {per_megabyte / base_rate:.2f}x the 1x cost ({runs} runs)"
+            f"cost per byte {per_megabyte / base_rate:.2f}x the 1x cost ({plural(runs, 'run')})"
         )

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from benchmark.core.wording import plural
+
 T = TypeVar("T")
 NAMES = ("Claude", "GPT", "Gemini", "Llama", "Mistral", "Qwen", "DeepSeek", "Grok")
 
@@ -48,8 +50,9 @@ def session(transformations: int, providers: int, runs: int, draws: int, out: Pa
     results = synthetic_results(transformations=transformations, providers=names, runs=runs, seed=1)
     path = results.save(out / "results.json")
     print(
-        f"{transformations} transformations x {providers} LLM providers x {runs} runs + 1 baseline run each: "
-        f"{len(results.rows)} rows, results.json {path.stat().st_size / 1e6:.1f} MB, {draws} bootstrap draws"
+        f"{plural(transformations, 'transformation')} x {plural(providers, 'LLM provider')} x "
+        f"{plural(runs, 'run')} + 1 baseline run each: {plural(len(results.rows), 'row')}, "
+        f"results.json {path.stat().st_size / 1e6:.1f} MB, {draws} bootstrap draws"
     )
 
     def load() -> MappingResults:

@@ -126,11 +126,14 @@ def run(args: argparse.Namespace) -> int:
         progress=args.progress and sys.stderr.isatty(),
     )
     if args.dry_run:
+        from benchmark.core.wording import plural
+
         planned = plan(options)
         for item in planned:
             print(f"{item.label}: {item.source} -> {item.path}")
         to_send = sum(1 for item in planned if item.source == "request")
-        print(f"{len(planned)} runs; {len(planned) - to_send} cached; {to_send} to request", file=sys.stderr)
+        cached = len(planned) - to_send
+        print(f"{plural(len(planned), 'run')}; {cached} cached; {to_send} to request", file=sys.stderr)
         return EXIT_OK
 
     def report_problem(filed: Any) -> None:

@@ -74,5 +74,7 @@ def run(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - start
     for line in lines:
         print(line)
-    print(f"wrote {len(paths)} files to {args.output} in {elapsed:.1f} s")
+    from benchmark.core.wording import plural
+
+    print(f"wrote {plural(len(paths), 'file')} to {args.output} in {elapsed:.1f} s")
     return 0

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from benchmark.core.rows import Row
+from benchmark.core.wording import plural
 
 RUN_MARKER = "atlbench_run"
 WORKER_OUTPUT_KEY = "atlbench_rows"  # config.workeroutput[...] = {nodeid: [row JSON, ...]}
@@ -67,7 +68,7 @@ class RowCollector:
             if nodeid in self.ran and count == 0:
                 found.append(f"{nodeid}: ran but sent no row")
             elif count > 1:
-                found.append(f"{nodeid}: sent {count} rows")
+                found.append(f"{nodeid}: sent {plural(count, 'row')}")
         keys: dict[tuple[str, ...], str] = {}
         for nodeid, rows in sorted(self.rows_by_node.items()):
             for row in rows:

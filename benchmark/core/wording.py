@@ -12,7 +12,12 @@ _ESCAPE = re.compile(r"\\(.)")
 def plural(count: int, noun: str, plural_form: str | None = None) -> str:
     """``1 run``, ``2 runs``, ``0 runs``; ``plural_form`` for nouns that do not just take an ``s``
     (``plural(2, "entry", "entries")``)."""
-    return f"{count} {noun if count == 1 else plural_form or noun + 's'}"
+    return f"{count} {word(count, noun, plural_form)}"
+
+
+def word(count: int, noun: str, plural_form: str | None = None) -> str:
+    """The noun alone, in the number ``count`` asks for (``unknown key 'x'``, ``unknown keys 'x', 'y'``)."""
+    return noun if count == 1 else plural_form or noun + "s"
 
 
 def plain_text(rest: str) -> str:
@@ -23,4 +28,4 @@ def plain_text(rest: str) -> str:
     return _ESCAPE.sub(r"\1", text.replace("\\ ", ""))
 
 
-__all__ = ["plain_text", "plural"]
+__all__ = ["plain_text", "plural", "word"]

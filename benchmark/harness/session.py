@@ -134,8 +134,8 @@ class Harness:
             if verbose:
                 lines += [f"skipped {item.path}: {item.reason}" for item in skipped]
             elif skipped:  # never silent: say how many
-                what = "folder or file" if len(skipped) == 1 else "folders or files"
-                lines.append(f"{len(skipped)} {what} skipped by rule (-v lists them)")
+                what = plural(len(skipped), "folder or file", "folders or files")
+                lines.append(f"{what} skipped by rule (-v lists them)")
             out.append((f"atlbench {track.title}", lines))
         return out
 

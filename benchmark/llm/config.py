@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.core.errors import ConfigurationError
+from benchmark.core.wording import word
 from benchmark.llm.requests import GenerationParameters
 
 KIND_OPENAI = "openai-compatible"
@@ -230,7 +231,9 @@ def parse_config(data: Mapping[str, Any], *, source: Path, prefix: str = "") -> 
     unknown = set(cache_data) - {"dir"}
     if unknown:
         raise ConfigurationError(
-            f"unknown key(s) {', '.join(sorted(unknown))}; allowed: dir", file=source, field=f"{prefix}cache"
+            f"unknown {word(len(unknown), 'key')} {', '.join(sorted(unknown))}; allowed: dir",
+            file=source,
+            field=f"{prefix}cache",
         )
     if "dir" in cache_data:
         raw = _typed(cache_data, "dir", str, source, f"{prefix}cache")
@@ -252,7 +255,8 @@ def _parse_provider(name: str, entry: Any, *, source: Path, field: str) -> Provi
     unknown = set(entry) - _PROVIDER_KEYS
     if unknown:
         raise ConfigurationError(
-            f"unknown key(s) {', '.join(sorted(unknown))}; allowed: {', '.join(sorted(_PROVIDER_KEYS))}",
+            f"unknown {word(len(unknown), 'key')} {', '.join(sorted(unknown))}; "
+            f"allowed: {', '.join(sorted(_PROVIDER_KEYS))}",
             file=source,
             field=field,
         )

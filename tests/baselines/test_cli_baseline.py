@@ -65,7 +65,7 @@ def test_pairs_list_reports_bad_lines_and_continues(
     reverse = json.loads((out_dir / "003.json").read_text(encoding="utf-8"))
     assert [(m["source"]["class"], m["target"]["class"]) for m in reverse["mappings"]] == [("Books", "Book")]
     errors = capsys.readouterr().err
-    assert f"{listing}:2: error: expected SOURCE<TAB>TARGET, found 1 tab-separated field(s)" in errors
+    assert f"{listing}:2: error: expected SOURCE<TAB>TARGET, found 1 tab-separated field: " in errors
     assert f"{listing}:3: error: {tmp_path / 'missing.ecore'}: no such metamodel file" in errors
     # counted over the four pair lines, the malformed one included; one mapping is "1 mapping"
     assert "[1/4] 000.json left.ecore -> right.ecore: 1 mapping (" in errors

@@ -430,6 +430,8 @@ def test_cli_generate_prints_the_summary_and_exits_1_on_a_failed_run(
     assert "Book2Publication run03: failed: answer unusable" in captured.err
     assert main([*argv, "--dry-run", "--runs", "3"]) == 0
     assert "Family2Person run03: request ->" in capsys.readouterr().out
+    assert main([*argv, "--dry-run", "--runs", "1", "-k", "book"]) == 0
+    assert capsys.readouterr().err.splitlines()[-1] == "1 run; 1 cached; 0 to request"  # not "1 runs"
 
 
 def test_cli_reports_configuration_errors_with_file_and_key(
@@ -442,7 +444,7 @@ def test_cli_reports_configuration_errors_with_file_and_key(
     )
     assert code == 2
     err = capsys.readouterr().err
-    assert f"{config}: error: providers.X: unknown key(s) temprature" in err
+    assert f"{config}: error: providers.X: unknown key temprature; allowed: " in err
 
 
 @pytest.mark.parametrize("provider", ["OpenAI", "Claude"])

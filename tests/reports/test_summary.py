@@ -207,8 +207,14 @@ def test_statistics_are_reproducible_and_seed_dependent(small_results):
 def test_a_sign_flip_test_that_cannot_reject_is_announced(small_results, make_row):
     # three transformations: smallest p = 2/8, x 3 pairs after Holm = 0.75
     stats = compute_statistics(small_results.rows, draws=50)
-    assert any("smallest p-value is 0.25, 0.75 after Holm over 3 pair(s)" in n for n in stats.notes)
+    assert any(
+        "with 3 transformations the sign-flip test's smallest p-value is 0.25, 0.75 after Holm over 3 "
+        "pairs" in n
+        for n in stats.notes
+    )
     # five transformations, one pair: 2/32 = 0.0625 >= 0.05 still; six: 2/64 < 0.05, no note
     rows = [make_row(p, f"T{t}", "r1", classes=[("S", "X", "tp")]) for p in ("A", "B") for t in range(6)]
     assert not any("smallest p-value" in n for n in compute_statistics(rows, draws=20).notes)
     assert any("0.0625" in n for n in compute_statistics(rows[:5] + rows[6:11], draws=20).notes)
+    one_pair = compute_statistics(rows[:1] + rows[6:7], draws=20).notes
+    assert any("with 1 transformation the sign-flip" in n and "Holm over 1 pair:" in n for n in one_pair)

@@ -21,6 +21,7 @@ from typing import Any
 
 from benchmark.core.errors import InputFormatError
 from benchmark.core.fileio import dumps_json
+from benchmark.core.wording import plural
 
 FORMAT_NAME = "atl-binding-interchange"
 FORMAT_VERSION = 1
@@ -382,5 +383,5 @@ def validate(data: Any, *, source: str | Path | None = None) -> None:
     if errors:
         first = errors[0]
         path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first.absolute_path)
-        more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
+        more = f" (and {plural(len(errors) - 1, 'more problem')})" if len(errors) > 1 else ""
         raise InputFormatError(f"{first.message}{more}", file=source, field=path)

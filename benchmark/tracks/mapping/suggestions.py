@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.core.errors import BenchmarkError, ConfigurationError, InputFormatError
+from benchmark.core.wording import plural
 from benchmark.tracks.mapping.answers import DecodedAnswer, decode_answer, decode_at, line_column, payload
 from benchmark.tracks.mapping.jjodel import KIND_ATTRIBUTE, KIND_CLASS, MappingEntry
 
@@ -353,7 +354,7 @@ def _validate(data: Any, definition: str | None, *, source: str | Path | None) -
     )
     if errors:
         first = errors[0]
-        more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
+        more = f" (and {plural(len(errors) - 1, 'more problem')})" if len(errors) > 1 else ""
         raise InputFormatError(f"{first.message}{more}", file=source, field=_json_path(first.absolute_path))
 
 

@@ -24,6 +24,7 @@ from benchmark.core.track import (
     SkippedInput,
     Track,
 )
+from benchmark.core.wording import plural
 from benchmark.lang.ecore.view import MetamodelView
 from benchmark.tracks.mapping.corpus import (
     Discovery,
@@ -211,7 +212,7 @@ class AtlTrack(Track):
         if problems:
             listed = "\n".join(f"  - {p}" for p in problems)
             raise GroundTruthProblem(
-                f"{case.file}: the extracted ground truth names {len(problems)} element(s) that the "
+                f"{case.file}: the extracted ground truth names {plural(len(problems), 'element')} that the "
                 f"metamodels do not define:\n{listed}"
             )
         return self.facts(case.task)
@@ -446,7 +447,6 @@ def scored_line(rows: list[RunRow]) -> str:
     """What the session scored, not what it collected: the runs that were scored (unusable ones among
     them) and the transformations they cover, then the runs excluded (missing ones among them), so a
     session narrowed by ``-k`` or ``--provider`` says what its tables are made of."""
-    from benchmark.core.wording import plural
     from benchmark.tracks.mapping.outcomes import OUTCOME_MISSING, OUTCOME_UNUSABLE, run_outcome
 
     outcomes = [run_outcome(row) for row in rows]

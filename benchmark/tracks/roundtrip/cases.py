@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.core.errors import InputFormatError
+from benchmark.core.wording import word
 from benchmark.tracks.roundtrip.generate import MANIFEST_FORMAT_VERSION, MANIFEST_NAME
 from benchmark.tracks.roundtrip.reading import ECORE, SQL, ModelKind
 from benchmark.tracks.roundtrip.scoring import ScoreReport, score
@@ -144,7 +145,8 @@ def _case(entry: dict[str, Any], data_dir: Path, manifest: Path, where: str) -> 
     missing = [str(p.name) for p in files.values() if not p.is_file()]
     if missing:
         raise InputFormatError(
-            f"case {case.case_id}: missing file(s) {', '.join(missing)}; run `atlbench roundtrip generate`",
+            f"case {case.case_id}: missing {word(len(missing), 'file')} {', '.join(missing)}; "
+            "run `atlbench roundtrip generate`",
             file=str(manifest),
         )
     return case

@@ -21,6 +21,7 @@ from typing import Any
 
 from benchmark.core.errors import InputFormatError
 from benchmark.core.fileio import dumps_json, write_text_atomic
+from benchmark.core.wording import plural
 from benchmark.tracks.roundtrip.ecore_io import read_ecore, write_ecore
 from benchmark.tracks.roundtrip.ecoremodel import EcorePackage
 from benchmark.tracks.roundtrip.forward import ForwardMappingError, forward
@@ -154,8 +155,9 @@ def build(source_dir: Path, progress: Callable[[str], None] | None = None) -> di
                 }
             )
         if progress is not None:
-            sizes = f"{len(package.classes)} classes -> {len(schema.tables)} tables"
-            progress(f"{domain}: {sizes}, {len(OPERATORS)} deltas")
+            classes = plural(len(package.classes), "class", "classes")
+            sizes = f"{classes} -> {plural(len(schema.tables), 'table')}"
+            progress(f"{domain}: {sizes}, {plural(len(OPERATORS), 'delta')}")
     files[MANIFEST_NAME] = dumps_json(
         {
             "formatVersion": MANIFEST_FORMAT_VERSION,

@@ -35,6 +35,7 @@ from benchmark.core.track import (
     SkippedInput,
     Track,
 )
+from benchmark.core.wording import word
 from benchmark.tracks.roundtrip.cases import BASELINES, ECHO, STAGES, RoundTripCase, Study, load_study
 from benchmark.tracks.roundtrip.reading import ReadModel, read_answer, read_answer_data
 from benchmark.tracks.roundtrip.runfile import RUNS_DIR, STATUS_NOT_RUN, StageRun, read_run
@@ -49,7 +50,8 @@ def _baselines(text: str) -> tuple[str, ...]:
         return ()
     unknown = [name for name in names if name not in BASELINES]
     if unknown:
-        raise ValueError(f"unknown baseline(s) {', '.join(unknown)}; known: echo, oracle, none")
+        listed = ", ".join(unknown)
+        raise ValueError(f"unknown {word(len(unknown), 'baseline')} {listed}; known: echo, oracle, none")
     return tuple(dict.fromkeys(BASELINES[name] for name in names))
 
 
@@ -307,7 +309,7 @@ class RoundTripTrack(Track):
         if empty:
             raise GroundTruthProblem(
                 f"case {case.task}: the delta changes no canonical line on the {' and '.join(empty)} "
-                "side(s), so it measures nothing"
+                f"{word(len(empty), 'side')}, so it measures nothing"
             )
         return facts
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmark.core.errors import BenchmarkError, InputFormatError
+from benchmark.core.wording import plural
 
 ENGINE_ALIASES = {"emfcompare": "EMFCompare", "name-equality": "NameEquality"}
 
@@ -50,7 +51,8 @@ def read_pairs(list_file: str | Path) -> tuple[list[PairSpec], list[BenchmarkErr
         if len(fields) != 2 or not fields[0].strip() or not fields[1].strip():
             errors.append(
                 InputFormatError(
-                    f"expected SOURCE<TAB>TARGET, found {len(fields)} tab-separated field(s): {line!r}",
+                    f"expected SOURCE<TAB>TARGET, found {plural(len(fields), 'tab-separated field')}: "
+                    f"{line!r}",
                     file=file,
                     line=number,
                 )

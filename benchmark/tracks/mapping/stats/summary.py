@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from benchmark.core.errors import ConfigurationError, InputFormatError
+from benchmark.core.wording import plural
 from benchmark.stats.bootstrap import (
     DEFAULT_CONFIDENCE,
     DEFAULT_DRAWS,
@@ -257,9 +258,10 @@ def _power_note(pairs: Sequence[PairComparison], alpha: float) -> str | None:
     if adjusted < alpha:
         return None
     return (
-        f"with {transformations} transformation(s) the sign-flip test's smallest p-value is {floor:.4g}, "
-        f"{adjusted:.4g} after Holm over {len(counts)} pair(s): no pair can reach significance at {alpha:g} "
-        "this way; read the ΔF1 intervals and the per-transformation McNemar tests, or add transformations"
+        f"with {plural(transformations, 'transformation')} the sign-flip test's smallest p-value is "
+        f"{floor:.4g}, {adjusted:.4g} after Holm over {plural(len(counts), 'pair')}: no pair can reach "
+        f"significance at {alpha:g} this way; read the ΔF1 intervals and the per-transformation McNemar "
+        "tests, or add transformations"
     )
 
 
@@ -325,7 +327,8 @@ def compute_statistics(
     notes: list[str] = []
     if aggregation.excluded:
         notes.append(
-            f"{len(aggregation.excluded)} run(s) could not be scored and are excluded (listed below)"
+            f"{plural(len(aggregation.excluded), 'run')} could not be scored and "
+            f"{'is' if len(aggregation.excluded) == 1 else 'are'} excluded (listed below)"
         )
     if not ok:
         notes.append("no scored runs: there is nothing to summarise")
@@ -465,7 +468,7 @@ def _pairs(
             tests.append(TransformationTest(t, items, mcnemar(b, c)))
         note = None
         if len(common) < max(len(grouped[first]), len(grouped[second])):
-            note = f"compared on the {len(common)} transformation(s) both providers have runs on"
+            note = f"compared on the {plural(len(common), 'transformation')} both providers have runs on"
         drafts.append(
             PairComparison(
                 first, second, common, delta, interval, differences, permutation, None, tuple(tests), note
