@@ -218,9 +218,17 @@ def test_an_unusable_answer_is_scored_and_a_missing_one_is_not(pytester: pytest.
     says nothing about the model); both stay under their provider. The session fails on the missing run,
     with one line naming it and its reason."""
     _local_runs(tree)
-    result = run(pytester, "-k", "Library2Catalog and Local")
+    result = run(pytester, "-k", "Library2Catalog and Local", "--junitxml=reports/junit.xml")
     result.assert_outcomes(passed=1, skipped=1)
     assert result.ret == 1
+    # the passing case says why the answer was unusable: in the tables' list and in its JUnit properties
+    answer = tree / "Library2Catalog" / "runs" / "Local-tiny-run01.json"
+    listed = result.outlines.index("1 unusable run, scored as runs with no suggestions")
+    assert result.outlines[listed + 1] == f"  {answer}: response:1:1: expected a JSON array of mappings"
+    properties = _junit_properties(pytester.path / "reports" / "junit.xml")
+    case = properties["test_run[Library2Catalog-Local-tiny-run01]"]
+    assert case["unusable"] == "response:1:1: expected a JSON array of mappings"
+    assert case["transformation"] == "Library2Catalog" and case["status"] == "ok"
     found = rows(pytester)
     unusable = found[("Local", "Library2Catalog", "runs/Local-tiny-run01")]
     assert unusable["status"] == "ok" and unusable["suggestions"] == 0

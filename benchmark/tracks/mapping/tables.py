@@ -3,7 +3,7 @@ Markdown (``summary.md``), so every place prints the same numbers in the same la
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from benchmark.core.rows import group_by_cause, run_name
@@ -16,6 +16,8 @@ from benchmark.tracks.mapping.aggregate import (
     split_rows,
     table_rows,
 )
+from benchmark.tracks.mapping.counts import RunRow
+from benchmark.tracks.mapping.outcomes import OUTCOME_UNUSABLE, outcome_reason, run_outcome
 
 DIGITS = 3
 
@@ -72,7 +74,21 @@ def excluded_lines(excluded: Sequence[ExcludedRun]) -> list[str]:
     return lines
 
 
+def unusable_lines(rows: Iterable[RunRow]) -> list[str]:
+    """The unusable runs (the model answered, the answer held no usable mapping; scored as runs with no
+    suggestions) under a heading, each with why its answer could not be used; nothing when there are none."""
+    unusable = [(row, outcome_reason(row)) for row in rows if run_outcome(row) == OUTCOME_UNUSABLE]
+    if not unusable:
+        return []
+    heading = f"{plural(len(unusable), 'unusable run')}, scored as runs with no suggestions"
+    return [heading, *(f"  {_with_file(row.file, str(reason))}" for row, reason in unusable)]
+
+
 def _excluded(run: ExcludedRun) -> str:
+    return _with_file(run.file, run.error)
+
+
+def _with_file(file: str, reason: str) -> str:
     """``FILE: reason``; a reason that already starts with its file (a parser's ``FILE:LINE:COL: ...``) is
     not prefixed a second time."""
-    return run.error if run.error.startswith(f"{run.file}:") else f"{run.file}: {run.error}"
+    return reason if reason.startswith(f"{file}:") else f"{file}: {reason}"

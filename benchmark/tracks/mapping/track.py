@@ -383,10 +383,16 @@ class AtlTrack(Track):
         return {group.provider: group.micro.overall.f1 for group in aggregation.totals()}
 
     def junit_properties(self, row: Row) -> list[tuple[str, str]]:
+        """The transformation, why an unusable answer could not be used, and P/R/F1/accuracy per level."""
+        from benchmark.tracks.mapping.outcomes import OUTCOME_UNUSABLE, outcome_reason, run_outcome
+
+        properties = [("transformation", row.task)]
         if not row.ok:
-            return []
-        levels = RunRow.from_envelope(row).scores()
-        properties = []
+            return properties
+        mapping_row = RunRow.from_envelope(row)
+        if run_outcome(mapping_row) == OUTCOME_UNUSABLE:
+            properties.append(("unusable", str(outcome_reason(mapping_row))))
+        levels = mapping_row.scores()
         for level, scores in (
             ("class", levels.classes),
             ("binding", levels.bindings),
@@ -410,8 +416,8 @@ class AtlTrack(Track):
         return properties
 
     def summary_lines(self, results: Any, section: Any, verbose: bool) -> list[str]:
-        from benchmark.tracks.mapping.aggregate import aggregate
-        from benchmark.tracks.mapping.tables import format_tables
+        from benchmark.tracks.mapping.aggregate import aggregate, name_key
+        from benchmark.tracks.mapping.tables import format_tables, unusable_lines
 
         rows = self.decode(section.rows)
         weight = self.option("partial_weight")
@@ -419,7 +425,8 @@ class AtlTrack(Track):
             f"{scored_line(rows)}, partial weight {weight:g}, confidence {self.option('confidence') or 'all'}"
         ]
         lines += format_tables(aggregate(rows, partial_weight=weight)).splitlines()
-        return lines
+        unusable = unusable_lines(sorted(rows, key=lambda r: (name_key(r.transformation), r.file)))
+        return lines + ([""] if unusable else []) + unusable
 
     def write_reports(self, results: Any, section: Any, out_dir: Path, options: Any) -> Any:
         from benchmark.tracks.mapping.reports import track_report
