@@ -275,6 +275,23 @@ def test_ground_truth_naming_unknown_features_fails_with_the_list(
     )
 
 
+def test_a_missing_metamodel_file_is_said_as_what_it_is(pytester: pytest.Pytester, tree: Path) -> None:
+    """Not "names 1 element that the metamodels do not define": the file is missing, and the case says so
+    (with what that costs), without a traceback."""
+    (tree / "Library2Catalog" / "Catalog.ecore").unlink()
+    result = run(pytester, "-k", "ground_truth and Library")
+    result.assert_outcomes(failed=1, deselected=6)
+    out = result.stdout.str()
+    assert "do not define" not in out and "Traceback" not in out and "GroundTruthProblem" not in out
+    result.stdout.fnmatch_lines(
+        [
+            "*Library2Catalog.atl: no metamodel file for target metamodel 'Catalog'; the ground truth "
+            "cannot be checked against that metamodel, and its runs get no attribute/reference split and no "
+            "made-up-name count*"
+        ]
+    )
+
+
 def test_guard_fails_the_session_when_a_row_is_withheld(pytester: pytest.Pytester, tree: Path) -> None:
     pytester.makepyfile(
         test_bench=CASES.replace("    atlbench_run.score()", "    pass  # forgets to record its row")

@@ -208,13 +208,21 @@ class AtlTrack(Track):
         if truth.error is not None:
             raise GroundTruthProblem(truth.error)
         assert truth.document is not None and truth.metamodels is not None
+        messages = [
+            f"{case.file}: {note}; the ground truth cannot be checked against that metamodel, and its runs "
+            "get no attribute/reference split and no made-up-name count (metamodel files are the .ecore "
+            f"and .km3 files below {truth.folder.path}, found by file stem or main package name)"
+            for note in truth.metamodels.notes
+        ]
         problems = consistency_problems(truth.document, truth.metamodels)
         if problems:
             listed = "\n".join(f"  - {p}" for p in problems)
-            raise GroundTruthProblem(
+            messages.append(
                 f"{case.file}: the extracted ground truth names {plural(len(problems), 'element')} that the "
                 f"metamodels do not define:\n{listed}"
             )
+        if messages:
+            raise GroundTruthProblem("\n".join(messages))
         return self.facts(case.task)
 
     def facts(self, task: str) -> Facts:
