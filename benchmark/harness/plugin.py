@@ -46,7 +46,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         raise pytest.UsageError(f"atlbench: {error}") from None
     for option in options:
         if option.kind == LIST:
-            group.addoption(option.flag, dest=option.ini, action="append", default=None, help=option.help)
+            group.addoption(
+                option.flag,
+                dest=option.ini,
+                action="append",
+                default=None,
+                metavar=option.metavar,
+                help=option.help,
+            )
             parser.addini(option.ini, option.help, type="linelist", default=[])
         elif option.kind == FLAG:
             group.addoption(option.flag, dest=option.ini, action="store_true", default=None, help=option.help)

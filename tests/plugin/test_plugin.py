@@ -451,3 +451,14 @@ def test_a_tree_without_a_tracks_data_skips_that_track_and_scores_the_others(
     assert result.ret == 0, result.stdout.str()
     result.assert_outcomes(passed=7, skipped=2)
     assert "Traceback" not in result.stdout.str() and "UsageError" not in result.stdout.str()
+
+
+def test_help_lists_the_options_with_their_metavars(pytester: pytest.Pytester, tree: Path) -> None:
+    """Repeatable options show what they take (not ``--min-score=ATLBENCH_MIN_SCORE``); a switch takes
+    nothing."""
+    result = pytester.runpytest("-p", "benchmark.harness.plugin", "--help")
+    assert result.ret == 0
+    text = result.stdout.str()
+    assert "--min-score=TRACK:PROVIDER=X" in text and "--provider=NAME" in text
+    assert "ATLBENCH_MIN_SCORE" not in text
+    assert "  --allow-missing-runs  accept runs that got no answer" in text
