@@ -119,9 +119,10 @@ class Harness:
         head = f"{plural(len(missing), 'run')} got no answer (missing, not scored): {listed}"
         if self.options.allow_missing_runs:
             return [f"{head}; accepted by --allow-missing-runs"], []
+        them = "it" if len(missing) == 1 else "them"
         return [], [
-            f"{head}; fill them in with `atlbench generate` (cached answers are replayed) or accept "
-            "them with --allow-missing-runs"
+            f"{head}; fill {them} in with `atlbench generate` (cached answers are replayed) or accept "
+            f"{them} with --allow-missing-runs"
         ]
 
     def summary_lines(self, results: Results, verbose: bool) -> list[tuple[str, list[str]]]:

@@ -242,7 +242,7 @@ def test_an_unusable_answer_is_scored_and_a_missing_one_is_not(pytester: pytest.
     ) in result.outlines
     failure = [line for line in result.outlines if line.startswith("atlbench: 1 run got no answer")]
     assert failure == [
-        f"{MISSING_LINE}; fill them in with `atlbench generate` (cached answers are replayed) or accept them "
+        f"{MISSING_LINE}; fill it in with `atlbench generate` (cached answers are replayed) or accept it "
         "with --allow-missing-runs"
     ]
 
