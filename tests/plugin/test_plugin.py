@@ -212,13 +212,16 @@ MISSING_LINE = (
 )
 
 
-def test_an_unusable_answer_is_scored_and_a_missing_one_is_not(pytester: pytest.Pytester, tree: Path) -> None:
+@pytest.mark.parametrize("workers", ["0", "2"])
+def test_an_unusable_answer_is_scored_and_a_missing_one_is_not(
+    pytester: pytest.Pytester, tree: Path, workers: str
+) -> None:
     """Through the harness: the unusable run's case passes with the counts of an empty run (the model's
     failure is a result), the missing run's case is skipped and its row is an error marked missing (it
     says nothing about the model); both stay under their provider. The session fails on the missing run,
     with one line naming it and its reason."""
     _local_runs(tree)
-    result = run(pytester, "-k", "Library2Catalog and Local", "--junitxml=reports/junit.xml")
+    result = run(pytester, "-k", "Library2Catalog and Local", "--junitxml=reports/junit.xml", "-n", workers)
     result.assert_outcomes(passed=1, skipped=1)
     assert result.ret == 1
     # the passing case says why the answer was unusable: in the tables' list and in its JUnit properties
