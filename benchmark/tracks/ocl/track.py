@@ -362,6 +362,13 @@ class OclTrack(Track):
 
         return score(judged(rows), draws=draws or DEFAULT_DRAWS)
 
+    def mode_pairs(self, rows: Any, draws: int | None = None) -> Any:
+        from benchmark.stats.bootstrap import DEFAULT_DRAWS
+        from benchmark.tracks.ocl.pairs import compare_modes
+        from benchmark.tracks.ocl.scores import judged
+
+        return compare_modes(judged(rows), draws=draws or DEFAULT_DRAWS)
+
     def headline(self, rows: Any) -> dict[str, float]:
         from benchmark.tracks.ocl.scores import headline
 
@@ -379,12 +386,15 @@ class OclTrack(Track):
     def summary_lines(self, results: Any, section: Any, verbose: bool) -> list[str]:
         from benchmark.tracks.ocl.reports import summary_lines
 
-        return summary_lines(self.scores(section.rows), section.rows, verbose)
+        rows = section.rows
+        return summary_lines(self.scores(rows), rows, verbose, self.mode_pairs(rows))
 
     def write_reports(self, results: Any, section: Any, out_dir: Path, options: Any) -> Any:
         from benchmark.tracks.ocl.reports import track_report
 
-        return track_report(section, self.scores(section.rows, options.get("ocl_draws")), Path(out_dir))
+        draws = options.get("ocl_draws")
+        rows = section.rows
+        return track_report(section, self.scores(rows, draws), Path(out_dir), self.mode_pairs(rows, draws))
 
     # ------------------------------------------------------------------------------------ LLM
 
