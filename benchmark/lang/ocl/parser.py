@@ -122,10 +122,21 @@ def syntax_error(error: UnexpectedInput, file: str | None, text: str = "") -> Oc
     return OclSyntaxError(what, file=file, line=line, column=column)
 
 
+@functools.lru_cache(maxsize=4096)
+def _shared_tree(text: str, start: str) -> Tree:
+    """The tree of ``text``, parsed once per process: the judge meets the same answer text in every mode
+    (a reference, an unchanged answer) and lark builds trees that nobody modifies (the transformers build
+    new values), so callers share them. A parse error is not cached (it carries no tree)."""
+    return lark_parser().parse(text, start=start)
+
+
 def parse_tree(text: str, start: str, *, file: str | None = None, line_offset: int = 0) -> Tree:
-    """Parse ``text``; positions are shifted by ``line_offset`` lines (text cut out of a larger file)."""
+    """Parse ``text``; positions are shifted by ``line_offset`` lines (text cut out of a larger file).
+
+    Without an offset the tree is shared with other callers that parsed the same text (do not modify
+    it); with one it is the caller's own, since its positions are shifted in place."""
     try:
-        tree = lark_parser().parse(text, start=start)
+        tree = lark_parser().parse(text, start=start) if line_offset else _shared_tree(text, start)
     except UnexpectedInput as error:
         err = syntax_error(error, file, text)
         if err.line is not None:

@@ -7,7 +7,8 @@ original (the transformations' law, checked on the data the runs are judged with
 the live baselines (:mod:`.baselines`), each judging every constraint of the model (:mod:`.judge`).
 Case ids read ``library-rename-Synthetic-Noisy-run01`` and ``library-rename-Oracle``, so ``-k rename``,
 ``-k library`` or ``-k Oracle`` select what they say. Variants and their judges are built once per process
-and model (SOIL parsing is the cost; every mode transforms the parsed states).
+and model (SOIL parsing is the cost; every mode transforms the parsed states), and kept in the session's
+disk cache, so a repeated session loads them instead of parsing and transforming again.
 """
 
 from __future__ import annotations
@@ -133,7 +134,7 @@ class OclTrack(Track):
             assert dataset is not None
             try:
                 if model not in self._sources:
-                    self._sources[model] = VariantSource(dataset.models[model])
+                    self._sources[model] = VariantSource(dataset.models[model], self.cache)
                 self._variants[key] = self._sources[model].variant(mode, self.seed)
             except BenchmarkError as error:
                 self._variants[key] = f"{model} ({mode}): {error}"
