@@ -89,3 +89,5 @@ def test_track_reports_write_the_pairs(library_root: Path, tmp_path: Path) -> No
     assert len(written) == len(pairs) + 1 and out / PAIRS in report.paths
     assert r"\begin{tabular}" in (out / PAIRS_LATEX).read_text(encoding="utf-8")
     assert report.html is not None and any(s[0] == "ocl-mode-pairs" for s in report.html.sections)
+    lines = track.summary_lines(None, SimpleNamespace(rows=rows), verbose=True)
+    assert any(line.startswith("mode pairs: ") for line in lines)  # the track's terminal summary has them
