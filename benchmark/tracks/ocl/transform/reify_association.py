@@ -145,15 +145,13 @@ def plan_association_classes(subject: Subject, seed: int, resolutions: Resolutio
     for name in names:
         comps = [component(model.classes[e.class_name]) for e in model.associations[name].ends]
         taken = [features.setdefault(c, feature_names(model, c) | forbidden) for c in comps]
-        number = 1
-        while True:
-            candidate = name if number == 1 else f"{name}{number}"
+
+        def navigation_free(candidate: str, taken: list[set[str]] = taken) -> bool:
             navigation = role_name_for(candidate)
-            free = candidate not in taken_types and is_legal(candidate) and is_legal(navigation)
-            if free and all(navigation not in t for t in taken):
-                break
-            number += 1
-        taken_types.add(candidate)
+            return is_legal(navigation) and all(navigation not in t for t in taken)
+
+        candidate = fresh(name, taken_types, navigation_free)
+        navigation = role_name_for(candidate)
         for t in taken:
             t.add(navigation)
         plans.append(Plan(name, candidate, candidate, candidate, (navigation, navigation)))
