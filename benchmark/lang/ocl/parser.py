@@ -127,7 +127,7 @@ def syntax_error(error: UnexpectedInput, file: str | None, text: str = "") -> Oc
 def _shared_tree(text: str, start: str) -> Tree:
     """The tree of ``text``, parsed once per process: the judge meets the same answer text in every mode
     (a reference, an unchanged answer), and the dataset's SOIL files repeat most of their lines (13,137
-    statements, 2,019 distinct). lark builds trees that nobody modifies (the transformers build new
+    lines, 2,019 distinct). lark builds trees that nobody modifies (the transformers build new
     values), so callers share them. A parse error is not cached (it carries no tree)."""
     return lark_parser().parse(text, start=start)
 
