@@ -111,6 +111,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     transform.add_argument("--spec", type=Path, help="specification.json (model -> constraint id -> entry)")
     transform.add_argument("--dataset", type=Path, help="transform every model of this dataset directory")
     transform.add_argument("--seed", type=int, default=0, help="seed of the choices (default 0)")
+    transform.add_argument(
+        "--association-as",
+        choices=["class", "association-class"],
+        default="class",
+        help="what association reification makes of an association: a class with two associations "
+        "(default, the track's modes) or an association class",
+    )
     transform.add_argument("--out", type=Path, required=True, help="output directory")
     transform.set_defaults(handler=run_transform)
 
@@ -209,13 +216,14 @@ def run_transform(args: argparse.Namespace) -> int:
 
     if (args.model is None) == (args.dataset is None):
         raise ConfigurationError("give either a MODEL.use or --dataset DIR", field="MODEL")
+    form = args.association_as.replace("-", "_")
     if args.dataset is not None:
         if args.constraints or args.states or args.spec:
             raise ConfigurationError(
                 "--constraints, --states and --spec come from the dataset; do not give them with --dataset",
                 field="--dataset",
             )
-        results = transform_dataset(args.dataset, args.mode, args.seed, args.out)
+        results = transform_dataset(args.dataset, args.mode, args.seed, args.out, association_form=form)
         for name, result in results:
             print(f"{name}: {_summary(result.mapping)}")
         print(f"wrote {len(results)} model(s) to {args.out}")
@@ -233,7 +241,8 @@ def run_transform(args: argparse.Namespace) -> int:
         args.model, args.constraints, args.states, puml=sibling if sibling.is_file() else None
     )
     spec = read_specification(args.spec) if args.spec else None
-    result = transform_loaded(load(files, spec, str(args.spec or "")), args.mode, args.seed, args.out)
+    loaded = load(files, spec, str(args.spec or ""))
+    result = transform_loaded(loaded, args.mode, args.seed, args.out, association_form=form)
     if spec is not None:
         data = result.spec if result.spec_key is None else {result.spec_key: result.spec}
         write_output(args.out / "transformed_specification.json", dumps_json(data))

@@ -482,3 +482,89 @@ def test_states_keep_their_verdicts_in_every_mode(campus: Subject) -> None:
     for mode in MODES:
         new, _ = transform(campus, mode, 0)
         assert statuses(new.check(), new.states[0]) == expected, mode
+
+
+# ---------------------------------------------------------------------- association-class reification
+ASSIGNMENT = """model M
+class Professor
+attributes
+  name : String
+end
+class Course
+attributes
+  teaches : Integer
+end
+association Teaches between
+  Professor[0..1] role lecturer
+  Course[*] role courses ordered
+end
+association Supervision between
+  Professor[0..1] role boss
+  Professor[*] role staff
+end
+constraints
+context Professor inv fewCourses: self.courses->size() <= 2
+context Course inv taught: self.lecturer.isDefined()
+"""
+
+
+def test_an_association_becomes_an_association_class_in_that_form() -> None:
+    engine = OclEngine.from_text(ASSIGNMENT)
+    state = engine.state_from_text(
+        "!new Professor('p')\n!new Course('c1')\n!new Course('c2')\n"
+        "!insert (p, c1) into Teaches\n!insert (p, c2) into Teaches\n"
+    )
+    subject = Subject(engine.model, [], [state])
+    new, mapping = transform(subject, "association", 0, association_form="association_class")
+    model = new.model
+    # `teaches' is an attribute of Course: the class (and so its navigation) takes the next free name
+    cls = model.classes["Teaches2"]
+    assert cls.association is model.associations["Teaches2"] and "Teaches" not in model.associations
+    assert [(e.class_name, str(e.multiplicity), e.name, e.ordered) for e in cls.association.ends] == [
+        ("Professor", "0..1", "lecturer", False),
+        ("Course", "*", "courses", True),
+    ]
+    assert "Supervision" in model.associations  # reflexive: not eligible in this form
+    assert _invariants(new) == {
+        "fewCourses": "self.teaches2.courses->asOrderedSet()->size() <= 2",
+        "taught": "self.teaches2.lecturer.isDefined()",
+    }
+    links = [
+        (lk.association.name, [o.name for o in lk.objects], lk.link_object.name) for lk in new.states[0].links
+    ]
+    assert links == [("Teaches2", ["p", "c1"], "teaches21"), ("Teaches2", ["p", "c2"], "teaches22")]
+    # the direct navigation stays valid (USE), so an answer that ignores the change still type checks
+    runtime = new.check()
+    for inv in engine.model.invariants:
+        runtime.compile_invariant(inv)
+    data = mapping.to_json()
+    assert data["association_form"] == "association_class"
+    assert data["reified_associations"] == [
+        {
+            "old": "Teaches",
+            "class": "Teaches2",
+            "associations": ["Teaches2"],
+            "ends": [
+                {"old": "Teaches::lecturer", "role": "Teaches2::lecturer"},
+                {"old": "Teaches::courses", "role": "Teaches2::courses"},
+            ],
+        }
+    ]
+    assert "association_form" not in transform(subject, "association", 0)[1].to_json()  # the default
+
+
+def test_renaming_after_the_association_class_form_renames_the_class_and_its_navigation() -> None:
+    engine = OclEngine.from_text(ASSIGNMENT)
+    new, mapping = transform(Subject(engine.model), "full", 0, association_form="association_class")
+    (record,) = mapping.to_json()["reified_associations"]
+    final = record["class"]
+    assert final in new.model.classes and new.model.classes[final].association is not None
+    assert final not in ("Teaches", "Teaches2")  # renamed like every class
+    navigation = final[:1].lower() + final[1:]
+    assert _invariants(new)["taught"].startswith(f"self.{navigation}.")
+
+
+def test_an_unknown_association_form_is_refused() -> None:
+    engine = OclEngine.from_text(ASSIGNMENT)
+    with pytest.raises(ConfigurationError, match="association form"):
+        transform(Subject(engine.model), "association", 0, association_form="link")

@@ -1,7 +1,8 @@
 """The worked examples of docs/OCL.md's transformation section, run and compared with the page.
 
 The page shows one input (``<!-- transform-input -->``: a ``use`` fence and a ``soil`` fence) and one
-example per mode (``<!-- transform-example: MODE -->``), each transformed with seed 0. In an example the
+example per mode (``<!-- transform-example: MODE -->``), each transformed with seed 0, and examples of
+the association-class form (``<!-- transform-example: MODE association_class -->``). In an example the
 ``ocl`` fence is the transformed model's constraints section exactly; every ``use`` and ``soil`` fence is
 an excerpt -- consecutive lines -- of the transformed model and state; a ``json`` fence is the whole
 mapping. Reading the examples from the page keeps the page and the code from drifting apart.
@@ -23,7 +24,7 @@ from benchmark.tracks.ocl.transform.subject import Subject
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "OCL.md"
 _FENCE = re.compile(r"```(\w+)\n(.*?)```", re.DOTALL)
-_MARK = re.compile(r"<!-- transform-(input|example: (\w+)) -->")
+_MARK = re.compile(r"<!-- transform-(input|example: (\w+(?: \w+)?)) -->")
 
 
 def _blocks() -> tuple[dict[str, str], dict[str, list[tuple[str, str]]]]:
@@ -42,7 +43,8 @@ INPUT, EXAMPLES = _blocks()
 
 def test_the_page_has_an_example_per_mode() -> None:
     assert set(INPUT) == {"use", "soil"}
-    assert sorted(EXAMPLES) == sorted(MODES)
+    assert sorted(e for e in EXAMPLES if " " not in e) == sorted(MODES)
+    assert "association association_class" in EXAMPLES
 
 
 def _contiguous(excerpt: str, text: str) -> bool:
@@ -51,13 +53,15 @@ def _contiguous(excerpt: str, text: str) -> bool:
     return any(have[i : i + len(want)] == want for i in range(len(have) - len(want) + 1))
 
 
-@pytest.mark.parametrize("mode", sorted(MODES))
-def test_the_worked_example(mode: str) -> None:
+@pytest.mark.parametrize("example", sorted(EXAMPLES))
+def test_the_worked_example(example: str) -> None:
+    mode, _, form = example.partition(" ")
     engine = OclEngine.from_text(INPUT["use"], file="school.use")
     state = engine.state_from_text(INPUT["soil"], file="school.soil")
-    new, mapping = transform(Subject(engine.model, [], [state]), mode, 0)
+    subject = Subject(engine.model, [], [state])
+    new, mapping = transform(subject, mode, 0, association_form=form or "class")
     model_text, state_text = write_use(new.model), write_soil(new.states[0])
-    fences = EXAMPLES[mode]
+    fences = EXAMPLES[example]
     assert [kind for kind, _ in fences][:1] == ["ocl"], "each example starts with its constraints"
     for kind, body in fences:
         if kind == "ocl":

@@ -273,3 +273,17 @@ def test_a_one_model_specification_in_a_model_folder(tmp_path: Path) -> None:
 def test_no_model_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigurationError, match="no .use model"):
         discover(tmp_path)
+
+
+def test_the_association_class_form_on_the_command_line(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    argv = ["ocl", "transform", "--mode", "association", "--dataset", str(FIXTURE), "--out", str(out)]
+    assert main([*argv, "--association-as", "association-class"]) == 0
+    mapping = json.loads((out / "mapping.json").read_text())
+    assert mapping["association_form"] == "association_class"
+    reified = [r for m in mapping["models"].values() for r in m["reified_associations"]]
+    assert reified and all(r["associations"] == [r["class"]] for r in reified)
+    written = "".join(p.read_text() for p in out.rglob("*.use"))
+    assert all(f"associationclass {r['class']} between" in written for r in reified)
+    soil = next(out.rglob("*.soil")).read_text()
+    assert "--association-as association-class" in soil.splitlines()[0]

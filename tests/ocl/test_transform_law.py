@@ -12,6 +12,10 @@ before). Checked three ways:
   dataset transformation and files, for every mode and two seeds;
 * on the bundled dataset ``validation/ocl`` when it exists (it is written by the dataset part of the
   track; the test says so when it skips): in memory for every mode, and once through the files.
+
+Association reification has two forms (a class with two associations, or an association class); the
+generated models draw the form, the fixture and the bundled dataset are checked in both for every mode
+with an association step.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from benchmark.lang.ocl.soil_writer import write_soil
 from benchmark.lang.ocl.use_io import parse_constraints, parse_use, write_constraints, write_use
 from benchmark.tracks.ocl.transform.dataset import LoadedDataset, load_dataset, transform_dataset
 from benchmark.tracks.ocl.transform.modes import MODES, transform
+from benchmark.tracks.ocl.transform.reify_association import ASSOCIATION_CLASS_FORM, FORMS
 from benchmark.tracks.ocl.transform.subject import Subject, detached
 
 FIXTURE = Path(__file__).parent / "data" / "transform"
@@ -40,6 +45,12 @@ VALIDATION = Path(__file__).resolve().parents[2] / "validation" / "ocl"
 LAW_SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 Verdicts = list[tuple[tuple[str, ...], bool]]
+
+# (mode, association form): every mode in the class form, the modes with an association step in the
+# association-class form too
+MODE_FORMS = [(m, "class") for m in sorted(MODES)] + [
+    (m, ASSOCIATION_CLASS_FORM) for m in sorted(MODES) if "association" in MODES[m]
+]
 
 
 def verdicts(subject: Subject) -> Verdicts:
@@ -79,13 +90,13 @@ def build(scenario: Scenario) -> Subject:
 
 
 @LAW_SETTINGS
-@given(scenarios(), st.sampled_from(sorted(MODES)), st.integers(0, 3))
-def test_law_on_generated_models(scenario: Scenario, mode: str, seed: int) -> None:
+@given(scenarios(), st.sampled_from(sorted(MODES)), st.integers(0, 3), st.sampled_from(FORMS))
+def test_law_on_generated_models(scenario: Scenario, mode: str, seed: int, form: str) -> None:
     subject = build(scenario)
     expected = verdicts(subject)
     for each in dict.fromkeys([mode, "full"]):
-        transformed, _ = transform(subject, each, seed)
-        assert verdicts(reread(transformed)) == expected, f"mode {each}, seed {seed}"
+        transformed, _ = transform(subject, each, seed, association_form=form)
+        assert verdicts(reread(transformed)) == expected, f"mode {each}, seed {seed}, {form} form"
 
 
 def dataset_verdicts(root: Path, dataset: LoadedDataset | None = None) -> dict[tuple[str, str], Verdicts]:
@@ -99,19 +110,24 @@ def dataset_verdicts(root: Path, dataset: LoadedDataset | None = None) -> dict[t
 
 
 def _check_dataset(
-    root: Path, mode: str, seeds: tuple[int, ...], tmp_path: Path, dataset: LoadedDataset | None = None
+    root: Path,
+    mode: str,
+    seeds: tuple[int, ...],
+    tmp_path: Path,
+    dataset: LoadedDataset | None = None,
+    form: str = "class",
 ) -> None:
     expected = dataset_verdicts(root, dataset)
     assert expected, f"{root} has no state to judge"
     for seed in seeds:
         out = tmp_path / f"{mode}-{seed}"
-        transform_dataset(root, mode, seed, out)
-        assert dataset_verdicts(out) == expected, f"mode {mode}, seed {seed}"
+        transform_dataset(root, mode, seed, out, association_form=form)
+        assert dataset_verdicts(out) == expected, f"mode {mode}, seed {seed}, {form} form"
 
 
-@pytest.mark.parametrize("mode", sorted(MODES))
-def test_law_on_the_fixture_dataset(mode: str, tmp_path: Path) -> None:
-    _check_dataset(FIXTURE, mode, (0, 1), tmp_path)
+@pytest.mark.parametrize(("mode", "form"), MODE_FORMS)
+def test_law_on_the_fixture_dataset(mode: str, form: str, tmp_path: Path) -> None:
+    _check_dataset(FIXTURE, mode, (0, 1), tmp_path, form=form)
 
 
 def test_the_fixture_dataset_discriminates() -> None:
@@ -146,16 +162,17 @@ def _require_bundled() -> None:
         pytest.skip(f"{VALIDATION} does not exist yet (the dataset part of the OCL track writes it)")
 
 
-@pytest.mark.parametrize("mode", sorted(MODES))
-def test_law_on_the_bundled_dataset(mode: str) -> None:
+@pytest.mark.parametrize(("mode", "form"), MODE_FORMS)
+def test_law_on_the_bundled_dataset(mode: str, form: str) -> None:
     """In memory: reading the 13,000 SOIL lines once serves every mode."""
     _require_bundled()
     for subject, expected in _bundled():
-        transformed, _ = transform(subject, mode, 0)
-        assert verdicts(transformed) == expected, f"{subject.model.name}, mode {mode}"
+        transformed, _ = transform(subject, mode, 0, association_form=form)
+        assert verdicts(transformed) == expected, f"{subject.model.name}, mode {mode}, {form} form"
 
 
-def test_the_bundled_dataset_transformed_on_disk_keeps_its_verdicts(tmp_path: Path) -> None:
-    """Through the files as well, once, in the mode that runs every step."""
+@pytest.mark.parametrize("form", FORMS)
+def test_the_bundled_dataset_transformed_on_disk_keeps_its_verdicts(tmp_path: Path, form: str) -> None:
+    """Through the files as well, once per association form, in the mode that runs every step."""
     _require_bundled()
-    _check_dataset(VALIDATION, "full", (0,), tmp_path, _bundled_dataset())
+    _check_dataset(VALIDATION, "full", (0,), tmp_path, _bundled_dataset(), form)

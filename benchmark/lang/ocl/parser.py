@@ -15,6 +15,7 @@ from typing import Any
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.tree import Meta
 
 from benchmark.lang.ocl import ast
 from benchmark.lang.ocl.errors import OclError, OclSyntaxError
@@ -122,10 +123,22 @@ def syntax_error(error: UnexpectedInput, file: str | None, text: str = "") -> Oc
     return OclSyntaxError(what, file=file, line=line, column=column)
 
 
+@functools.lru_cache(maxsize=8192)
+def _shared_tree(text: str, start: str) -> Tree:
+    """The tree of ``text``, parsed once per process: the judge meets the same answer text in every mode
+    (a reference, an unchanged answer), and the dataset's SOIL files repeat most of their lines (13,137
+    lines, 2,019 distinct). lark builds trees that nobody modifies (the transformers build new
+    values), so callers share them. A parse error is not cached (it carries no tree)."""
+    return lark_parser().parse(text, start=start)
+
+
 def parse_tree(text: str, start: str, *, file: str | None = None, line_offset: int = 0) -> Tree:
-    """Parse ``text``; positions are shifted by ``line_offset`` lines (text cut out of a larger file)."""
+    """Parse ``text``; positions are shifted by ``line_offset`` lines (text cut out of a larger file).
+
+    Without an offset the tree is shared with other callers that parsed the same text (do not modify
+    it); with one it is a copy of the shared tree with its positions shifted."""
     try:
-        tree = lark_parser().parse(text, start=start)
+        tree = _shared_tree(text, start)
     except UnexpectedInput as error:
         err = syntax_error(error, file, text)
         if err.line is not None:
@@ -139,22 +152,32 @@ def parse_tree(text: str, start: str, *, file: str | None = None, line_offset: i
             line=(token.line or 0) + line_offset,
             column=token.column,
         ) from None
-    if line_offset:
-        _shift_lines(tree, line_offset)
-    return tree
+    return _shifted(tree, line_offset) if line_offset else tree
 
 
-def _shift_lines(tree: Tree, offset: int) -> None:
-    for subtree in tree.iter_subtrees():
-        meta = subtree.meta
+def _shifted(node: Any, offset: int) -> Any:
+    """A copy of ``node`` (a tree, a token or a placeholder) with every line number moved by ``offset``."""
+    if isinstance(node, Token):
+        return Token(
+            node.type,
+            node.value,
+            node.start_pos,
+            None if node.line is None else node.line + offset,
+            node.column,
+            None if node.end_line is None else node.end_line + offset,
+            node.end_column,
+            node.end_pos,
+        )
+    if not isinstance(node, Tree):
+        return node
+    meta = None
+    if node._meta is not None:  # lark creates the meta lazily; an absent one stays absent
+        meta = Meta()
+        meta.__dict__.update(node._meta.__dict__)
         if not meta.empty:
             meta.line += offset
             meta.end_line += offset
-        for child in subtree.children:
-            if isinstance(child, Token) and child.line is not None:
-                child.line += offset
-                if child.end_line is not None:
-                    child.end_line += offset
+    return Tree(node.data, [_shifted(child, offset) for child in node.children], meta)
 
 
 def transform(builder: Transformer, tree: Tree) -> Any:

@@ -46,6 +46,20 @@ class ObjectState:
         self._instances: dict[str, tuple[Obj, ...]] = {}
         self._name_counters: dict[str, int] = {}
 
+    # -- pickling -----------------------------------------------------------------------------------
+    # The indexes are keyed by object identities (``id``), which a copy does not keep: a pickled state
+    # (the OCL track's disk cache) carries its objects and links only and rebuilds its indexes.
+    _INDEXES = ("_link_keys", "_links_at", "_instances")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k not in self._INDEXES}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._links_at = {}
+        self._instances = {}
+        self._link_keys = {_link_key(link.association, link.objects): link for link in self.links}
+
     # -- changes ------------------------------------------------------------------------------------
     def _changed(self) -> None:
         self.version += 1

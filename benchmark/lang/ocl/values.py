@@ -67,6 +67,9 @@ class OclBoolean:
     def __bool__(self) -> bool:
         raise TypeError("OCL Booleans are three-valued; compare with `is TRUE`")
 
+    def __reduce__(self) -> tuple[Any, tuple[bool]]:
+        return ocl_bool, (self.value,)  # a pickled state's Booleans are the two instances again
+
 
 TRUE = OclBoolean(True)
 FALSE = OclBoolean(False)

@@ -5,6 +5,8 @@
 * ``ocl_robustness.csv``: one line per (provider, mode) with the scores of :mod:`.scores` and their
   bootstrap intervals, and the count of every outcome;
 * ``ocl_robustness.tex``: the same scores as a LaTeX ``tabular`` (accuracies and robustness, percent);
+* ``ocl_mode_pairs.csv`` / ``ocl_mode_pairs.tex``: every pair of modes of every provider compared on the
+  answers both have (:mod:`.pairs`: accuracy difference with its bootstrap interval, McNemar, Holm);
 * ``ocl_accuracy.png`` / ``.svg``: accuracy on the original against accuracy on the transformed models,
   one panel per mode, one point per provider (on the diagonal: nothing lost).
 
@@ -25,11 +27,15 @@ from typing import Any
 from benchmark.core.fileio import write_bytes_atomic, write_text_atomic
 from benchmark.core.track import HtmlPart, TrackReport
 from benchmark.tracks.ocl.judge import OUTCOMES
+from benchmark.tracks.ocl.pairs import ModePair
 from benchmark.tracks.ocl.scores import METRICS, ORIGINAL, ModeScore, headline, judged
 
 PER_CONSTRAINT = "ocl_per_constraint.csv"
 ROBUSTNESS = "ocl_robustness.csv"
 LATEX = "ocl_robustness.tex"
+PAIRS = "ocl_mode_pairs.csv"
+PAIRS_LATEX = "ocl_mode_pairs.tex"
+ALPHA = 0.05  # what the terminal calls a difference (Holm-adjusted McNemar p below it)
 FIGURE = "ocl_accuracy"
 
 _RC: dict[str, Any] = {
@@ -57,7 +63,64 @@ def _ci(score: ModeScore, metric: str) -> str:
 # ---------------------------------------------------------------------------------------------- terminal
 
 
-def summary_lines(scores: Sequence[ModeScore], rows: Sequence[Any], verbose: bool) -> list[str]:
+def _delta_ci(pair: ModePair) -> str:
+    interval = pair.interval
+    if interval is None:
+        return ""
+    return f"[{100 * interval.low:+.1f}, {100 * interval.high:+.1f}]"
+
+
+_PAIR_HEADERS = (
+    "provider",
+    "mode A",
+    "mode B",
+    "answers",
+    "acc. A %",
+    "acc. B %",
+    "A - B % [95% CI]",
+    "A only",
+    "B only",
+    "McNemar p",
+    "p (Holm)",
+)
+
+
+def _pair_cells(p: ModePair) -> list[str]:
+    return [
+        p.provider,
+        p.first,
+        p.second,
+        str(p.answers),
+        _pct(p.accuracy_first),
+        _pct(p.accuracy_second),
+        f"{100 * p.delta:+.1f} {_delta_ci(p)}",
+        str(p.test.b),
+        str(p.test.c),
+        f"{p.test.p_value:.3g}",
+        f"{p.p_holm:.3g}",
+    ]
+
+
+def pair_lines(pairs: Sequence[ModePair], verbose: bool) -> list[str]:
+    """The mode comparisons for the terminal: every pair with ``-v``, otherwise those that differ."""
+    from tabulate import tabulate
+
+    differ = [p for p in pairs if p.p_holm < ALPHA]
+    shown = list(pairs) if verbose else differ
+    lines = [
+        f"mode pairs: {len(differ)} of {len(pairs)} differ (McNemar, Holm-adjusted per provider, "
+        f"p < {ALPHA:g})" + ("" if verbose else f"; -v lists every pair, {PAIRS} has them")
+    ]
+    if shown:
+        lines += tabulate(
+            [_pair_cells(p) for p in shown], headers=list(_PAIR_HEADERS), tablefmt="simple"
+        ).splitlines()
+    return lines
+
+
+def summary_lines(
+    scores: Sequence[ModeScore], rows: Sequence[Any], verbose: bool, pairs: Sequence[ModePair] = ()
+) -> list[str]:
     from tabulate import tabulate
 
     answers = judged(rows)
@@ -93,6 +156,9 @@ def summary_lines(scores: Sequence[ModeScore], rows: Sequence[Any], verbose: boo
     outcome_rows = [[s.provider, s.mode, *(s.outcomes.get(o, 0) for o in OUTCOMES)] for s in scores]
     lines.append("")
     lines += tabulate(outcome_rows, headers=["provider", "mode", *OUTCOMES], tablefmt="simple").splitlines()
+    if pairs:
+        lines.append("")
+        lines += pair_lines(pairs, verbose)
     for row in errors if verbose else errors[:5]:
         lines.append(f"unusable run {row.provider} {row.task} {row.run}: {row.error}")
     if not verbose and len(errors) > 5:
@@ -138,6 +204,52 @@ def robustness_csv(scores: Sequence[ModeScore]) -> str:
     return out.getvalue()
 
 
+def mode_pairs_csv(pairs: Sequence[ModePair]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(
+        [
+            "provider",
+            "mode_a",
+            "mode_b",
+            "answers",
+            "constraints",
+            "accuracy_a",
+            "accuracy_b",
+            "delta",
+            "delta_low",
+            "delta_high",
+            "a_only",
+            "b_only",
+            "mcnemar_method",
+            "p_value",
+            "p_holm",
+        ]
+    )
+    for p in pairs:
+        interval = p.interval
+        writer.writerow(
+            [
+                p.provider,
+                p.first,
+                p.second,
+                p.answers,
+                p.constraints,
+                f"{p.accuracy_first:.6f}",
+                f"{p.accuracy_second:.6f}",
+                f"{p.delta:.6f}",
+                "" if interval is None else f"{interval.low:.6f}",
+                "" if interval is None else f"{interval.high:.6f}",
+                p.test.b,
+                p.test.c,
+                p.test.method,
+                f"{p.test.p_value:.6g}",
+                f"{p.p_holm:.6g}",
+            ]
+        )
+    return out.getvalue()
+
+
 def _tex(text: str) -> str:
     return "".join({"_": r"\_", "&": r"\&", "%": r"\%", "#": r"\#", "$": r"\$"}.get(c, c) for c in text)
 
@@ -158,6 +270,31 @@ def latex_table(scores: Sequence[ModeScore]) -> str:
             for m in ("accuracy_original", "accuracy_transformed", "robustness", "retention")
         ]
         lines.append(f"{_tex(s.provider)} & {_tex(s.mode)} & " + " & ".join(cells) + r" \\")
+    lines += [r"\hline", r"\end{tabular}", ""]
+    return "\n".join(lines)
+
+
+def latex_pairs(pairs: Sequence[ModePair]) -> str:
+    lines = [
+        r"\begin{tabular}{lllrrrrrr}",
+        r"\hline",
+        r"Provider & Mode A & Mode B & Answers & Acc.\ A (\%) & Acc.\ B (\%) & A $-$ B (\%) & 95\% CI "
+        r"& $p$ (Holm) \\",
+        r"\hline",
+    ]
+    for p in pairs:
+        cells = [
+            _tex(p.provider),
+            _tex(p.first),
+            _tex(p.second),
+            str(p.answers),
+            _pct(p.accuracy_first),
+            _pct(p.accuracy_second),
+            f"{100 * p.delta:+.1f}",
+            _delta_ci(p),
+            f"{p.p_holm:.3g}",
+        ]
+        lines.append(" & ".join(cells) + r" \\")
     lines += [r"\hline", r"\end{tabular}", ""]
     return "\n".join(lines)
 
@@ -259,12 +396,24 @@ def _outcome_table(scores: Sequence[ModeScore]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def track_report(section: Any, scores: Sequence[ModeScore], out_dir: Path) -> TrackReport:
+def _pairs_table(pairs: Sequence[ModePair]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in _PAIR_HEADERS)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in _pair_cells(p)) + "</tr>" for p in pairs
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def track_report(
+    section: Any, scores: Sequence[ModeScore], out_dir: Path, pairs: Sequence[ModePair] = ()
+) -> TrackReport:
     rows = section.rows
     paths = [
         write_text_atomic(out_dir / PER_CONSTRAINT, per_constraint_csv(rows)),
         write_text_atomic(out_dir / ROBUSTNESS, robustness_csv(scores)),
         write_text_atomic(out_dir / LATEX, latex_table(scores)),
+        write_text_atomic(out_dir / PAIRS, mode_pairs_csv(pairs)),
+        write_text_atomic(out_dir / PAIRS_LATEX, latex_pairs(pairs)),
     ]
     drawn = figure(scores)
     for fmt in ("png", "svg"):
@@ -285,6 +434,11 @@ def track_report(section: Any, scores: Sequence[ModeScore], out_dir: Path) -> Tr
     sections = (
         ("ocl-scores", "OCL robustness per provider and mode", _html_table(scores) + image),
         ("ocl-outcomes", "OCL outcomes per provider and mode", _outcome_table(scores)),
+        (
+            "ocl-mode-pairs",
+            "OCL modes compared pairwise per provider (paired answers, McNemar with Holm per provider)",
+            _pairs_table(pairs),
+        ),
     )
     lines = tuple(
         f"{p}: mean robustness over modes {100 * v:.1f} %" for p, v in sorted(headline(scores).items())
@@ -293,4 +447,13 @@ def track_report(section: Any, scores: Sequence[ModeScore], out_dir: Path) -> Tr
     return TrackReport(tuple(paths), HtmlPart(notes=notes, sections=sections), lines)
 
 
-__all__ = ["latex_table", "per_constraint_csv", "robustness_csv", "summary_lines", "track_report"]
+__all__ = [
+    "latex_pairs",
+    "latex_table",
+    "mode_pairs_csv",
+    "pair_lines",
+    "per_constraint_csv",
+    "robustness_csv",
+    "summary_lines",
+    "track_report",
+]

@@ -7,7 +7,8 @@ original (the transformations' law, checked on the data the runs are judged with
 the live baselines (:mod:`.baselines`), each judging every constraint of the model (:mod:`.judge`).
 Case ids read ``library-rename-Synthetic-Noisy-run01`` and ``library-rename-Oracle``, so ``-k rename``,
 ``-k library`` or ``-k Oracle`` select what they say. Variants and their judges are built once per process
-and model (SOIL parsing is the cost; every mode transforms the parsed states).
+and model (SOIL parsing is the cost; every mode transforms the parsed states), and kept in the session's
+disk cache, so a repeated session loads them instead of parsing and transforming again.
 """
 
 from __future__ import annotations
@@ -133,7 +134,7 @@ class OclTrack(Track):
             assert dataset is not None
             try:
                 if model not in self._sources:
-                    self._sources[model] = VariantSource(dataset.models[model])
+                    self._sources[model] = VariantSource(dataset.models[model], self.cache)
                 self._variants[key] = self._sources[model].variant(mode, self.seed)
             except BenchmarkError as error:
                 self._variants[key] = f"{model} ({mode}): {error}"
@@ -362,6 +363,13 @@ class OclTrack(Track):
 
         return score(judged(rows), draws=draws or DEFAULT_DRAWS)
 
+    def mode_pairs(self, rows: Any, draws: int | None = None) -> Any:
+        from benchmark.stats.bootstrap import DEFAULT_DRAWS
+        from benchmark.tracks.ocl.pairs import compare_modes
+        from benchmark.tracks.ocl.scores import judged
+
+        return compare_modes(judged(rows), draws=draws or DEFAULT_DRAWS)
+
     def headline(self, rows: Any) -> dict[str, float]:
         from benchmark.tracks.ocl.scores import headline
 
@@ -379,12 +387,15 @@ class OclTrack(Track):
     def summary_lines(self, results: Any, section: Any, verbose: bool) -> list[str]:
         from benchmark.tracks.ocl.reports import summary_lines
 
-        return summary_lines(self.scores(section.rows), section.rows, verbose)
+        rows = section.rows
+        return summary_lines(self.scores(rows), rows, verbose, self.mode_pairs(rows))
 
     def write_reports(self, results: Any, section: Any, out_dir: Path, options: Any) -> Any:
         from benchmark.tracks.ocl.reports import track_report
 
-        return track_report(section, self.scores(section.rows, options.get("ocl_draws")), Path(out_dir))
+        draws = options.get("ocl_draws")
+        rows = section.rows
+        return track_report(section, self.scores(rows, draws), Path(out_dir), self.mode_pairs(rows, draws))
 
     # ------------------------------------------------------------------------------------ LLM
 

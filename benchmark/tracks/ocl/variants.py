@@ -9,22 +9,37 @@ objects, never SOIL text: parsing SOIL is what costs (a quarter of a second per 
 :class:`VariantSource` parses a model's states once and every mode transforms those objects.
 :meth:`Variant.referee` turns a variant into the judge's :class:`~benchmark.tracks.ocl.judge.Referee`.
 
+Given a :class:`~benchmark.core.diskcache.DiskCache`, a source also keeps the parsed model with its states
+and every variant it built on disk (pickled: loading one is some hundred times faster than parsing and
+transforming), keyed by the bytes of the model's files, its part of the specification, the mode, the seed
+and a fingerprint of the code that builds them, so an edited file or transformation gives a new entry.
+The parsed original is only read when a variant is not in the cache.
+
 ``original`` is the identity mode: the dataset files as they are.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from functools import cached_property
+from typing import TYPE_CHECKING, TypeVar
 
 from benchmark.lang.ocl.model import Invariant, Model
 from benchmark.lang.ocl.state import ObjectState
 
 if TYPE_CHECKING:
+    from benchmark.core.diskcache import DiskCache
     from benchmark.tracks.ocl.dataset import DatasetModel
     from benchmark.tracks.ocl.judge import Referee
 
+T = TypeVar("T")
+
 ORIGINAL = "original"
+#: what builds a variant: the OCL library (parser, checker, states) and the transformations
+CODE = ("lang/ocl", "tracks/ocl/transform", "tracks/ocl/variants", "tracks/ocl/dataset")
 
 
 def modes() -> tuple[str, ...]:
@@ -70,18 +85,58 @@ class Variant:
 
 
 class VariantSource:
-    """Builds the variants of one dataset model, reading its files once (SOIL parsing dominates)."""
+    """Builds the variants of one dataset model, reading its files once (SOIL parsing dominates), and
+    through ``cache`` (when given) not at all once they are on disk."""
 
-    def __init__(self, entry: DatasetModel) -> None:
+    def __init__(self, entry: DatasetModel, cache: DiskCache | None = None) -> None:
+        self.entry = entry
+        self.cache = cache
+
+    @cached_property
+    def key(self) -> str:
+        """The content key of this model's inputs and of the code that builds its variants."""
+        from benchmark.core.diskcache import code_fingerprint
+
+        entry = self.entry
+        digest = hashlib.sha256(code_fingerprint(*CODE).encode())
+        for path in (entry.use_file, entry.puml_file, *(entry.state_path(s) for s in entry.verdicts)):
+            digest.update(b"\0" + str(path).encode() + b"\0" + path.read_bytes())
+        spec = {cid: [c.text, c.ocl] for cid, c in entry.constraints.items()}
+        digest.update(json.dumps(spec, sort_keys=True).encode())
+        return digest.hexdigest()
+
+    def _cached(self, what: str, compute: Callable[[], T]) -> T:
+        if self.cache is None:
+            return compute()
+        return self.cache.get_or_compute("ocl-variants", f"{self.key}-{what}", compute)
+
+    @cached_property
+    def _parsed(self) -> tuple[Model, dict[str, ObjectState]]:
+        return self._cached("parsed", self._parse)
+
+    def _parse(self) -> tuple[Model, dict[str, ObjectState]]:
         from benchmark.lang.ocl.soil import read_soil
         from benchmark.lang.ocl.use_io import read_use
 
-        self.entry = entry
-        self.model = read_use(entry.use_file)
-        self.states = {name: read_soil(entry.state_path(name), self.model).state for name in entry.verdicts}
+        model = read_use(self.entry.use_file)
+        states = {name: read_soil(self.entry.state_path(name), model).state for name in self.entry.verdicts}
+        return model, states
+
+    @property
+    def model(self) -> Model:
+        return self._parsed[0]
+
+    @property
+    def states(self) -> dict[str, ObjectState]:
+        return self._parsed[1]
 
     def variant(self, mode: str, seed: int = 0) -> Variant:
         """The variant for ``mode`` (deterministic for ``seed``); the original files for ``original``."""
+        if mode == ORIGINAL:
+            return self._build(mode, seed)
+        return self._cached(f"{mode}-{seed}", lambda: self._build(mode, seed))
+
+    def _build(self, mode: str, seed: int) -> Variant:
         entry, model = self.entry, self.model
         texts = {cid: c.text for cid, c in entry.constraints.items()}
         if mode == ORIGINAL:

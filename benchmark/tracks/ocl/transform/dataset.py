@@ -258,7 +258,9 @@ def load_dataset(root: Path) -> LoadedDataset:
     return LoadedDataset(dataset, specs, models)
 
 
-def transform_dataset(root: Path, mode: str, seed: int, out: Path) -> list[tuple[str, Result]]:
+def transform_dataset(
+    root: Path, mode: str, seed: int, out: Path, *, association_form: str = "class"
+) -> list[tuple[str, Result]]:
     """Transform every model of the dataset under ``out`` (see the module docstring)."""
     if out.resolve() == root.resolve() or root.resolve() in out.resolve().parents:
         raise ConfigurationError(
@@ -268,7 +270,7 @@ def transform_dataset(root: Path, mode: str, seed: int, out: Path) -> list[tuple
     transformed: dict[Path, dict[str, Any]] = {path: {} for path in loaded.specifications}
     results: list[tuple[str, Result]] = []
     for model, spec_path in loaded.models:
-        result = transform_loaded(model, mode, seed, out)
+        result = transform_loaded(model, mode, seed, out, association_form=association_form)
         results.append((model.subject.model.name, result))
         if spec_path is not None:
             if result.spec_key is None:
@@ -285,5 +287,8 @@ def transform_dataset(root: Path, mode: str, seed: int, out: Path) -> list[tuple
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, target)
     mappings = {name: result.mapping.to_json() for name, result in results}
-    write_output(out / "mapping.json", dumps_json({"mode": mode, "seed": seed, "models": mappings}))
+    document: dict[str, Any] = {"mode": mode, "seed": seed}
+    if association_form != "class":
+        document["association_form"] = association_form
+    write_output(out / "mapping.json", dumps_json({**document, "models": mappings}))
     return results

@@ -100,9 +100,11 @@ class Result:
     spec_key: str | None  # the model's key in the specification (None: entries at the top level)
 
 
-def transform_loaded(loaded: Loaded, mode: str, seed: int, out: Path) -> Result:
+def transform_loaded(
+    loaded: Loaded, mode: str, seed: int, out: Path, *, association_form: str = "class"
+) -> Result:
     """Transform and write one model's files under ``out``."""
-    new, mapping = transform(loaded.subject, mode, seed)
+    new, mapping = transform(loaded.subject, mode, seed, association_form=association_form)
     files = loaded.files
     write_output(out / files.output_use, write_use(new.model))
     if files.output_puml is not None:
@@ -114,7 +116,10 @@ def transform_loaded(loaded: Loaded, mode: str, seed: int, out: Path) -> Result:
         write_output(out / output, write_constraints(new.extra[position : position + count]))
         position += count
     for (source, output), state in zip(files.states, new.states, strict=True):
-        header = f"{source.name}, transformed by `atlbench ocl transform --mode {mode} --seed {seed}'"
+        form = (
+            "" if association_form == "class" else f" --association-as {association_form.replace('_', '-')}"
+        )
+        header = f"{source.name}, transformed by `atlbench ocl transform --mode {mode} --seed {seed}{form}'"
         write_output(out / output, write_soil(state, header=header))
     subs = substitutions(mapping, loaded.subject.model)
     spec: dict[str, dict[str, Any]] = {}

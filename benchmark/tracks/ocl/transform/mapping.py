@@ -67,6 +67,7 @@ class Mapping:
     reified_attributes: list[Record] = field(default_factory=list)
     reified_associations: list[Record] = field(default_factory=list)
     created: set[Ref] = field(default_factory=set)  # elements added by a step, under their current names
+    association_form: str = "class"  # how associations were reified: class, or association_class
 
     def rename(self, renaming: Renaming, current: list[Ref]) -> None:
         """Record a renaming of the current model's elements ``current`` (original ones are listed as
@@ -90,7 +91,7 @@ class Mapping:
         renamed: dict[str, dict[str, str]] = {_plural(k): {} for k in KINDS}
         for old, new in self.renamed:
             renamed[_plural(old[0])][ref_text(old)] = ref_text(new)
-        return {
+        data: dict[str, Any] = {
             "model": self.model,
             "mode": self.mode,
             "seed": self.seed,
@@ -99,6 +100,9 @@ class Mapping:
             "reified_attributes": [_record_json(r) for r in self.reified_attributes],
             "reified_associations": [_record_json(r) for r in self.reified_associations],
         }
+        if self.association_form != "class":  # the default form is implied (files written before it)
+            data["association_form"] = self.association_form
+        return data
 
 
 def _plural(kind: str) -> str:

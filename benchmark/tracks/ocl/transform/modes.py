@@ -36,8 +36,14 @@ MODES: dict[str, tuple[str, ...]] = {
 }
 
 
-def transform(subject: Subject, mode: str, seed: int = 0) -> tuple[Subject, Mapping]:
+def transform(
+    subject: Subject, mode: str, seed: int = 0, *, association_form: str = "class"
+) -> tuple[Subject, Mapping]:
     """The transformed subject and the mapping of ``mode`` (deterministic for ``seed``).
+
+    ``association_form`` says what the association step makes of an association: a class with two
+    associations (``class``, the study's modes) or an association class (``association_class``; see
+    :mod:`.reify_association`).
 
     The result is type checked (model, invariants, extra invariants) before it is returned, so a
     transformation that produced something the judge would reject fails here, loudly.
@@ -48,7 +54,7 @@ def transform(subject: Subject, mode: str, seed: int = 0) -> tuple[Subject, Mapp
         )
     from benchmark.tracks.ocl.transform.mapping import Mapping
 
-    steps = _steps()
+    steps = _steps(association_form)
     mapping = Mapping(subject.model.name, mode, seed)
     for step in MODES[mode]:
         subject = steps[step](subject, seed, mapping)
@@ -56,9 +62,17 @@ def transform(subject: Subject, mode: str, seed: int = 0) -> tuple[Subject, Mapp
     return subject, mapping
 
 
-def _steps() -> dict[str, Step]:
-    from benchmark.tracks.ocl.transform.reify_association import reify_associations
+def _steps(association_form: str) -> dict[str, Step]:
+    from functools import partial
+
+    from benchmark.tracks.ocl.transform.reify_association import FORMS, reify_associations
     from benchmark.tracks.ocl.transform.reify_attribute import reify_attributes
     from benchmark.tracks.ocl.transform.rename import rename
 
-    return {"association": reify_associations, "attribute": reify_attributes, "rename": rename}
+    if association_form not in FORMS:
+        raise ConfigurationError(
+            f"unknown association form {association_form!r}; expected one of {', '.join(FORMS)}",
+            field="--association-as",
+        )
+    association = partial(reify_associations, form=association_form)
+    return {"association": association, "attribute": reify_attributes, "rename": rename}

@@ -11,7 +11,7 @@ stricter than USE requires and therefore always safe.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from benchmark.lang.ocl import ast
 from benchmark.lang.ocl import operations as ops
@@ -84,10 +84,11 @@ def expression_variables(model: Model, extra: Iterable[Invariant] = ()) -> set[s
     return names
 
 
-def fresh(base: str, taken: set[str]) -> str:
-    """``base`` if unused, else ``base2``, ``base3``...; the result is added to ``taken``."""
+def fresh(base: str, taken: set[str], ok: Callable[[str], bool] = lambda name: True) -> str:
+    """``base`` if unused, else ``base2``, ``base3``...: the first that is legal, not in ``taken`` and
+    ``ok``; the result is added to ``taken``."""
     for name in _numbered(base):
-        if name not in taken and is_legal(name):
+        if name not in taken and is_legal(name) and ok(name):
             taken.add(name)
             return name
     raise AssertionError("unreachable")
