@@ -106,7 +106,7 @@ def test_a_bad_specification_entry_names_its_field(
 @pytest.mark.parametrize(
     ("verdicts", "field", "message"),
     [
-        ({"states/ok.soil": {"pricePositive": True}}, None, "without verdicts: states/free.soil"),
+        ({"states/ok.soil": {"pricePositive": True}}, None, "state file without verdicts: states/free.soil"),
         (
             {
                 "states/ok.soil": {"pricePositive": True},
@@ -147,7 +147,7 @@ def test_invalid_json_gives_its_line(tmp_path: Path) -> None:
 def test_a_folder_outside_the_specification_is_an_error(tmp_path: Path) -> None:
     write(tmp_path)
     (tmp_path / "orphan").mkdir()
-    with pytest.raises(DatasetError, match="not in the specification: orphan"):
+    with pytest.raises(DatasetError, match="folder not in the specification: orphan"):
         load_dataset(tmp_path)
 
 

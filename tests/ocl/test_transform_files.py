@@ -228,7 +228,7 @@ def test_states_json_in_a_model_folder_lists_that_models_states(tmp_path: Path) 
 
 def test_a_state_of_no_model_is_an_error(tmp_path: Path) -> None:
     root = _write(tmp_path, {"tiny.use": MODEL, "other.soil": ""})
-    with pytest.raises(ConfigurationError, match="1 state file\\(s\\) belong to no model"):
+    with pytest.raises(ConfigurationError, match="1 state file belongs to no model"):
         discover(root)
 
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from ecore_strategies import ecore_packages
 from hypothesis import HealthCheck, given, settings
 from lxml import etree
 
+from benchmark.core.errors import InputFormatError
 from benchmark.tracks.roundtrip.ecore_io import read_ecore, write_ecore
 from benchmark.tracks.roundtrip.ecoremodel import EcorePackage
 from benchmark.tracks.roundtrip.forward import forward
@@ -62,3 +64,19 @@ def test_writer_escapes_attribute_values(tmp_path: Path) -> None:
     path = tmp_path / "escaped.ecore"
     path.write_text(write_ecore(package), encoding="utf-8")
     assert read_ecore(path) == package
+
+
+def test_a_file_with_two_root_packages_is_refused_with_the_counts_in_english(tmp_path: Path) -> None:
+    two = tmp_path / "two.ecore"
+    two.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<xmi:XMI xmi:version="2.0" xmlns:xmi="http://www.omg.org/XMI" '
+        'xmlns:ecore="http://www.eclipse.org/emf/2002/Ecore">\n'
+        '  <ecore:EPackage name="a" nsURI="http://a" nsPrefix="a"/>\n'
+        '  <ecore:EPackage name="b" nsURI="http://b" nsPrefix="b"/>\n'
+        "</xmi:XMI>\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(InputFormatError, match="found 2 roots, 2 packages") as caught:
+        read_ecore(two)
+    assert "two.ecore" in str(caught.value)

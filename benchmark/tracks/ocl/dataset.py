@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.core.errors import InputFormatError
+from benchmark.core.wording import word
 
 SPECIFICATION_NAME = "specification.json"
 STATES_NAME = "states.json"
@@ -158,7 +159,9 @@ def load_dataset(root: str | Path | None = None) -> Dataset:
         if p.is_dir() and not p.name.startswith(".") and p.name not in models and p.name != RUNS_DIR
     )
     if strays:
-        raise DatasetError(f"folder(s) not in the specification: {', '.join(strays)}", file=spec_file)
+        raise DatasetError(
+            f"{word(len(strays), 'folder')} not in the specification: {', '.join(strays)}", file=spec_file
+        )
     return Dataset(root, models)
 
 
@@ -217,7 +220,9 @@ def _verdicts(folder: Path, constraints: dict[str, Constraint]) -> dict[str, dic
     }
     unlisted = sorted(on_disk - set(data))
     if unlisted:
-        raise DatasetError(f"state file(s) without verdicts: {', '.join(unlisted)}", file=file)
+        raise DatasetError(
+            f"{word(len(unlisted), 'state file')} without verdicts: {', '.join(unlisted)}", file=file
+        )
     verdicts: dict[str, dict[str, bool]] = {}
     for state, given in data.items():
         field = f"$[{json.dumps(state)}]"

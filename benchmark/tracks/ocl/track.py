@@ -30,6 +30,7 @@ from benchmark.core.track import (
     SkippedInput,
     Track,
 )
+from benchmark.core.wording import plural
 from benchmark.tracks.ocl.baselines import BASELINES, parse_baselines
 from benchmark.tracks.ocl.dataset import Dataset, DatasetError, load_dataset
 from benchmark.tracks.ocl.judge import MISSING, Judgement, Referee
@@ -229,7 +230,8 @@ class OclTrack(Track):
         ]
         if wrong:
             raise GroundTruthProblem(
-                f"{dataset.models[model].states_file}: mode {mode} changes {len(wrong)} verdict(s) of the "
+                f"{dataset.models[model].states_file}: mode {mode} changes "
+                f"{plural(len(wrong), 'verdict')} of the "
                 "references (the transformed reference on the transformed state must agree with the "
                 "original):\n" + "\n".join(wrong)
             )

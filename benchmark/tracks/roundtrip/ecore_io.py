@@ -15,6 +15,7 @@ from typing import Any
 import pyecore.ecore as ecore
 
 from benchmark.core.errors import InputFormatError
+from benchmark.core.wording import plural
 from benchmark.lang.ecore.build import type_name
 from benchmark.tracks.roundtrip.ecoremodel import (
     ECORE_NS_URI,
@@ -112,7 +113,8 @@ def read_ecore(path: str | Path) -> EcorePackage:
     packages = [r for r in roots if isinstance(r, ecore.EPackage)]
     if len(packages) != 1 or len(roots) != 1:
         raise InputFormatError(
-            f"expected exactly one root EPackage, found {len(roots)} root(s), {len(packages)} package(s)",
+            f"expected exactly one root EPackage, found {plural(len(roots), 'root')}, "
+            f"{plural(len(packages), 'package')}",
             file=str(path),
         )
     if packages[0].eSubpackages:

@@ -35,6 +35,7 @@ from typing import Any
 
 from benchmark.core.errors import ConfigurationError, InputFormatError
 from benchmark.core.fileio import dumps_json
+from benchmark.core.wording import plural
 from benchmark.tracks.ocl.transform.files import (
     Loaded,
     ModelFiles,
@@ -113,7 +114,8 @@ def discover(root: Path) -> Dataset:
     unclaimed = [s for s in soils if s not in claimed]
     if unclaimed:
         raise ConfigurationError(
-            f"{len(unclaimed)} state file(s) belong to no model (see docs/OCL.md for the layouts): "
+            f"{plural(len(unclaimed), 'state file')} {'belongs' if len(unclaimed) == 1 else 'belong'} "
+            "to no model (see docs/OCL.md for the layouts): "
             + ", ".join(str(s.relative_to(root)) for s in unclaimed[:5]),
             file=str(unclaimed[0]),
         )
