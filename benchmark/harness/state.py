@@ -117,8 +117,9 @@ class BenchmarkSession:
             phases.write({"workers": getattr(config.option, "numprocesses", None) or 0})
 
     def _record_stages(self, now: float) -> None:
-        """Turn the stage that began last into a phase ending ``now`` (collection ends when scoring
-        begins, scoring when the session finishes, the rest when pytest unconfigures)."""
+        """Record the stages begun so far as phases, each ending when the next began and the last at
+        ``now`` (collection ends when scoring begins, scoring when the session finishes, the terminal
+        summary and the teardown when pytest unconfigures)."""
         started = sorted(self.clock.items(), key=lambda item: item[1])
         for (name, start), (_, end) in zip(started, [*started[1:], ("", now)], strict=True):
             phases.record(name, start, end)

@@ -375,3 +375,24 @@ def test_a_tree_without_a_tracks_data_skips_that_track_and_scores_the_others(
     assert result.ret == 0, result.stdout.str()
     result.assert_outcomes(passed=7, skipped=2)
     assert "Traceback" not in result.stdout.str() and "UsageError" not in result.stdout.str()
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]])
+def test_asked_for_the_session_writes_its_phases(pytester, tree, monkeypatch, workers):
+    target = pytester.path / "phases.json"
+    monkeypatch.setenv("ATLBENCH_PHASE_TIMES", str(target))
+    result = run(pytester, *workers)
+    assert result.ret == 0
+    document = json.loads(target.read_text(encoding="utf-8"))
+    names = [p["phase"] for p in document["phases"]]
+    for wanted in ("collection", "scoring", "results", "reports", "report results.json", "statistics"):
+        assert wanted in names
+    assert "report summary.md" in names and "report index.html" in names
+    assert names[-1] == "terminal summary and teardown"
+    assert all(p["start"] <= p["end"] <= document["written"] for p in document["phases"])
+
+
+def test_unasked_the_session_writes_no_phases(pytester, tree, monkeypatch):
+    monkeypatch.delenv("ATLBENCH_PHASE_TIMES", raising=False)
+    assert run(pytester).ret == 0
+    assert not list(pytester.path.glob("*phases*"))
