@@ -9,12 +9,14 @@ tables (``pytest_terminal_summary``). Workers never write report files.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from benchmark.core import phases
 from benchmark.core.collector import WORKER_OUTPUT_KEY, RowCollector
 from benchmark.core.errors import BenchmarkError
 from benchmark.core.results import Results
@@ -38,12 +40,24 @@ class BenchmarkSession:
     messages: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
+    clock: dict[str, float] = field(default_factory=dict)  # when each stage began (ATLBENCH_PHASE_TIMES)
 
     @property
     def is_controller(self) -> bool:
         return not hasattr(self.config, "workerinput")
 
     # -- hooks (pytest calls these methods because the instance is registered as a plugin)
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        self.clock["collection"] = time.time()
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self.clock["scoring"] = time.time()
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: Any) -> None:
+        """pytest-xdist: the controller collects nothing; collection ends when the last worker's does."""
+        self.clock["scoring"] = time.time()
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if self.is_controller:
@@ -63,6 +77,7 @@ class BenchmarkSession:
         if not self.is_controller:
             self.config.workeroutput[WORKER_OUTPUT_KEY] = self.collector.export()  # type: ignore[attr-defined]
             return
+        self._record_stages(time.time())
         problems = self.collector.problems()
         if problems:
             self.failures.append(
@@ -79,15 +94,17 @@ class BenchmarkSession:
             self.messages.extend(f"atlbench: {m}" for m in messages)
             self.failures.extend(f"atlbench: {f}" for f in failures)
             try:
-                self.results = self.harness.build_results(self.collector.rows)
+                with phases.phase("results"):
+                    self.results = self.harness.build_results(self.collector.rows)
             except BenchmarkError as error:
                 self.failures.append(f"atlbench: {error}")
         if self.results is not None:
             self._suite_properties(self.results)
             # Independent steps: a report that cannot be written must not skip the CI gates.
-            for step in (self._write_reports, self._apply_gates):
+            for name, step in (("reports", self._write_reports), ("gates", self._apply_gates)):
                 try:
-                    step(self.results)
+                    with phases.phase(name):
+                        step(self.results)
                 except BenchmarkError as error:
                     self.failures.append(f"atlbench: {error}")
                 except OSError as error:
@@ -95,6 +112,21 @@ class BenchmarkSession:
                     self.failures.append(f"atlbench: cannot write the reports{where}: {error.strerror}")
         if self.failures and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        self.clock["terminal summary and teardown"] = time.time()
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        if self.is_controller and phases.enabled():
+            self._record_stages(time.time())
+            phases.write({"workers": getattr(config.option, "numprocesses", None) or 0})
+
+    def _record_stages(self, now: float) -> None:
+        """Record the stages begun so far as phases, each ending when the next began and the last at
+        ``now`` (collection ends when scoring begins, scoring when the session finishes, the terminal
+        summary and the teardown when pytest unconfigures)."""
+        started = sorted(self.clock.items(), key=lambda item: item[1])
+        for (name, start), (_, end) in zip(started, [*started[1:], ("", now)], strict=True):
+            phases.record(name, start, end)
+        self.clock.clear()
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if not self.is_controller:

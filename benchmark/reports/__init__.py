@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from benchmark.core import phases
 from benchmark.core.errors import ConfigurationError
 from benchmark.core.fileio import write_text_atomic
 from benchmark.core.results import Results
@@ -42,7 +43,10 @@ def write_session_reports(
     from benchmark.reports.page import render_page
 
     out = Path(out_dir)
-    paths: list[Path] = [results.save(out / RESULTS_JSON)] if save_results else []
+    paths: list[Path] = []
+    if save_results:
+        with phases.phase(f"report {RESULTS_JSON}"):
+            paths.append(results.save(out / RESULTS_JSON))
     parts = []
     owners: dict[str, str] = {}
     for section in results.sections:
@@ -55,7 +59,8 @@ def write_session_reports(
             )
         track = tracks[section.track]
         options = dict((report_options or {}).get(section.track) or _defaults(track))
-        report = track.write_reports(results, section, out, options)
+        with phases.phase(f"reports of track {track.name}"):
+            report = track.write_reports(results, section, out, options)
         for path in report.paths:
             if path.name in owners or path.name in (RESULTS_JSON, INDEX_HTML):
                 other = owners.get(path.name, "the harness")
@@ -67,7 +72,8 @@ def write_session_reports(
         if report.html is not None:
             parts.append((track.name, track.title, report.html))
     if parts:
-        paths.append(write_text_atomic(out / INDEX_HTML, render_page(results.header, parts)))
+        with phases.phase(f"report {INDEX_HTML}"):
+            paths.append(write_text_atomic(out / INDEX_HTML, render_page(results.header, parts)))
     return paths
 
 

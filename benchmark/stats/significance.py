@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats as scipy_stats
 
 EXACT_SIGN_FLIP_MAX = 16  # 2^16 = 65 536 sign patterns
 DEFAULT_PERMUTATIONS = 9999
@@ -127,6 +126,8 @@ def mcnemar(b: int, c: int, *, exact_below: int = MCNEMAR_EXACT_BELOW) -> McNema
     n = b + c
     if n == 0:
         return McNemarResult(b, c, 1.0, MCNEMAR_NONE)
+    from scipy import stats as scipy_stats  # here: importing it costs half a second, most sessions none
+
     if n < exact_below:
         p = float(scipy_stats.binomtest(b, n, 0.5, alternative="two-sided").pvalue)
         return McNemarResult(b, c, min(1.0, p), MCNEMAR_EXACT)

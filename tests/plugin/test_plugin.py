@@ -465,3 +465,24 @@ def test_help_lists_the_options_with_their_metavars(pytester: pytest.Pytester, t
     assert "--min-score=TRACK:PROVIDER=X" in text and "--provider=NAME" in text
     assert "ATLBENCH_MIN_SCORE" not in text
     assert "  --allow-missing-runs  accept runs that got no answer" in text
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]])
+def test_asked_for_the_session_writes_its_phases(pytester, tree, monkeypatch, workers):
+    target = pytester.path / "phases.json"
+    monkeypatch.setenv("ATLBENCH_PHASE_TIMES", str(target))
+    result = run(pytester, *workers)
+    assert result.ret == 0
+    document = json.loads(target.read_text(encoding="utf-8"))
+    names = [p["phase"] for p in document["phases"]]
+    for wanted in ("collection", "scoring", "results", "reports", "report results.json", "statistics"):
+        assert wanted in names
+    assert "report summary.md" in names and "report index.html" in names
+    assert names[-1] == "terminal summary and teardown"
+    assert all(p["start"] <= p["end"] <= document["written"] for p in document["phases"])
+
+
+def test_unasked_the_session_writes_no_phases(pytester, tree, monkeypatch):
+    monkeypatch.delenv("ATLBENCH_PHASE_TIMES", raising=False)
+    assert run(pytester).ret == 0
+    assert not list(pytester.path.glob("*phases*"))

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from benchmark.core.errors import BenchmarkError
+from benchmark.core.forked import usable_cpus
 from benchmark.lang.atl.ast import Leniency
 from benchmark.lang.atl.parser import _parser, parse, read_atl_text
 from benchmark.lang.atl.summary import Summary, summarize
@@ -60,10 +61,7 @@ class FileResult:
 
 def default_jobs() -> int:
     """Worker processes to use: the usable CPUs."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
+    return usable_cpus()
 
 
 def _parse_one(path: str) -> FileResult:

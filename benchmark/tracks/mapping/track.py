@@ -449,6 +449,7 @@ class AtlTrack(Track):
             seed=DEFAULT_SEED if options.get("seed") is None else options["seed"],
             partial_weight=options.get("partial_weight"),
             baseline=options.get("baseline") or BASELINE_PROVIDER,
+            cache=self.cache,
         )
 
     # ------------------------------------------------------------------------------------ LLM

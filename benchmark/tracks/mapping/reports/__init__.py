@@ -23,7 +23,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from benchmark.core.diskcache import DiskCache
 from benchmark.core.fileio import dumps_json, write_text_atomic
+from benchmark.core.phases import phase
 from benchmark.core.track import TrackReport
 from benchmark.stats.bootstrap import DEFAULT_DRAWS, DEFAULT_SEED
 from benchmark.tracks.mapping.aggregate import CSV_COLUMNS, csv_records, run_records
@@ -68,30 +70,50 @@ def track_report(
     partial_weight: float | None = None,
     baseline: str = BASELINE_PROVIDER,
     statistics: Statistics | None = None,
+    cache: DiskCache | None = None,
 ) -> TrackReport:
     """Write the track's files into ``out_dir`` (created if needed) and return them, in a fixed order,
     with the track's part of ``index.html``. ``statistics`` may be passed when already computed with the
-    same options; they are computed once and shared by every writer."""
-    from benchmark.tracks.mapping.reports.html import html_part
-    from benchmark.tracks.mapping.reports.latex import render_latex
-    from benchmark.tracks.mapping.reports.plots import all_figures, write_figures
-    from benchmark.tracks.mapping.reports.tables import summary_markdown
+    same options; they are computed once and shared by every writer. With a ``cache``, the statistics
+    and figures of rows seen before are read from it (:mod:`~benchmark.tracks.mapping.reports.cached`)."""
+    with phase("report modules imported"):
+        from benchmark.tracks.mapping.reports.cached import cached_figures, cached_statistics, statistics_key
+        from benchmark.tracks.mapping.reports.html import html_part
+        from benchmark.tracks.mapping.reports.latex import render_latex
+        from benchmark.tracks.mapping.reports.plots import FIGURES, all_figures, write_figures
+        from benchmark.tracks.mapping.reports.tables import summary_markdown
 
     check_single_track(results.rows)
     out = Path(out_dir)
-    stats = statistics or compute_statistics(
-        results.rows, level=level, draws=draws, seed=seed, partial_weight=partial_weight, baseline=baseline
-    )
-    figures = all_figures(stats)
+    options = {
+        "level": level,
+        "draws": draws,
+        "seed": seed,
+        "partial_weight": partial_weight,
+        "baseline": baseline,
+    }
+    with phase("statistics"):
+        stats = statistics or cached_statistics(
+            results.rows, cache, lambda: compute_statistics(results.rows, **options), options
+        )
+    key = statistics_key(results.rows, options) if cache is not None and statistics is None else None
+    figures = cached_figures(FIGURES, cache, key, lambda names: all_figures(stats, names))
+
+    def written(name: str, render: Any) -> Path:
+        with phase(f"report {name}"):
+            return write_text_atomic(out / name, render())
+
     paths = (
-        write_text_atomic(out / PER_RUN_CSV, per_run_csv(results, stats.partial_weight)),
-        write_text_atomic(out / AGGREGATE_CSV, aggregate_csv(stats)),
-        write_text_atomic(out / SUMMARY_MD, summary_markdown(results, stats)),
-        write_text_atomic(out / STATISTICS_JSON, dumps_json(stats.to_json())),
+        written(PER_RUN_CSV, lambda: per_run_csv(results, stats.partial_weight)),
+        written(AGGREGATE_CSV, lambda: aggregate_csv(stats)),
+        written(SUMMARY_MD, lambda: summary_markdown(results, stats)),
+        written(STATISTICS_JSON, lambda: dumps_json(stats.to_json())),
         *write_figures(figures, out),
-        write_text_atomic(out / TABLES_TEX, render_latex(results, stats)),
+        written(TABLES_TEX, lambda: render_latex(results, stats)),
     )
-    return TrackReport(paths, html_part(results, stats, figures), tuple(report_lines(stats)))
+    with phase("report index.html part (atl)"):
+        html = html_part(results, stats, figures)
+    return TrackReport(paths, html, tuple(report_lines(stats)))
 
 
 def report_lines(stats: Statistics) -> list[str]:

@@ -10,7 +10,7 @@ colour across the figures of a report and across sessions with the same provider
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 
 from benchmark.core.fileio import write_bytes_atomic
+from benchmark.core.forked import run_forked
+from benchmark.core.phases import phase
 from benchmark.tracks.mapping.stats.profiles import PROFILE_CATEGORIES
 from benchmark.tracks.mapping.stats.summary import Statistics, level_of
 
@@ -318,22 +320,40 @@ def category_bars(stats: Statistics) -> Figure:
     )
 
 
-def all_figures(stats: Statistics) -> list[Figure]:
+FIGURES = ("pr_scatter", "f1_heatmap", "confidence", "categories")  # the order of the report
+
+
+def all_figures(stats: Statistics, names: Sequence[str] = FIGURES) -> list[Figure]:
+    """The figures ``names`` (default: all, in report order), drawn side by side in forked processes
+    (:mod:`benchmark.core.forked`) once matplotlib is imported here, so the children need not import it."""
+    import matplotlib.backends.backend_agg  # noqa: F401  (before the fork: each child would import it)
+    import matplotlib.figure  # noqa: F401
+
     colours = provider_colours([p.provider for p in stats.providers])
-    return [
-        pr_scatter(stats, colours),
-        f1_heatmap(stats),
-        confidence_curves(stats, colours),
-        category_bars(stats),
-    ]
+    drawers: dict[str, Callable[[], Figure]] = {
+        "pr_scatter": lambda: pr_scatter(stats, colours),
+        "f1_heatmap": lambda: f1_heatmap(stats),
+        "confidence": lambda: confidence_curves(stats, colours),
+        "categories": lambda: category_bars(stats),
+    }
+
+    def timed(name: str) -> Callable[[], Figure]:
+        def run() -> Figure:
+            with phase(f"figure {name} drawn"):
+                return drawers[name]()
+
+        return run
+
+    return run_forked([timed(name) for name in names])
 
 
 def write_figures(figures: list[Figure], out_dir: Path) -> list[Path]:
     paths = []
-    for figure in figures:
-        for fmt in FORMATS:
-            paths.append(write_bytes_atomic(out_dir / f"{figure.name}.{fmt}", figure.data[fmt]))
+    with phase("report figure files"):
+        for figure in figures:
+            for fmt in FORMATS:
+                paths.append(write_bytes_atomic(out_dir / f"{figure.name}.{fmt}", figure.data[fmt]))
     return paths
 
 
-__all__ = ["FORMATS", "Figure", "all_figures", "provider_colours", "write_figures"]
+__all__ = ["FIGURES", "FORMATS", "Figure", "all_figures", "provider_colours", "write_figures"]

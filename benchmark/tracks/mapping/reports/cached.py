@@ -1,0 +1,80 @@
+"""The report's statistics and figures in the track's disk cache, keyed by what they are computed from.
+
+Most of a session's report time is the bootstrap and significance tests (with scipy to import) and drawing
+the figures (with matplotlib to import); both are pure functions of the scored rows, the report options
+and the code. A session whose rows did not change (the bundled corpus run again, a CI re-run) therefore
+takes them from the cache (:mod:`benchmark.core.diskcache`) instead of importing and computing them again,
+and writes byte-identical files. The key covers the rows' full JSON, the options, the source of the
+mapping track, the statistics and the core (:func:`~benchmark.core.diskcache.code_fingerprint`) and the
+versions of numpy, scipy and matplotlib; matplotlib settings outside the report's fixed ``rc_context``
+(a user's ``matplotlibrc``) are not part of it, so after changing those, clear the cache
+(``pytest --cache-clear``). Without a cache directory (``atlbench report``) everything is computed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cache
+from importlib import metadata
+from typing import Any
+
+from benchmark.core.diskcache import DiskCache, code_fingerprint, make_key
+from benchmark.core.fileio import dumps_json
+from benchmark.tracks.mapping.counts import RunRow
+from benchmark.tracks.mapping.stats.summary import Statistics
+
+#: Libraries whose results are part of the cached values.
+LIBRARIES = ("numpy", "scipy", "matplotlib")
+
+
+@cache
+def _library_versions() -> str:
+    found = []
+    for name in LIBRARIES:
+        try:
+            found.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            found.append(f"{name} absent")
+    return ";".join(found)
+
+
+def statistics_key(rows: Sequence[RunRow], options: dict[str, Any]) -> str:
+    """The key of the statistics of ``rows`` computed with ``options`` (the keyword arguments of
+    :func:`~benchmark.tracks.mapping.stats.summary.compute_statistics`)."""
+    return make_key(
+        "statistics",
+        dumps_json([row.to_json() for row in rows]),
+        dumps_json(sorted(options.items())),
+        code_fingerprint("tracks.mapping", "stats", "core"),
+        _library_versions(),
+    )
+
+
+def cached_statistics(
+    rows: Sequence[RunRow],
+    cache: DiskCache | None,
+    compute: Callable[[], Statistics],
+    options: dict[str, Any],
+) -> Statistics:
+    if cache is None or cache.directory is None:
+        return compute()
+    return cache.get_or_compute("report-statistics", statistics_key(rows, options), compute)
+
+
+def cached_figures(
+    names: Sequence[str], cache: DiskCache | None, key: str | None, draw: Callable[[list[str]], list[Any]]
+) -> list[Any]:
+    """The figures ``names`` (in that order) of the statistics whose key is ``key``: those in the cache,
+    and ``draw(missing names)`` for the others, stored for the next session."""
+    if cache is None or cache.directory is None or key is None:
+        return draw(list(names))
+    keys = {name: make_key("figure", name, key) for name in names}
+    found = {name: cache.get("report-figures", keys[name]) for name in names}
+    missing = [name for name in names if found[name] is None]
+    for name, figure in zip(missing, draw(missing) if missing else [], strict=True):
+        cache.put("report-figures", keys[name], figure)
+        found[name] = figure
+    return [found[name] for name in names]
+
+
+__all__ = ["cached_figures", "cached_statistics", "statistics_key"]
