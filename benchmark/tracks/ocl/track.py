@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchmark.core.errors import BenchmarkError, ConfigurationError
 from benchmark.core.fileio import sha256_file
@@ -33,9 +33,12 @@ from benchmark.core.track import (
 from benchmark.core.wording import plural
 from benchmark.tracks.ocl.baselines import BASELINES, parse_baselines
 from benchmark.tracks.ocl.dataset import Dataset, DatasetError, load_dataset
-from benchmark.tracks.ocl.judge import MISSING, Judgement, Referee
 from benchmark.tracks.ocl.runs import RunFileError, peek_run, read_run, run_files
-from benchmark.tracks.ocl.variants import ORIGINAL, Variant, VariantSource, modes
+from benchmark.tracks.ocl.variants import ORIGINAL, modes
+
+if TYPE_CHECKING:  # imported where used: every session loads the track for its options (docs/TRACKS.md)
+    from benchmark.tracks.ocl.judge import Judgement, Referee
+    from benchmark.tracks.ocl.variants import Variant, VariantSource
 
 
 def _seed(text: str) -> int:
@@ -129,6 +132,8 @@ class OclTrack(Track):
 
     def variant(self, model: str, mode: str) -> Variant:
         """The variant (built once per process); raises :class:`GroundTruthProblem` when it cannot be."""
+        from benchmark.tracks.ocl.variants import VariantSource
+
         key = (model, mode)
         if key not in self._variants:
             dataset = self.dataset()
@@ -325,6 +330,8 @@ class OclTrack(Track):
 
     def error_row(self, case: RunCase, message: str) -> Row:
         """An unusable run still counts: every constraint of its model is a failure (``missing``)."""
+        from benchmark.tracks.ocl.judge import MISSING, Judgement
+
         row = super().error_row(case, message)
         parts = self.split(case.task)
         dataset = self.dataset()

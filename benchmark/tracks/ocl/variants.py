@@ -27,11 +27,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, TypeVar
 
-from benchmark.lang.ocl.model import Invariant, Model
-from benchmark.lang.ocl.state import ObjectState
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the OCL library loads when a variant is built, not when the track is registered
     from benchmark.core.diskcache import DiskCache
+    from benchmark.lang.ocl.model import Invariant, Model
+    from benchmark.lang.ocl.state import ObjectState
     from benchmark.tracks.ocl.dataset import DatasetModel
     from benchmark.tracks.ocl.judge import Referee
 
@@ -144,6 +143,7 @@ class VariantSource:
             puml = entry.puml_file.read_text(encoding="utf-8")
             return Variant(entry.name, mode, seed, model, dict(self.states), puml, texts, references)
 
+        from benchmark.lang.ocl.model import Model
         from benchmark.lang.ocl.puml_io import write_puml
         from benchmark.tracks.ocl.transform import transform
         from benchmark.tracks.ocl.transform.spec import replace_identifiers, substitutions

@@ -10,48 +10,50 @@ Public entry points (``docs/ROUNDTRIP.md`` documents each):
 * :func:`read_ecore`, :func:`write_ecore`, :func:`read_sql`, :func:`write_sql` -- canonical I/O.
 """
 
-from benchmark.tracks.roundtrip.cases import RoundTripCase, Stage, Study, load_study, manifest_cases
-from benchmark.tracks.roundtrip.ecore_io import read_ecore, write_ecore
-from benchmark.tracks.roundtrip.forward import ForwardMappingError, forward
-from benchmark.tracks.roundtrip.lines import CanonicalLine, ecore_lines, sql_lines
-from benchmark.tracks.roundtrip.operators import (
-    OPERATOR_NAMES,
-    OPERATORS,
-    DeltaOperator,
-    OperatorNotApplicable,
-    operator,
-)
-from benchmark.tracks.roundtrip.reading import ECORE, SQL, ReadModel, read_model
-from benchmark.tracks.roundtrip.scoring import LineVerdict, ScoreReport, score
-from benchmark.tracks.roundtrip.sql_io import read_sql, write_sql
-from benchmark.tracks.roundtrip.sqlmeta import SQL_NS_URI
+# The names load on first use (PEP 562): every session imports this package to read the track's options,
+# and the readers, scorer and operators need pyecore and lxml, which a session without this track never uses.
+_WHERE = {
+    "CanonicalLine": "benchmark.tracks.roundtrip.lines",
+    "DeltaOperator": "benchmark.tracks.roundtrip.operators",
+    "ECORE": "benchmark.tracks.roundtrip.reading",
+    "ForwardMappingError": "benchmark.tracks.roundtrip.forward",
+    "LineVerdict": "benchmark.tracks.roundtrip.scoring",
+    "OPERATORS": "benchmark.tracks.roundtrip.operators",
+    "OPERATOR_NAMES": "benchmark.tracks.roundtrip.operators",
+    "OperatorNotApplicable": "benchmark.tracks.roundtrip.operators",
+    "ReadModel": "benchmark.tracks.roundtrip.reading",
+    "RoundTripCase": "benchmark.tracks.roundtrip.cases",
+    "SQL": "benchmark.tracks.roundtrip.reading",
+    "SQL_NS_URI": "benchmark.tracks.roundtrip.sqlmeta",
+    "ScoreReport": "benchmark.tracks.roundtrip.scoring",
+    "Stage": "benchmark.tracks.roundtrip.cases",
+    "Study": "benchmark.tracks.roundtrip.cases",
+    "ecore_lines": "benchmark.tracks.roundtrip.lines",
+    "forward": "benchmark.tracks.roundtrip.forward",
+    "load_study": "benchmark.tracks.roundtrip.cases",
+    "manifest_cases": "benchmark.tracks.roundtrip.cases",
+    "operator": "benchmark.tracks.roundtrip.operators",
+    "read_ecore": "benchmark.tracks.roundtrip.ecore_io",
+    "read_model": "benchmark.tracks.roundtrip.reading",
+    "read_sql": "benchmark.tracks.roundtrip.sql_io",
+    "score": "benchmark.tracks.roundtrip.scoring",
+    "sql_lines": "benchmark.tracks.roundtrip.lines",
+    "write_ecore": "benchmark.tracks.roundtrip.ecore_io",
+    "write_sql": "benchmark.tracks.roundtrip.sql_io",
+}
 
-__all__ = [
-    "ECORE",
-    "OPERATORS",
-    "OPERATOR_NAMES",
-    "SQL",
-    "SQL_NS_URI",
-    "CanonicalLine",
-    "DeltaOperator",
-    "ForwardMappingError",
-    "LineVerdict",
-    "OperatorNotApplicable",
-    "ReadModel",
-    "RoundTripCase",
-    "ScoreReport",
-    "Stage",
-    "Study",
-    "ecore_lines",
-    "forward",
-    "load_study",
-    "manifest_cases",
-    "operator",
-    "read_ecore",
-    "read_model",
-    "read_sql",
-    "score",
-    "sql_lines",
-    "write_ecore",
-    "write_sql",
-]
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> object:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(_WHERE[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_WHERE))

@@ -28,17 +28,18 @@ from typing import Any
 from benchmark.core.errors import InputFormatError
 from benchmark.core.wording import word
 from benchmark.tracks.roundtrip.generate import MANIFEST_FORMAT_VERSION, MANIFEST_NAME
+from benchmark.tracks.roundtrip.names import (  # noqa: F401  (re-exported: the study's names)
+    BASELINES,
+    ECHO,
+    FORWARD,
+    INVERSE,
+    ORACLE,
+    STAGES,
+    TRACK_NAME,
+)
 from benchmark.tracks.roundtrip.reading import ECORE, SQL, ModelKind
 from benchmark.tracks.roundtrip.scoring import ScoreReport, score
 from benchmark.tracks.roundtrip.sqlmeta import SQL_METAMODEL_FILE
-
-TRACK_NAME = "roundtrip"
-INVERSE = "inverse"
-FORWARD = "forward"
-STAGES = (INVERSE, FORWARD)
-ECHO = "Echo"  # baseline: the unchanged base model as the answer (what "did nothing" earns)
-ORACLE = "Oracle"  # baseline: the expected model itself (100 % everywhere, or the scorer is wrong)
-BASELINES = {"echo": ECHO, "oracle": ORACLE}
 
 
 def default_data_dir() -> Path:

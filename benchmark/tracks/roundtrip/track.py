@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchmark.core.diskcache import code_fingerprint, make_key
 from benchmark.core.errors import BenchmarkError, ConfigurationError, InputFormatError
@@ -36,10 +36,13 @@ from benchmark.core.track import (
     Track,
 )
 from benchmark.core.wording import word
-from benchmark.tracks.roundtrip.cases import BASELINES, ECHO, STAGES, RoundTripCase, Study, load_study
-from benchmark.tracks.roundtrip.reading import ReadModel, read_answer, read_answer_data
-from benchmark.tracks.roundtrip.runfile import RUNS_DIR, STATUS_NOT_RUN, StageRun, read_run
-from benchmark.tracks.roundtrip.scoring import ScoreReport, reference_lines, score_lines
+from benchmark.tracks.roundtrip.names import BASELINES, ECHO, STAGES
+
+if TYPE_CHECKING:  # imported where used: every session loads the track for its options (docs/TRACKS.md)
+    from benchmark.tracks.roundtrip.cases import RoundTripCase, Study
+    from benchmark.tracks.roundtrip.reading import ReadModel
+    from benchmark.tracks.roundtrip.runfile import StageRun
+    from benchmark.tracks.roundtrip.scoring import ScoreReport
 
 STAGE_STATUS_OK = "ok"
 
@@ -185,6 +188,8 @@ class RoundTripTrack(Track):
     # ------------------------------------------------------------------------------- the study
     @cached_property
     def study(self) -> Study:
+        from benchmark.tracks.roundtrip.cases import load_study
+
         return load_study(self.data_root)
 
     def _case(self, task: str) -> RoundTripCase:
@@ -195,6 +200,8 @@ class RoundTripTrack(Track):
 
     # ------------------------------------------------------------------------------- collection
     def collect(self) -> Collection:
+        from benchmark.tracks.roundtrip.runfile import RUNS_DIR, read_run
+
         if self._collection is not None:
             return self._collection
         study = self.study
@@ -289,6 +296,8 @@ class RoundTripTrack(Track):
     # ----------------------------------------------------------------------------- ground truth
     def ground_truth_error(self, task: str) -> str | None:
         """Why the case's four models cannot be read (once per task and process)."""
+        from benchmark.tracks.roundtrip.scoring import reference_lines
+
         if task not in self._problems:
             try:
                 case = self._case(task)
@@ -314,6 +323,7 @@ class RoundTripTrack(Track):
         return facts
 
     def facts(self, task: str) -> Facts:
+        from benchmark.tracks.roundtrip.scoring import reference_lines
         from benchmark.tracks.roundtrip.witness import diff_lines
 
         case = self._case(task)
@@ -331,6 +341,10 @@ class RoundTripTrack(Track):
 
     # ---------------------------------------------------------------------------------- scoring
     def _read(self, stage_case: StageCase, case: RunCase) -> tuple[ReadModel, str]:
+        from benchmark.tracks.roundtrip.reading import ReadModel, read_answer, read_answer_data
+        from benchmark.tracks.roundtrip.runfile import STATUS_NOT_RUN, read_run
+        from benchmark.tracks.roundtrip.scoring import reference_lines
+
         stage = stage_case.case.stage(stage_case.stage)
         if case.baseline is not None:  # our own, loadable models: their lines are cached already
             model = stage.base if case.baseline == ECHO else stage.expected
@@ -347,6 +361,8 @@ class RoundTripTrack(Track):
         return read_answer_data(run.answer.encode("utf-8"), str(case.file), stage.kind), run.status
 
     def _payload(self, case: RunCase, stage_case: StageCase) -> dict[str, Any]:
+        from benchmark.tracks.roundtrip.scoring import reference_lines, score_lines
+
         stage = stage_case.case.stage(stage_case.stage)
         read, status = self._read(stage_case, case)
         report = score_lines(
