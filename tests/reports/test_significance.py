@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from scipy import stats as scipy_stats
@@ -87,6 +90,33 @@ def test_mcnemar_switches_at_25_discordant_items():
     assert (none.method, none.p_value) == (MCNEMAR_NONE, 1.0)
     with pytest.raises(ValueError):
         mcnemar(-1, 3)
+
+
+def test_mcnemar_agrees_with_scipy_on_every_exact_table_and_across_the_chi_square_range():
+    for n in range(1, 25):
+        for b in range(n + 1):
+            expected = float(scipy_stats.binomtest(b, n, 0.5, alternative="two-sided").pvalue)
+            assert mcnemar(b, n - b).p_value == pytest.approx(min(1.0, expected), rel=1e-12), (b, n)
+    for n in range(25, 2000, 13):
+        for b in range(0, n + 1, max(1, n // 30)):
+            x = (abs(b - (n - b)) - 1) ** 2 / n
+            assert mcnemar(b, n - b).p_value == pytest.approx(scipy_stats.chi2.sf(x, 1), rel=1e-10), (b, n)
+
+
+def test_mcnemar_does_not_import_scipy_stats():
+    """A report's McNemar tests never import scipy.stats (0.7 s of a cold session); the exact test needs no
+    scipy at all."""
+    code = "import sys\nfrom benchmark.stats.significance import mcnemar\nmcnemar(8, 2)\n"
+    code += "print('scipy' in sys.modules, end=' ')\nmcnemar(30, 10)\nprint('scipy.stats' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout.strip()) == (0, "False False"), done.stderr
+
+
+def test_the_chi_square_tail_is_scipys_to_the_bit():
+    for n in range(25, 3000, 7):
+        for b in range(0, n + 1, max(1, n // 40)):
+            x = (abs(b - (n - b)) - 1) ** 2 / n
+            assert mcnemar(b, n - b).p_value == float(scipy_stats.chi2.sf(x, 1)), (b, n)
 
 
 def test_holm_hand_computed():
