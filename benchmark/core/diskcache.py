@@ -31,14 +31,21 @@ T = TypeVar("T")
 LIBRARIES = ("lark", "pyecore")
 
 
-def _library_versions() -> str:
-    versions = [f"python {sys.version_info[0]}.{sys.version_info[1]}"]
-    for name in LIBRARIES:
+@cache
+def library_versions(*names: str) -> str:
+    """``name version`` of each distribution (``name absent`` when not installed), joined by ``;``: the
+    part of a key that a library upgrade changes."""
+    versions = []
+    for name in names:
         try:
             versions.append(f"{name} {metadata.version(name)}")
         except metadata.PackageNotFoundError:
             versions.append(f"{name} absent")
     return ";".join(versions)
+
+
+def _library_versions() -> str:
+    return f"python {sys.version_info[0]}.{sys.version_info[1]};{library_versions(*LIBRARIES)}"
 
 
 @cache

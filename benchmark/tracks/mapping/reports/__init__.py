@@ -77,7 +77,12 @@ def track_report(
     same options; they are computed once and shared by every writer. With a ``cache``, the statistics
     and figures of rows seen before are read from it (:mod:`~benchmark.tracks.mapping.reports.cached`)."""
     with phase("report modules imported"):
-        from benchmark.tracks.mapping.reports.cached import cached_figures, cached_statistics, statistics_key
+        from benchmark.tracks.mapping.reports.cached import (
+            cached_figures,
+            cached_statistics,
+            statistics_key,
+            usable,
+        )
         from benchmark.tracks.mapping.reports.html import html_part
         from benchmark.tracks.mapping.reports.latex import render_latex
         from benchmark.tracks.mapping.reports.plots import FIGURES, all_figures, write_figures
@@ -92,11 +97,12 @@ def track_report(
         "partial_weight": partial_weight,
         "baseline": baseline,
     }
+    # the key serialises every row: computed once, for the statistics and the figures
+    key = statistics_key(results.rows, options) if usable(cache) and statistics is None else None
     with phase("statistics"):
         stats = statistics or cached_statistics(
-            results.rows, cache, lambda: compute_statistics(results.rows, **options), options
+            cache, key, lambda: compute_statistics(results.rows, **options)
         )
-    key = statistics_key(results.rows, options) if cache is not None and statistics is None else None
     figures = cached_figures(FIGURES, cache, key, lambda names: all_figures(stats, names))
 
     def written(name: str, render: Any) -> Path:

@@ -14,28 +14,15 @@ versions of numpy, scipy and matplotlib; matplotlib settings outside the report'
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import cache
-from importlib import metadata
 from typing import Any
 
-from benchmark.core.diskcache import DiskCache, code_fingerprint, make_key
+from benchmark.core.diskcache import DiskCache, code_fingerprint, library_versions, make_key
 from benchmark.core.fileio import dumps_json
 from benchmark.tracks.mapping.counts import RunRow
 from benchmark.tracks.mapping.stats.summary import Statistics
 
 #: Libraries whose results are part of the cached values.
 LIBRARIES = ("numpy", "scipy", "matplotlib")
-
-
-@cache
-def _library_versions() -> str:
-    found = []
-    for name in LIBRARIES:
-        try:
-            found.append(f"{name} {metadata.version(name)}")
-        except metadata.PackageNotFoundError:
-            found.append(f"{name} absent")
-    return ";".join(found)
 
 
 def statistics_key(rows: Sequence[RunRow], options: dict[str, Any]) -> str:
@@ -46,19 +33,24 @@ def statistics_key(rows: Sequence[RunRow], options: dict[str, Any]) -> str:
         dumps_json([row.to_json() for row in rows]),
         dumps_json(sorted(options.items())),
         code_fingerprint("tracks.mapping", "stats", "core"),
-        _library_versions(),
+        library_versions(*LIBRARIES),
     )
 
 
+def usable(cache: DiskCache | None) -> bool:
+    """The cache can keep the report's values (``atlbench report`` runs without one)."""
+    return cache is not None and cache.directory is not None
+
+
 def cached_statistics(
-    rows: Sequence[RunRow],
-    cache: DiskCache | None,
-    compute: Callable[[], Statistics],
-    options: dict[str, Any],
+    cache: DiskCache | None, key: str | None, compute: Callable[[], Statistics]
 ) -> Statistics:
-    if cache is None or cache.directory is None:
+    """The statistics whose key is ``key`` (:func:`statistics_key`): from the cache, else ``compute()``,
+    stored for the next session."""
+    if not usable(cache) or key is None:
         return compute()
-    return cache.get_or_compute("report-statistics", statistics_key(rows, options), compute)
+    assert cache is not None
+    return cache.get_or_compute("report-statistics", key, compute)
 
 
 def cached_figures(
@@ -66,8 +58,9 @@ def cached_figures(
 ) -> list[Any]:
     """The figures ``names`` (in that order) of the statistics whose key is ``key``: those in the cache,
     and ``draw(missing names)`` for the others, stored for the next session."""
-    if cache is None or cache.directory is None or key is None:
+    if not usable(cache) or key is None:
         return draw(list(names))
+    assert cache is not None
     keys = {name: make_key("figure", name, key) for name in names}
     found = {name: cache.get("report-figures", keys[name]) for name in names}
     missing = [name for name in names if found[name] is None]
@@ -77,4 +70,4 @@ def cached_figures(
     return [found[name] for name in names]
 
 
-__all__ = ["cached_figures", "cached_statistics", "statistics_key"]
+__all__ = ["cached_figures", "cached_statistics", "statistics_key", "usable"]
