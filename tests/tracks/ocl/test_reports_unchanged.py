@@ -1,0 +1,42 @@
+"""The OCL track's report files on the bundled data, byte for byte against a saved copy
+(:mod:`report_fixtures` says what is normalised and how to regenerate the copy on purpose)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from report_fixtures import compare_file, write_session
+
+SAVED = Path(__file__).parent / "data" / "reports-before"
+TEXT_FILES = (
+    "ocl_robustness.csv",
+    "ocl_robustness.tex",
+    "ocl_mode_pairs.csv",
+    "ocl_mode_pairs.tex",
+    "index.html",
+    "terminal.txt",
+)
+DIGESTS = ("ocl_per_constraint.csv",)
+FIGURES = ("ocl_accuracy",)
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_session("ocl", tmp_path_factory.mktemp("reports"))
+
+
+@pytest.mark.parametrize("name", TEXT_FILES)
+def test_report_file_is_unchanged(written: Path, name: str) -> None:
+    compare_file(written, SAVED, name)
+
+
+@pytest.mark.parametrize("name", DIGESTS)
+def test_large_report_file_is_unchanged(written: Path, name: str) -> None:
+    compare_file(written, SAVED, name, digest=True)
+
+
+def test_every_figure_is_written(written: Path) -> None:
+    for name in FIGURES:
+        for suffix in (".png", ".svg"):
+            assert (written / f"{name}{suffix}").stat().st_size > 1000
