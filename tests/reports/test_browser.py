@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from benchmark.tracks.mapping.reports.browser import check_page, find_chromium
+from benchmark.reports.browser import check_page, find_chromium
 
 CHROMIUM = find_chromium()
 
