@@ -141,7 +141,7 @@ def _median_phases(runs: list[Timed]) -> list[tuple[str, float]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tabulate import tabulate
+    from benchmark.reports.table import terminal_lines
 
     scales = [int(s) for s in args.scales.split(",") if s.strip()]
     workers = [w.strip() for w in args.workers.split(",") if w.strip()]
@@ -185,7 +185,7 @@ def run(args: argparse.Namespace) -> int:
         f"pytest {Path(tests).relative_to(REPO) if Path(tests).is_relative_to(REPO) else tests}, "
         f"medians of {args.repeat}"
     )
-    print(tabulate(rows, headers="keys"))
+    print("\n".join(terminal_lines(list(rows[0]), [[str(v) for v in r.values()] for r in rows])))
     for worker in workers:
         for cache in ("cold", "warm"):
             picked = [r for r in rows if r["-n"] == worker and r["disk cache"] == cache]
@@ -196,5 +196,9 @@ def run(args: argparse.Namespace) -> int:
                 print(f"-n {worker}, {cache} cache: {1000 * growth:.1f} ms per additional run")
     for label, breakdown in breakdowns:
         print(f"\nphases, {label} (median seconds; a phase inside another is listed after it):")
-        print(tabulate([(name, f"{seconds:.3f}") for name, seconds in breakdown], headers=["phase", "s"]))
+        print(
+            "\n".join(
+                terminal_lines(["phase", "s"], [(name, f"{seconds:.3f}") for name, seconds in breakdown])
+            )
+        )
     return 1 if failed else 0

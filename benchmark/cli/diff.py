@@ -53,16 +53,16 @@ def register(subparsers: Any) -> None:
 
 
 def _summary_lines(report: dict[str, Any]) -> str:
-    from tabulate import tabulate
+    from benchmark.reports.table import terminal_lines
 
     rows = []
     for level in ("class", "binding", "overall"):
         block = report["summary"][level]
         rows.append(
             [level, *(f"{block[c]:g}" for c in ("tp", "fp", "fn"))]
-            + [block[m] for m in ("precision", "recall", "f1", "accuracy")]
+            + [f"{block[m]:.3f}" for m in ("precision", "recall", "f1", "accuracy")]
         )
-    return tabulate(rows, headers=["level", "TP", "FP", "FN", "P", "R", "F1", "Acc"], floatfmt=".3f")
+    return "\n".join(terminal_lines(["level", "TP", "FP", "FN", "P", "R", "F1", "Acc"], rows))
 
 
 def run(args: argparse.Namespace) -> int:

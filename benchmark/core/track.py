@@ -120,6 +120,8 @@ class Track(ABC):
 
     name: str = ""
     title: str = ""
+    #: a short name for the navigation of ``index.html`` (default: :attr:`name`)
+    label: str = ""
     #: data folder below the validation root (``None``: the track's name; ``""``: the root itself)
     data_dir: str | None = None
     #: options of the track, for pytest, ``atlbench validate`` and the ini file

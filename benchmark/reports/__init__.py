@@ -40,7 +40,7 @@ def write_session_reports(
     ``only`` rebuilds one track's files (``atlbench report --track NAME``); ``index.html`` then holds that
     track alone. ``on_report`` receives each track's :class:`~benchmark.core.track.TrackReport`.
     """
-    from benchmark.reports.page import render_page
+    from benchmark.reports.page import PagePart, render_page
 
     out = Path(out_dir)
     paths: list[Path] = []
@@ -70,7 +70,7 @@ def write_session_reports(
         if on_report is not None:
             on_report(track.name, report)
         if report.html is not None:
-            parts.append((track.name, track.title, report.html))
+            parts.append(PagePart(track.name, track.label or track.name, track.title, report.html))
     if parts:
         with phases.phase(f"report {INDEX_HTML}"):
             paths.append(write_text_atomic(out / INDEX_HTML, render_page(results.header, parts)))

@@ -77,6 +77,12 @@ class PageCheck:
     screenshot: bytes = b""
     distinct_colours: int = 0
     non_white_fraction: float = 0.0
+    page_width: int = 0  # the document's scroll width; wider than the window: the page scrolls sideways
+    window_width: int = 0
+
+    @property
+    def scrolls_sideways(self) -> bool:
+        return self.page_width > self.window_width
 
     @property
     def broken_images(self) -> list[dict[str, Any]]:
@@ -100,6 +106,10 @@ class PageCheck:
         if self.blank:
             found.append(
                 f"blank screenshot ({self.distinct_colours} colours, {self.non_white_fraction:.1%} non-white)"
+            )
+        if self.scrolls_sideways:
+            found.append(
+                f"the page scrolls sideways ({self.page_width} px wide in a {self.window_width} px window)"
             )
         return found
 
@@ -203,8 +213,19 @@ _INSPECT = """JSON.stringify({
     figures: document.querySelectorAll('figure').length,
     details: document.querySelectorAll('details').length,
     sections: document.querySelectorAll('section').length,
-    bodyText: document.body.innerText.length}
+    navTracks: document.querySelectorAll('nav a.track').length,
+    navLinks: document.querySelectorAll('nav a').length,
+    collapsed: document.querySelectorAll('.long').length,
+    hiddenRows: Array.from(document.querySelectorAll('tbody tr')).filter(r => r.offsetParent === null
+      && !r.closest('details:not([open])')).length,
+    bodyText: document.body.innerText.length},
+  pageWidth: document.documentElement.scrollWidth,
+  windowWidth: document.documentElement.clientWidth
 })"""
+
+_SHOW_ALL = """(() => { document.querySelectorAll('.long > .more').forEach(box => { box.checked = true; });
+  return Array.from(document.querySelectorAll('tbody tr')).filter(r => r.offsetParent === null
+    && !r.closest('details:not([open])')).length; })()"""
 
 
 def _pixels(png: bytes) -> tuple[int, float]:
@@ -317,8 +338,16 @@ def _inspect(pipe: _Pipe, url: str, width: int, height: int, timeout: float) -> 
         pipe.send("Page.captureScreenshot", {"format": "png"}, session=session, timeout=timeout)["data"]
     )
     check = PageCheck(
-        url=url, title=state["title"], images=state["images"], counts=state["counts"], screenshot=shot
+        url=url,
+        title=state["title"],
+        images=state["images"],
+        counts=state["counts"],
+        screenshot=shot,
+        page_width=state["pageWidth"],
+        window_width=state["windowWidth"],
     )
+    shown = pipe.send("Runtime.evaluate", {"expression": _SHOW_ALL, "returnByValue": True}, session=session)
+    check.counts["hiddenRowsWhenShown"] = shown["result"]["value"]
     check.distinct_colours, check.non_white_fraction = _pixels(shot)
     for event in pipe.events:
         if event.get("sessionId") not in (None, session):

@@ -3,75 +3,121 @@
 Inline CSS, figures as data URIs, no script, no network: a Content-Security-Policy meta tag forbids every
 fetch except ``data:`` images, so the page provably needs nothing but itself; it can be mailed, attached
 to a CI run or opened from a file system. Each track contributes an :class:`~benchmark.core.track.HtmlPart`
-(header lines, notes, sections); a session of one track lays its sections out at the top level, a session
-of several gives each track's sections a prefix so that the navigation says whose they are.
+(header lines, notes, sections); the navigation beside the page has one short entry per track (its
+:attr:`~benchmark.core.track.Track.label`) with the track's sections below it. A session of several tracks
+gives each track's section ids a prefix (``atl-results``), so that links and ids never collide.
+
+The page never scrolls sideways at 1400 pixels (``tests/reports/test_browser.py`` checks it in a real
+browser): every table sits in a box that scrolls on its own, long words break, and a table of more than
+:data:`~benchmark.reports.table.COLLAPSE_AFTER` rows shows that many and a switch for the rest.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape
 
 from benchmark.core.results import ResultsHeader
 from benchmark.core.track import HtmlPart
+from benchmark.reports.table import COLLAPSE_AFTER
 
-CSS = """
-:root { --fg:#1d2430; --muted:#5b6575; --line:#d9dee6; --head:#f2f4f8;
-  --ok:#d8f0d8; --bad:#f8d7d5; --mix:#fff1c9; }
-* { box-sizing: border-box; }
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg);
-  margin: 0; }
-header { background: #23324a; color: #fff; padding: 18px 28px; }
-header h1 { margin: 0 0 6px; font-size: 22px; }
-header p { margin: 2px 0; color: #d6dceb; font-size: 13px; }
-nav { padding: 10px 28px; border-bottom: 1px solid var(--line); background: #fafbfd;
-  position: sticky; top: 0; }
-nav a { margin-right: 14px; color: #23508f; text-decoration: none; font-size: 13px; }
-main { padding: 8px 28px 40px; max-width: 1400px; }
-section { margin-top: 26px; }
-h2 { font-size: 18px; border-bottom: 2px solid var(--line); padding-bottom: 4px; }
-h3 { font-size: 15px; margin: 18px 0 6px; }
-table { border-collapse: collapse; margin: 8px 0; font-size: 13px; }
-th, td { border: 1px solid var(--line); padding: 3px 8px; vertical-align: top; }
-th { background: var(--head); text-align: left; font-weight: 600; }
-td.r { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-.notes { color: var(--muted); font-size: 12.5px; margin: 4px 0 0; padding-left: 18px; }
-.callout { background: #fff8e1; border-left: 4px solid #f0b400; padding: 8px 12px; margin: 10px 0; }
-figure { margin: 12px 0 22px; }
-figure img { max-width: 100%; height: auto; border: 1px solid var(--line); background: #fff; }
-figcaption { color: var(--muted); font-size: 12.5px; max-width: 900px; }
-details { margin: 6px 0; }
-summary { cursor: pointer; font-weight: 600; }
-td.ok { background: var(--ok); } td.bad { background: var(--bad); } td.mix { background: var(--mix); }
-td.absent { color: #aab; text-align: center; }
-code { font-size: 12px; }
-.legend span { display: inline-block; padding: 1px 8px; margin-right: 6px; border: 1px solid var(--line); }
+CSS = f"""
+:root {{ --fg:#1d2430; --muted:#5b6575; --line:#d9dee6; --head:#f2f4f8;
+  --ok:#d8f0d8; --bad:#f8d7d5; --mix:#fff1c9; --link:#23508f; }}
+* {{ box-sizing: border-box; }}
+body {{ font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg);
+  margin: 0; }}
+header {{ background: #23324a; color: #fff; padding: 18px 28px; }}
+header h1 {{ margin: 0 0 6px; font-size: 22px; }}
+header p {{ margin: 2px 0; color: #d6dceb; font-size: 13px; overflow-wrap: anywhere; }}
+.page {{ display: grid; grid-template-columns: 15rem minmax(0, 1fr); align-items: start; }}
+nav {{ position: sticky; top: 0; max-height: 100vh; overflow-y: auto; padding: 14px 12px 14px 20px;
+  border-right: 1px solid var(--line); background: #fafbfd; font-size: 13px; }}
+nav ul {{ list-style: none; margin: 0; padding: 0; }}
+nav > ul > li {{ margin-bottom: 12px; }}
+nav a {{ color: var(--link); text-decoration: none; }}
+nav a.track {{ font-weight: 600; color: var(--fg); }}
+nav li li a {{ display: block; padding: 1px 0 1px 10px; }}
+main {{ padding: 8px 28px 40px; min-width: 0; max-width: 1400px; }}
+section {{ margin-top: 26px; }}
+section.track {{ margin-top: 10px; }}
+h2.track {{ font-size: 20px; margin: 18px 0 0; color: #23324a; }}
+h2 {{ font-size: 18px; border-bottom: 2px solid var(--line); padding-bottom: 4px; }}
+h3 {{ font-size: 15px; margin: 18px 0 6px; }}
+.wide {{ max-width: 100%; overflow-x: auto; }}
+table {{ border-collapse: collapse; margin: 8px 0; font-size: 13px; }}
+th, td {{ border: 1px solid var(--line); padding: 3px 8px; vertical-align: top; overflow-wrap: break-word; }}
+th {{ background: var(--head); text-align: left; font-weight: 600; }}
+td.r {{ text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }}
+.long > .more {{ position: absolute; opacity: 0; pointer-events: none; }}
+.long > .more:not(:checked) + .wide tbody tr:nth-child(n+{COLLAPSE_AFTER + 1}) {{ display: none; }}
+.long > label {{ cursor: pointer; color: var(--link); font-size: 12.5px; }}
+.long > .more:checked ~ label .show, .long > .more:not(:checked) ~ label .hide {{ display: none; }}
+.notes {{ color: var(--muted); font-size: 12.5px; margin: 4px 0 0; padding-left: 18px; }}
+.callout {{ background: #fff8e1; border-left: 4px solid #f0b400; padding: 8px 12px; margin: 10px 0; }}
+figure {{ margin: 12px 0 22px; }}
+figure img {{ max-width: 100%; height: auto; border: 1px solid var(--line); background: #fff; }}
+figcaption {{ color: var(--muted); font-size: 12.5px; max-width: 900px; }}
+details {{ margin: 6px 0; }}
+summary {{ cursor: pointer; font-weight: 600; }}
+td.ok {{ background: var(--ok); }} td.bad {{ background: var(--bad); }} td.mix {{ background: var(--mix); }}
+td.absent {{ color: #aab; text-align: center; }}
+code {{ font-size: 12px; overflow-wrap: anywhere; }}
+.legend span {{ display: inline-block; padding: 1px 8px; margin-right: 6px; border: 1px solid var(--line); }}
+@media (max-width: 900px) {{
+  .page {{ display: block; }}
+  nav {{ position: static; max-height: none; border-right: 0; border-bottom: 1px solid var(--line); }}
+}}
 """
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
 
-def render_page(header: ResultsHeader, parts: Sequence[tuple[str, str, HtmlPart]]) -> str:
-    """The page from the session header and ``(track name, track title, part)`` in track order."""
+@dataclass(frozen=True)
+class PagePart:
+    """One track on the page: its registry name, its short label (the navigation), its title (the
+    heading of its part) and what it contributes."""
+
+    name: str
+    label: str
+    title: str
+    part: HtmlPart
+
+
+def _scoped(content: str, name: str) -> str:
+    """A track's HTML with the ids of its collapsible tables made unique on the page."""
+    return content.replace('id="more-', f'id="more-{name}-').replace('for="more-', f'for="more-{name}-')
+
+
+def render_page(header: ResultsHeader, parts: Sequence[PagePart]) -> str:
+    """The page from the session header and each track's part, in track order."""
     provenance = [
         f"Results created {header.created or 'unknown'}"
         + (f" · commit {header.git_commit}" if header.git_commit else "")
         + (f" · validation root {header.validation_root}" if header.validation_root else "")
     ]
     several = len(parts) > 1
-    sections: list[tuple[str, str, str]] = []
     notes: list[str] = []
-    footers: list[tuple[str, str, str]] = []
-    for name, title, part in parts:
-        provenance += [f"{title}: {line}" if several else line for line in part.provenance]
-        notes += [f"{title}: {note}" if several else note for note in part.notes]
-        for key, heading, content in part.sections:
-            sections.append(
-                (f"{name}-{key}", f"{title} · {heading}", content) if several else (key, heading, content)
+    nav: list[str] = []
+    main: list[str] = []
+    for page in parts:
+        part, name = page.part, page.name
+        provenance += [f"{page.label}: {line}" if several else line for line in part.provenance]
+        notes += [f"{page.label}: {note}" if several else note for note in part.notes]
+        sections = [*part.sections, *([part.footer] if part.footer is not None else [])]
+        ids = [f"{name}-{key}" if several else key for key, _, _ in sections]
+        links = "".join(
+            f'<li><a href="#{ident}">{escape(heading)}</a></li>'
+            for ident, (_, heading, _) in zip(ids, sections, strict=True)
+        )
+        nav.append(f'<li><a class="track" href="#{name}">{escape(page.label)}</a><ul>{links}</ul></li>')
+        main.append(f'<section class="track" id="{name}"><h2 class="track">{escape(page.title)}</h2>')
+        for ident, (_, heading, content) in zip(ids, sections, strict=True):
+            main.append(
+                f'<section id="{ident}"><h2>{escape(heading)}</h2>\n{_scoped(content, name)}\n</section>'
             )
-        if part.footer is not None:
-            key, heading, content = part.footer
-            footers.append((f"{name}-{key}", f"{title} · {heading}", content) if several else part.footer)
+        main.append("</section>")
     versions = ", ".join(f"{k} {v}" for k, v in sorted(header.versions.items()))
     if versions:
         provenance.append(f"Versions: {versions}")
@@ -85,18 +131,16 @@ def render_page(header: ResultsHeader, parts: Sequence[tuple[str, str, HtmlPart]
         "<header><h1>atl-binding-bench report</h1>"
         + "".join(f"<p>{escape(p)}</p>" for p in provenance)
         + "</header>",
-        "<nav>" + "".join(f'<a href="#{key}">{escape(title)}</a>' for key, title, _ in sections) + "</nav>",
+        '<div class="page">',
+        "<nav><ul>" + "".join(nav) + "</ul></nav>",
         "<main>",
     ]
     if notes:
         items = "".join(f"<li>{escape(n)}</li>" for n in notes)
         body.append(f'<div class="callout"><b>Read this first</b><ul>{items}</ul></div>')
-    for key, title, content in sections:
-        body.append(f'<section id="{key}"><h2>{escape(title)}</h2>\n{content}\n</section>')
-    for key, title, content in footers:
-        body.append(f'<section id="{key}"><h2>{escape(title)}</h2>{content}</section>')
-    body.append("</main></body></html>")
+    body += main
+    body.append("</main></div></body></html>")
     return "\n".join(body) + "\n"
 
 
-__all__ = ["CSP", "CSS", "render_page"]
+__all__ = ["CSP", "CSS", "PagePart", "render_page"]

@@ -99,3 +99,13 @@ def results_file(small_results: Results, tmp_path_factory: pytest.TempPathFactor
 @pytest.fixture(scope="session")
 def compare_data() -> Path:
     return COMPARE_DATA
+
+
+@pytest.fixture(scope="session")
+def three_tracks(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The reports folder of a small three-track session with odd names (:mod:`three_tracks`)."""
+    from three_tracks import write_three_tracks
+
+    out = tmp_path_factory.mktemp("three-tracks")
+    write_three_tracks(out)
+    return out

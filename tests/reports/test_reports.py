@@ -13,11 +13,12 @@ import pytest
 from benchmark.core.errors import InputFormatError
 from benchmark.core.fileio import dumps_json
 from benchmark.core.results import ResultsHeader
-from benchmark.reports.page import render_page
+from benchmark.reports.latex import latex_escape
+from benchmark.reports.page import PagePart, render_page
 from benchmark.tracks.mapping.aggregate import CSV_COLUMNS
 from benchmark.tracks.mapping.reports import write_reports
 from benchmark.tracks.mapping.reports.html import html_part
-from benchmark.tracks.mapping.reports.latex import latex_escape, render_latex
+from benchmark.tracks.mapping.reports.latex import render_latex
 from benchmark.tracks.mapping.reports.tables import summary_markdown
 from benchmark.tracks.mapping.results import MappingResults, TransformationFacts
 from benchmark.tracks.mapping.stats import compute_statistics
@@ -116,19 +117,11 @@ def test_markdown_summary(written):
     assert "## Excluded runs" in summary
 
 
-def test_latex_escape():
-    assert latex_escape(r"a_b & c% $d #e {f} ~g ^h \i") == (
-        r"a\_b \& c\% \$d \#e \{f\} \textasciitilde{}g \textasciicircum{}h \textbackslash{}i"
-    )
-    assert latex_escape("0.5 ± 0.1 – Δ α → −") == r"0.5 $\pm$ 0.1 -- $\Delta$ $\alpha$ $\rightarrow$ $-$"
-    assert latex_escape("-0.004 [-0.1, 0.2] T-1 x-2") == "$-$0.004 [$-$0.1, 0.2] T-1 x-2"
-
-
 def _texts(results: MappingResults, draws: int = 50) -> dict[str, str]:
     """The text artefacts without the figures (faster; the figures are tested on their own)."""
     stats = compute_statistics(results.rows, draws=draws)
     return {
-        "html": render_page(results.header, [("atl", "atl", html_part(results, stats, []))]),
+        "html": render_page(results.header, [PagePart("atl", "atl", "atl", html_part(results, stats, []))]),
         "tex": render_latex(results, stats),
         "md": summary_markdown(results, stats),
         "json": dumps_json(stats.to_json()),

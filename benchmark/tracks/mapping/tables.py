@@ -1,13 +1,13 @@
-"""The result tables as text: one renderer for the terminal (pytest summary, ``atlbench validate``) and
-Markdown (``summary.md``), so every place prints the same numbers in the same layout."""
+"""The mapping track's terminal tables (the pytest summary, ``atlbench validate``): the aggregation's
+records rendered by the report kit (:meth:`benchmark.reports.table.Table.to_terminal`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from benchmark.core.rows import group_by_cause, run_name
 from benchmark.core.wording import plural
+from benchmark.reports.table import Table
 from benchmark.tracks.mapping.aggregate import (
     Aggregation,
     ExcludedRun,
@@ -22,40 +22,29 @@ from benchmark.tracks.mapping.outcomes import OUTCOME_UNUSABLE, outcome_reason, 
 DIGITS = 3
 
 
-def format_tables(aggregation: Aggregation, *, tablefmt: str = "simple", heading: str = "") -> str:
+def format_tables(aggregation: Aggregation) -> str:
     """Per-provider ALL table, provider x transformation table, class/binding/attribute/reference split,
-    and the list of excluded runs. ``tablefmt`` is tabulate's (``simple``, ``github``...)."""
-    from tabulate import tabulate
-
-    markdown = tablefmt in ("github", "pipe")
-    # Every metric with the same three decimals (tabulate would print 0.37 beside 0.029 and 1 beside 0.96).
-    style: dict[str, Any] = {"tablefmt": tablefmt, "floatfmt": f".{DIGITS}f"}
-    title = (lambda text: f"\n### {text}\n") if markdown else (lambda text: f"\n{text}")
-    parts: list[str] = [f"## {heading}\n" if markdown and heading else heading] if heading else []
+    made-up names, and the list of excluded runs, as terminal text (:meth:`Table.to_terminal`)."""
+    parts: list[str] = []
     if aggregation.groups:
-        parts.append(
-            title(
+        tables = (
+            (
                 "Per provider (micro P/R/F1/Acc over pooled counts; macro F1 = mean ± SD over runs; "
-                "unusable: runs whose answer held no usable mapping, scored as runs with no suggestions)"
-            )
+                "unusable: runs whose answer held no usable mapping, scored as runs with no suggestions)",
+                table_rows(aggregation, totals_only=True, digits=DIGITS),
+            ),
+            ("Per provider and transformation", table_rows(aggregation, digits=DIGITS)),
+            ("Split by level and feature kind (micro F1)", split_rows(aggregation, digits=DIGITS)),
+            ("Made-up names (hallucinations), summed over the runs checked", hallucination_rows(aggregation)),
         )
-        parts.append(
-            tabulate(table_rows(aggregation, totals_only=True, digits=DIGITS), headers="keys", **style)
-        )
-        parts.append(title("Per provider and transformation"))
-        parts.append(tabulate(table_rows(aggregation, digits=DIGITS), headers="keys", **style))
-        parts.append(title("Split by level and feature kind (micro F1)"))
-        parts.append(
-            tabulate(split_rows(aggregation, digits=DIGITS), headers="keys", missingval="-", **style)
-        )
-        parts.append(title("Made-up names (hallucinations), summed over the runs checked"))
-        parts.append(tabulate(hallucination_rows(aggregation), headers="keys", missingval="-", **style))
+        for title, records in tables:
+            parts.append(f"\n{title}")
+            parts.append("\n".join(Table.from_records("", title, records, digits=DIGITS).to_terminal()))
     else:
         parts.append("no run could be scored")
     if aggregation.excluded:
-        parts.append(title(f"{plural(len(aggregation.excluded), 'run')} excluded"))
-        bullet = "- " if markdown else "  "
-        parts.extend(f"{bullet}{line}" for line in excluded_lines(aggregation.excluded))
+        parts.append(f"\n{plural(len(aggregation.excluded), 'run')} excluded")
+        parts.extend(f"  {line}" for line in excluded_lines(aggregation.excluded))
     return "\n".join(parts) + "\n"
 
 

@@ -66,6 +66,7 @@ def run_case_id(transformation: str, provider: str, stem: str) -> str:
 class AtlTrack(Track):
     name = "atl"
     title = "RQ1: class and binding mappings against ATL ground truth"
+    label = "Mapping (RQ1)"
     data_dir = ""  # the transformation folders sit directly in the validation root
     options = TRACK_OPTIONS
     report_options = REPORT_OPTIONS

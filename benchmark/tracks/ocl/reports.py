@@ -10,22 +10,23 @@
 * ``ocl_accuracy.png`` / ``.svg``: accuracy on the original against accuracy on the transformed models,
   one panel per mode, one point per provider (on the diagonal: nothing lost).
 
-The module imports no other track (the layout contract); its figure follows the same reproducibility rules
-as the mapping track's (Agg canvas, fixed SVG hash salt, no dates in the metadata).
+Tables are :class:`~benchmark.reports.table.Table` values rendered by the report kit (terminal, LaTeX,
+HTML), the figure is drawn by :mod:`benchmark.reports.figures`.
 """
 
 from __future__ import annotations
 
 import csv
-import html
 import io
 import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmark.core.fileio import write_bytes_atomic, write_text_atomic
+from benchmark.core.fileio import write_text_atomic
 from benchmark.core.track import HtmlPart, TrackReport
+from benchmark.reports.figures import Figure, figure_html, provider_colours, render, write_figures
+from benchmark.reports.table import Column, Table
 from benchmark.tracks.ocl.judge import OUTCOMES
 from benchmark.tracks.ocl.pairs import ModePair
 from benchmark.tracks.ocl.scores import METRICS, ORIGINAL, ModeScore, headline, judged
@@ -37,16 +38,6 @@ PAIRS = "ocl_mode_pairs.csv"
 PAIRS_LATEX = "ocl_mode_pairs.tex"
 ALPHA = 0.05  # what the terminal calls a difference (Holm-adjusted McNemar p below it)
 FIGURE = "ocl_accuracy"
-
-_RC: dict[str, Any] = {
-    "svg.hashsalt": "atlbench",
-    "svg.fonttype": "path",
-    "font.family": "DejaVu Sans",
-    "font.size": 8,
-    "figure.dpi": 100,
-    "savefig.dpi": 150,
-}
-_METADATA: dict[str, dict[str, Any]] = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None}}
 
 
 def _pct(value: float) -> str:
@@ -60,9 +51,6 @@ def _ci(score: ModeScore, metric: str) -> str:
     return f"[{100 * interval.low:.1f}, {100 * interval.high:.1f}]"
 
 
-# ---------------------------------------------------------------------------------------------- terminal
-
-
 def _delta_ci(pair: ModePair) -> str:
     interval = pair.interval
     if interval is None:
@@ -70,41 +58,82 @@ def _delta_ci(pair: ModePair) -> str:
     return f"[{100 * interval.low:+.1f}, {100 * interval.high:+.1f}]"
 
 
-_PAIR_HEADERS = (
-    "provider",
-    "mode A",
-    "mode B",
-    "answers",
-    "acc. A %",
-    "acc. B %",
-    "A - B % [95% CI]",
-    "A only",
-    "B only",
-    "McNemar p",
-    "p (Holm)",
+def _transformed(cell: Any) -> Any:
+    """A cell that only a transformation mode has (empty on the original's line)."""
+    return lambda s: cell(s) if s.mode != ORIGINAL else ""
+
+
+# --------------------------------------------------------------------------------------------- tables
+
+SCORE_COLUMNS: tuple[Column[ModeScore], ...] = (
+    Column("provider", lambda s: s.provider, "l"),
+    Column("mode", lambda s: s.mode, "l"),
+    Column("answers", lambda s: str(s.items)),
+    Column("acc. original %", lambda s: _pct(s.values["accuracy_original"])),
+    Column("acc. transformed %", _transformed(lambda s: _pct(s.values["accuracy_transformed"]))),
+    Column(
+        "robustness % [95% CI]",
+        _transformed(lambda s: f"{_pct(s.values['robustness'])} {_ci(s, 'robustness')}"),
+    ),
+    Column("retention %", _transformed(lambda s: _pct(s.values["retention"]))),
+)
+OUTCOME_COLUMNS: tuple[Column[ModeScore], ...] = (
+    Column("provider", lambda s: s.provider, "l"),
+    Column("mode", lambda s: s.mode, "l"),
+    *(Column(o, lambda s, o=o: str(s.outcomes.get(o, 0))) for o in OUTCOMES),
+)
+PAIR_COLUMNS: tuple[Column[ModePair], ...] = (
+    Column("provider", lambda p: p.provider, "l"),
+    Column("mode A", lambda p: p.first, "l"),
+    Column("mode B", lambda p: p.second, "l"),
+    Column("answers", lambda p: str(p.answers)),
+    Column("acc. A %", lambda p: _pct(p.accuracy_first)),
+    Column("acc. B %", lambda p: _pct(p.accuracy_second)),
+    Column("A - B % [95% CI]", lambda p: f"{100 * p.delta:+.1f} {_delta_ci(p)}"),
+    Column("A only", lambda p: str(p.test.b)),
+    Column("B only", lambda p: str(p.test.c)),
+    Column("McNemar p", lambda p: f"{p.test.p_value:.3g}"),
+    Column("p (Holm)", lambda p: f"{p.p_holm:.3g}"),
+)
+# The paper's tables (ocl_robustness.tex, ocl_mode_pairs.tex): transformation modes only, no counts.
+LATEX_SCORE_COLUMNS: tuple[Column[ModeScore], ...] = (
+    Column("Provider", lambda s: s.provider, "l"),
+    Column("Mode", lambda s: s.mode, "l"),
+    Column("Acc. original (%)", lambda s: _pct(s.values["accuracy_original"])),
+    Column("Acc. transformed (%)", lambda s: _pct(s.values["accuracy_transformed"])),
+    Column("Robustness (%)", lambda s: _pct(s.values["robustness"])),
+    Column("Retention (%)", lambda s: _pct(s.values["retention"])),
+)
+LATEX_PAIR_COLUMNS: tuple[Column[ModePair], ...] = (
+    Column("Provider", lambda p: p.provider, "l"),
+    Column("Mode A", lambda p: p.first, "l"),
+    Column("Mode B", lambda p: p.second, "l"),
+    Column("Answers", lambda p: str(p.answers)),
+    Column("Acc. A (%)", lambda p: _pct(p.accuracy_first)),
+    Column("Acc. B (%)", lambda p: _pct(p.accuracy_second)),
+    Column("A − B (%)", lambda p: f"{100 * p.delta:+.1f}"),
+    Column("95% CI", _delta_ci),
+    Column("p (Holm)", lambda p: f"{p.p_holm:.3g}"),
 )
 
 
-def _pair_cells(p: ModePair) -> list[str]:
-    return [
-        p.provider,
-        p.first,
-        p.second,
-        str(p.answers),
-        _pct(p.accuracy_first),
-        _pct(p.accuracy_second),
-        f"{100 * p.delta:+.1f} {_delta_ci(p)}",
-        str(p.test.b),
-        str(p.test.c),
-        f"{p.test.p_value:.3g}",
-        f"{p.p_holm:.3g}",
-    ]
+def scores_table(scores: Sequence[ModeScore]) -> Table:
+    return Table.of("ocl-scores", "OCL robustness per provider and mode", SCORE_COLUMNS, scores)
+
+
+def outcomes_table(scores: Sequence[ModeScore]) -> Table:
+    return Table.of("ocl-outcomes", "OCL outcomes per provider and mode", OUTCOME_COLUMNS, scores)
+
+
+def pairs_table(pairs: Sequence[ModePair]) -> Table:
+    return Table.of("ocl-mode-pairs", "OCL modes compared pairwise per provider", PAIR_COLUMNS, pairs)
+
+
+# ---------------------------------------------------------------------------------------------- terminal
 
 
 def pair_lines(pairs: Sequence[ModePair], verbose: bool) -> list[str]:
     """The mode comparisons for the terminal: every pair with ``-v``, otherwise those that differ."""
-    from tabulate import tabulate
-
     differ = [p for p in pairs if p.p_holm < ALPHA]
     shown = list(pairs) if verbose else differ
     lines = [
@@ -112,50 +141,22 @@ def pair_lines(pairs: Sequence[ModePair], verbose: bool) -> list[str]:
         f"p < {ALPHA:g})" + ("" if verbose else f"; -v lists every pair, {PAIRS} has them")
     ]
     if shown:
-        lines += tabulate(
-            [_pair_cells(p) for p in shown], headers=list(_PAIR_HEADERS), tablefmt="simple"
-        ).splitlines()
+        lines += pairs_table(shown).to_terminal()
     return lines
 
 
 def summary_lines(
     scores: Sequence[ModeScore], rows: Sequence[Any], verbose: bool, pairs: Sequence[ModePair] = ()
 ) -> list[str]:
-    from tabulate import tabulate
-
     answers = judged(rows)
     errors = [row for row in rows if not row.ok]
     lines = [
         f"{len({(a.model, a.constraint) for a in answers})} constraints, {len(rows)} judged runs "
         f"({len(errors)} unusable, counted as failures), {len(answers)} answers"
     ]
-    table = []
-    for s in scores:
-        transformed = s.mode != ORIGINAL
-        table.append(
-            [
-                s.provider,
-                s.mode,
-                s.items,
-                _pct(s.values["accuracy_original"]),
-                _pct(s.values["accuracy_transformed"]) if transformed else "",
-                f"{_pct(s.values['robustness'])} {_ci(s, 'robustness')}" if transformed else "",
-                _pct(s.values["retention"]) if transformed else "",
-            ]
-        )
-    headers = [
-        "provider",
-        "mode",
-        "answers",
-        "acc. original %",
-        "acc. transformed %",
-        "robustness % [95% CI]",
-        "retention %",
-    ]
-    lines += tabulate(table, headers=headers, tablefmt="simple").splitlines()
-    outcome_rows = [[s.provider, s.mode, *(s.outcomes.get(o, 0) for o in OUTCOMES)] for s in scores]
+    lines += scores_table(scores).to_terminal()
     lines.append("")
-    lines += tabulate(outcome_rows, headers=["provider", "mode", *OUTCOMES], tablefmt="simple").splitlines()
+    lines += outcomes_table(scores).to_terminal()
     if pairs:
         lines.append("")
         lines += pair_lines(pairs, verbose)
@@ -250,75 +251,27 @@ def mode_pairs_csv(pairs: Sequence[ModePair]) -> str:
     return out.getvalue()
 
 
-def _tex(text: str) -> str:
-    return "".join({"_": r"\_", "&": r"\&", "%": r"\%", "#": r"\#", "$": r"\$"}.get(c, c) for c in text)
-
-
 def latex_table(scores: Sequence[ModeScore]) -> str:
-    lines = [
-        r"\begin{tabular}{llrrrr}",
-        r"\hline",
-        r"Provider & Mode & Acc.\ original (\%) & Acc.\ transformed (\%) & Robustness (\%) "
-        r"& Retention (\%) \\",
-        r"\hline",
-    ]
-    for s in scores:
-        if s.mode == ORIGINAL:
-            continue
-        cells = [
-            _pct(s.values[m])
-            for m in ("accuracy_original", "accuracy_transformed", "robustness", "retention")
-        ]
-        lines.append(f"{_tex(s.provider)} & {_tex(s.mode)} & " + " & ".join(cells) + r" \\")
-    lines += [r"\hline", r"\end{tabular}", ""]
-    return "\n".join(lines)
+    shown = [s for s in scores if s.mode != ORIGINAL]
+    return Table.of("ocl-robustness", "OCL robustness", LATEX_SCORE_COLUMNS, shown).to_latex()
 
 
 def latex_pairs(pairs: Sequence[ModePair]) -> str:
-    lines = [
-        r"\begin{tabular}{lllrrrrrr}",
-        r"\hline",
-        r"Provider & Mode A & Mode B & Answers & Acc.\ A (\%) & Acc.\ B (\%) & A $-$ B (\%) & 95\% CI "
-        r"& $p$ (Holm) \\",
-        r"\hline",
-    ]
-    for p in pairs:
-        cells = [
-            _tex(p.provider),
-            _tex(p.first),
-            _tex(p.second),
-            str(p.answers),
-            _pct(p.accuracy_first),
-            _pct(p.accuracy_second),
-            f"{100 * p.delta:+.1f}",
-            _delta_ci(p),
-            f"{p.p_holm:.3g}",
-        ]
-        lines.append(" & ".join(cells) + r" \\")
-    lines += [r"\hline", r"\end{tabular}", ""]
-    return "\n".join(lines)
+    return Table.of("ocl-mode-pairs", "OCL mode pairs", LATEX_PAIR_COLUMNS, pairs).to_latex()
 
 
-def figure(scores: Sequence[ModeScore]) -> dict[str, bytes]:
+def figure(scores: Sequence[ModeScore]) -> Figure:
     """Accuracy original (x) versus transformed (y), a panel per mode, a point per provider."""
-    import matplotlib
-    import numpy as np
-    from matplotlib import colormaps
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-    from matplotlib.image import imsave
-    from matplotlib.lines import Line2D
-
     shown = [s for s in scores if s.mode != ORIGINAL]
     modes = sorted({s.mode for s in shown})
     providers = sorted({s.provider for s in shown})
-    palette = colormaps["tab10"].colors  # type: ignore[attr-defined]
-    colours = {p: palette[i % len(palette)] for i, p in enumerate(providers)}
     columns = min(4, max(1, len(modes)))
     rows = max(1, math.ceil(len(modes) / columns))
-    with matplotlib.rc_context(_RC):  # type: ignore[arg-type]
-        fig = Figure(figsize=(2.6 * columns + 1.6, 2.5 * rows), layout="constrained")
-        canvas = FigureCanvasAgg(fig)
+
+    def draw(fig: Any) -> None:
+        from matplotlib.lines import Line2D
+
+        colours = provider_colours(providers)
         if not modes:
             axes = fig.add_subplot()
             axes.text(0.5, 0.5, "no transformed answers", ha="center", va="center")
@@ -344,64 +297,14 @@ def figure(scores: Sequence[ModeScore]) -> dict[str, bytes]:
         if providers:
             handles = [Line2D([], [], marker="o", linestyle="", color=colours[p], label=p) for p in providers]
             fig.legend(handles=handles, loc="outside right upper")
-        canvas.draw()
-        png = io.BytesIO()
-        imsave(png, np.asarray(canvas.buffer_rgba()), format="png", metadata=_METADATA["png"])
-        fig.set_layout_engine("none")
-        svg = io.BytesIO()
-        fig.savefig(svg, format="svg", metadata=_METADATA["svg"])
-    return {"png": png.getvalue(), "svg": svg.getvalue()}
 
-
-def _html_table(scores: Sequence[ModeScore]) -> str:
-    head = "".join(
-        f"<th>{h}</th>"
-        for h in (
-            "provider",
-            "mode",
-            "answers",
-            "accuracy original %",
-            "accuracy transformed %",
-            "robustness % [95% CI]",
-            "retention %",
-        )
+    return Figure(
+        FIGURE,
+        "Accuracy original versus transformed",
+        "Accuracy on the original models (x) against the transformed ones (y), per mode and provider; "
+        "bars: 95% bootstrap interval over constraints. On the diagonal nothing is lost.",
+        render(draw, (2.6 * columns + 1.6, 2.5 * rows)),
     )
-    body = []
-    for s in scores:
-        transformed = s.mode != ORIGINAL
-        cells = [
-            html.escape(s.provider),
-            html.escape(s.mode),
-            str(s.items),
-            _pct(s.values["accuracy_original"]),
-            _pct(s.values["accuracy_transformed"]) if transformed else "",
-            f"{_pct(s.values['robustness'])} {_ci(s, 'robustness')}" if transformed else "",
-            _pct(s.values["retention"]) if transformed else "",
-        ]
-        body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-
-
-def _outcome_table(scores: Sequence[ModeScore]) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in ("provider", "mode", *OUTCOMES))
-    body = "".join(
-        "<tr>"
-        + "".join(
-            f"<td>{html.escape(str(c))}</td>"
-            for c in (s.provider, s.mode, *(s.outcomes.get(o, 0) for o in OUTCOMES))
-        )
-        + "</tr>"
-        for s in scores
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
-
-def _pairs_table(pairs: Sequence[ModePair]) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in _PAIR_HEADERS)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in _pair_cells(p)) + "</tr>" for p in pairs
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def track_report(
@@ -416,28 +319,27 @@ def track_report(
         write_text_atomic(out_dir / PAIRS_LATEX, latex_pairs(pairs)),
     ]
     drawn = figure(scores)
-    for fmt in ("png", "svg"):
-        paths.append(write_bytes_atomic(out_dir / f"{FIGURE}.{fmt}", drawn[fmt]))
-    image = (
-        f'<figure><img src="{FIGURE}.svg" alt="accuracy original versus transformed"><figcaption>'
-        "Accuracy on the original models (x) against the transformed ones (y), per mode and provider; "
-        "bars: 95% bootstrap interval over constraints. On the diagonal nothing is lost."
-        "</figcaption></figure>"
-    )
+    paths += write_figures([drawn], out_dir)
     notes = (
         "A constraint is correct when it classifies every object state exactly as the reference does "
         "(USE's check verdict). Robustness: share of constraints correct on the original and still correct "
         "on the transformed model; retention: the same among those correct on the original.",
         "Oracle answers with the transformed reference (robustness 100 % by construction); Rename-blind "
         "with the original reference unchanged. Providers named Synthetic-* are generated noise, not LLMs.",
+        "Modes compared pairwise: each provider's modes two by two on the answers both have (same LLM "
+        "model, run and constraint), McNemar's test with Holm's correction per provider.",
     )
     sections = (
-        ("ocl-scores", "OCL robustness per provider and mode", _html_table(scores) + image),
-        ("ocl-outcomes", "OCL outcomes per provider and mode", _outcome_table(scores)),
+        (
+            "ocl-scores",
+            "Robustness per provider and mode",
+            scores_table(scores).to_html(heading=False) + figure_html(drawn),
+        ),
+        ("ocl-outcomes", "Outcomes per provider and mode", outcomes_table(scores).to_html(heading=False)),
         (
             "ocl-mode-pairs",
-            "OCL modes compared pairwise per provider (paired answers, McNemar with Holm per provider)",
-            _pairs_table(pairs),
+            "Modes compared pairwise",
+            pairs_table(pairs).to_html(heading=False),
         ),
     )
     lines = tuple(
@@ -448,12 +350,16 @@ def track_report(
 
 
 __all__ = [
+    "figure",
     "latex_pairs",
     "latex_table",
     "mode_pairs_csv",
+    "outcomes_table",
     "pair_lines",
+    "pairs_table",
     "per_constraint_csv",
     "robustness_csv",
+    "scores_table",
     "summary_lines",
     "track_report",
 ]

@@ -66,6 +66,7 @@ def _positive(text: str) -> int | None:
 class OclTrack(Track):
     name = "ocl"
     title = "OCL robustness: LLM-written constraints on original and transformed models"
+    label = "OCL robustness"
     options = (
         Option(
             "--ocl-baseline",

@@ -1,58 +1,18 @@
 """The round-trip track's figures: a provider x operator heatmap of %WSuccess, and %Correct against k.
 
-Drawn on :class:`matplotlib.figure.Figure` with the Agg canvas (no pyplot state, safe in pytest), under a
-fixed ``rc_context`` (stable SVG ids, no dates in the metadata), so the same sheet gives the same bytes on
-the same matplotlib; saved as PNG and SVG.
+Drawn with the report kit (:mod:`benchmark.reports.figures`): its settings, one drawing for both formats,
+and each provider's colour.
 """
 
 from __future__ import annotations
 
-import io
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from benchmark.core.fileio import write_bytes_atomic
+from benchmark.reports.figures import Figure, empty, provider_colours, render
 from benchmark.tracks.roundtrip.sheet import Group
-
-FORMATS = ("png", "svg")
-RC: dict[str, Any] = {
-    "svg.hashsalt": "atlbench-roundtrip",
-    "svg.fonttype": "path",
-    "font.family": "DejaVu Sans",
-    "font.size": 9,
-    "figure.dpi": 100,
-    "savefig.dpi": 150,
-}
-METADATA: dict[str, dict[str, Any]] = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None}}
-
-
-@dataclass(frozen=True)
-class Figure:
-    name: str
-    title: str
-    caption: str
-    data: dict[str, bytes]
-
-
-def _render(draw: Callable[[Any], None], size: tuple[float, float]) -> dict[str, bytes]:
-    import matplotlib
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure as MplFigure
-
-    out = {}
-    with matplotlib.rc_context(RC):  # type: ignore[arg-type]
-        for fmt in FORMATS:
-            figure = MplFigure(figsize=size, layout="constrained")
-            FigureCanvasAgg(figure)
-            draw(figure)
-            buffer = io.BytesIO()
-            figure.savefig(buffer, format=fmt, metadata=METADATA[fmt])
-            out[fmt] = buffer.getvalue()
-    return out
 
 
 def heatmap(groups: Sequence[Group]) -> Figure:
@@ -64,11 +24,10 @@ def heatmap(groups: Sequence[Group]) -> Figure:
         values[providers.index(group.keys[0]), operators.index(group.keys[1])] = group.means["pctWSuccess"]
 
     def draw(figure: Any) -> None:
-        axes = figure.add_subplot()
         if not providers:
-            axes.text(0.5, 0.5, "no scored stage evaluations", ha="center", va="center")
-            axes.set_axis_off()
+            empty(figure, "no scored stage evaluations")
             return
+        axes = figure.add_subplot()
         image = axes.imshow(100 * values, cmap="RdYlGn", vmin=-100, vmax=100, aspect="auto")
         axes.set_xticks(range(len(operators)), operators, rotation=40, ha="right")
         axes.set_yticks(range(len(providers)), providers)
@@ -82,7 +41,7 @@ def heatmap(groups: Sequence[Group]) -> Figure:
         "%WSuccess by provider and operator",
         "Mean %WSuccess (both stages) of each provider on each delta operator; Echo shows what an unchanged "
         "answer earns, Oracle must be 100.",
-        _render(draw, (7.5, 0.6 + 0.45 * max(1, len(providers)))),
+        render(draw, (7.5, 0.6 + 0.45 * max(1, len(providers)))),
     )
 
 
@@ -94,16 +53,13 @@ def correct_vs_k(groups: Sequence[Group]) -> Figure:
     ks = sorted({int(g.keys[1]) for g in groups if g.keys[1].isdigit()})
 
     def draw(figure: Any) -> None:
-        axes = figure.add_subplot()
         if not ks:
-            axes.text(0.5, 0.5, "no run with a known k", ha="center", va="center")
-            axes.set_axis_off()
+            empty(figure, "no run with a known k")
             return
-        from matplotlib import colormaps
-
-        palette = colormaps["tab10"].colors  # type: ignore[attr-defined]
-        for index, (provider, members) in enumerate(by_provider.items()):
-            colour = palette[index % len(palette)]
+        axes = figure.add_subplot()
+        colours = provider_colours(list(by_provider))
+        for provider, members in by_provider.items():
+            colour = colours[provider]
             points = sorted((int(g.keys[1]), g) for g in members if g.keys[1].isdigit())
             if not points:  # a baseline: the same for every k
                 (group,) = members
@@ -126,13 +82,5 @@ def correct_vs_k(groups: Sequence[Group]) -> Figure:
         "%Correct against the number of example pairs",
         "Mean %Correct (both stages) per provider and k, with 95% bootstrap intervals over pairs; the "
         "baselines do not depend on k.",
-        _render(draw, (6.0, 3.6)),
+        render(draw, (6.0, 3.6)),
     )
-
-
-def write_figures(figures: Sequence[Figure], out_dir: Path) -> list[Path]:
-    return [
-        write_bytes_atomic(out_dir / f"{figure.name}.{fmt}", figure.data[fmt])
-        for figure in figures
-        for fmt in FORMATS
-    ]

@@ -11,23 +11,22 @@ Files written into the reports folder:
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Sequence
-from html import escape
 from pathlib import Path
 from typing import Any
 
 from benchmark.core.fileio import write_text_atomic
 from benchmark.core.track import HtmlPart, TrackReport
+from benchmark.core.wording import plural
+from benchmark.reports.figures import figure_html, write_figures
 from benchmark.stats.bootstrap import DEFAULT_DRAWS, DEFAULT_SEED
-from benchmark.tracks.roundtrip.figures import Figure, correct_vs_k, heatmap, write_figures
+from benchmark.tracks.roundtrip.figures import correct_vs_k, heatmap
 from benchmark.tracks.roundtrip.sheet import (
-    INTERVAL_COLUMNS,
-    MEAN_COLUMNS,
     Group,
     SheetRow,
     aggregate,
     groups_csv,
+    groups_table,
     latex_table,
     sheet_csv,
     sheet_rows,
@@ -41,33 +40,6 @@ GROUPINGS = (
     ("by_k", ("provider", "k"), "By provider and k"),
 )
 LATEX = "roundtrip_table.tex"
-
-
-def _html_table(groups: Sequence[Group], by: Sequence[str]) -> str:
-    head = "".join(f"<th>{escape(b)}</th>" for b in by) + "<th>n</th><th>pairs</th>"
-    head += "".join(f"<th>{escape(h)}</th>" for _, h, _ in MEAN_COLUMNS) + "<th>unusable</th><th>not run</th>"
-    rows = []
-    for group in groups:
-        cells = "".join(f"<td>{escape(k)}</td>" for k in group.keys)
-        cells += f'<td class="r">{group.n}</td><td class="r">{group.pairs}</td>'
-        for key, _, percent in MEAN_COLUMNS:
-            value = group.means[key]
-            text = f"{100 * value:.1f}" if percent else f"{value:.1f}"
-            interval = group.intervals.get(key)
-            if interval is not None and key in INTERVAL_COLUMNS:
-                text += f" [{100 * interval.low:.1f}, {100 * interval.high:.1f}]"
-            cells += f'<td class="r">{escape(text)}</td>'
-        cells += f'<td class="r">{group.unusable}</td><td class="r">{group.not_run}</td>'
-        rows.append(f"<tr>{cells}</tr>")
-    return f"<table><tr>{head}</tr>{''.join(rows)}</table>"
-
-
-def _figure_html(figure: Figure) -> str:
-    data = base64.b64encode(figure.data["svg"]).decode("ascii")
-    return (
-        f'<figure id="fig-{escape(figure.name)}"><img src="data:image/svg+xml;base64,{data}" '
-        f'alt="{escape(figure.title)}"><figcaption>{escape(figure.caption)}</figcaption></figure>'
-    )
 
 
 def summaries(rows: Sequence[SheetRow], draws: int, seed: int) -> dict[str, list[Group]]:
@@ -93,7 +65,8 @@ def track_report(section_rows: Sequence[Any], out_dir: str | Path, options: dict
         (
             name.replace("_", "-"),
             title,
-            _html_table(groups[name], by) + (_figure_html(shown_with[name]) if name in shown_with else ""),
+            groups_table(groups[name], by, title).to_html(heading=False)
+            + (figure_html(shown_with[name]) if name in shown_with else ""),
         )
         for name, by, title in GROUPINGS
     )
@@ -105,7 +78,7 @@ def track_report(section_rows: Sequence[Any], out_dir: str | Path, options: dict
         "Intervals: 95 % percentile bootstrap over pairs (then stage evaluations within pairs), "
         f"{draws} draws, seed {seed}.",
     )
-    provenance = f"{len(rows)} stage evaluations on {len({r.pair for r in rows})} pairs"
+    provenance = f"{plural(len(rows), 'stage evaluation')} on {plural(len({r.pair for r in rows}), 'pair')}"
     if excluded:
         provenance += f"; {len(excluded)} excluded (not scored)"
     html = HtmlPart(provenance=(provenance,), notes=notes, sections=sections)

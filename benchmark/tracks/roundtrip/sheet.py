@@ -6,7 +6,7 @@
   units (a misunderstood domain drags all its operators along), so each draw resamples pairs with
   replacement and, within each drawn pair, its stage evaluations (:mod:`benchmark.stats.bootstrap`);
 * :func:`latex_table` is the study's table (one row per provider and stage, the nine columns);
-* :func:`terminal_lines` are the terminal tables.
+* :func:`terminal_table` and :func:`groups_table` are the terminal and the HTML tables (report kit tables).
 
 Every stage evaluation counts, whatever happened to it: an unloadable answer with the credit its lenient
 reading earned, an unusable answer and a forward stage not run because of it as empty answers (LOC 0,
@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from benchmark.reports.table import Column, Table
 from benchmark.stats.bootstrap import (
     DEFAULT_DRAWS,
     DEFAULT_SEED,
@@ -251,58 +252,58 @@ def _with_interval(group: Group, key: str) -> str:
     return text + (f" [{100 * interval.low:.1f}, {100 * interval.high:.1f}]" if interval else "")
 
 
-def terminal_lines(groups: Sequence[Group], by: Sequence[str]) -> list[str]:
-    """A fixed-width table: the group's keys, n, the headline means with intervals, the rates."""
+def _key_columns(by: Sequence[str]) -> list[Column[Group]]:
+    return [Column(name, lambda g, i=i: g.keys[i], "l") for i, name in enumerate(by)]
+
+
+def terminal_table(groups: Sequence[Group], by: Sequence[str]) -> Table:
+    """The keys, n, the headline means with their intervals, the rates."""
     ci = " [95% CI]" if any(g.intervals for g in groups) else ""
-    heading = [*by, "n", f"%Correct{ci}", f"%WSuccess{ci}", "ΔRecall", "ΔPrecision"]
-    heading += ["ΔDet", "Load", "Equiv", "unusable", "not run"]
-    table = [heading]
-    for g in groups:
-        table.append(
-            [
-                *g.keys,
-                str(g.n),
-                _with_interval(g, "pctCorrect"),
-                _with_interval(g, "pctWSuccess"),
-                _cell(g, "deltaRecall", True),
-                _cell(g, "deltaPrecision", True),
-                _cell(g, "deltaDetected", True),
-                _cell(g, "loadable", True),
-                _cell(g, "equivalent", True),
-                str(g.unusable),
-                str(g.not_run),
-            ]
+    columns = [
+        *_key_columns(by),
+        Column("n", lambda g: str(g.n)),
+        Column(f"%Correct{ci}", lambda g: _with_interval(g, "pctCorrect")),
+        Column(f"%WSuccess{ci}", lambda g: _with_interval(g, "pctWSuccess")),
+        Column("ΔRecall", lambda g: _cell(g, "deltaRecall", True)),
+        Column("ΔPrecision", lambda g: _cell(g, "deltaPrecision", True)),
+        Column("ΔDet", lambda g: _cell(g, "deltaDetected", True)),
+        Column("Load", lambda g: _cell(g, "loadable", True)),
+        Column("Equiv", lambda g: _cell(g, "equivalent", True)),
+        Column("unusable", lambda g: str(g.unusable)),
+        Column("not run", lambda g: str(g.not_run)),
+    ]
+    return Table.of("roundtrip-" + "-".join(by), "Round trip by " + " and ".join(by), columns, groups)
+
+
+def terminal_lines(groups: Sequence[Group], by: Sequence[str]) -> list[str]:
+    """The terminal table (:func:`terminal_table`)."""
+    return terminal_table(groups, by).to_terminal()
+
+
+def groups_table(groups: Sequence[Group], by: Sequence[str], title: str) -> Table:
+    """Every mean of a grouping (intervals beside the headline columns), unusable and not-run counts:
+    the tables of ``index.html``."""
+    columns = [*_key_columns(by), Column("n", lambda g: str(g.n)), Column("pairs", lambda g: str(g.pairs))]
+    for key, heading, percent in MEAN_COLUMNS:
+        interval = key in INTERVAL_COLUMNS
+        columns.append(
+            Column(
+                heading, lambda g, k=key, p=percent, i=interval: _with_interval(g, k) if i else _cell(g, k, p)
+            )
         )
-    widths = [max(len(row[i]) for row in table) for i in range(len(heading))]
-    lines = []
-    for index, row in enumerate(table):
-        cells = [
-            cell.ljust(width) if i < len(by) else cell.rjust(width)
-            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ]
-        lines.append("  ".join(cells).rstrip())
-        if index == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return lines
-
-
-def _latex_escape(text: str) -> str:
-    return "".join({"_": r"\_", "%": r"\%", "&": r"\&", "#": r"\#", "$": r"\$"}.get(c, c) for c in text)
+    columns += [Column("unusable", lambda g: str(g.unusable)), Column("not run", lambda g: str(g.not_run))]
+    return Table.of("roundtrip-" + "-".join(by), title, columns, groups)
 
 
 def latex_table(groups: Sequence[Group]) -> str:
     """The study's table: per provider and stage, the nine columns (counts as means per evaluation,
     percentages as means, DeltaDetected and Loadable as the share of yes)."""
-    columns = [(key, heading, percent) for key, heading, percent in MEAN_COLUMNS[:9]]
-    lines = [
-        r"\begin{tabular}{ll" + "r" * len(columns) + "}",
-        r"\hline",
-        "LLM & Stage & " + " & ".join(_latex_escape(h) for _, h, _ in columns) + r" \\",
-        r"\hline",
+    columns = [
+        Column("LLM", lambda g: g.keys[0], "l"),
+        Column("Stage", lambda g: g.keys[1], "l"),
+        *(
+            Column(heading, lambda g, k=key, p=percent: _cell(g, k, p))
+            for key, heading, percent in MEAN_COLUMNS[:9]
+        ),
     ]
-    for group in groups:
-        provider, stage = group.keys
-        cells = [_cell(group, key, percent) for key, _, percent in columns]
-        lines.append(f"{_latex_escape(provider)} & {stage} & " + " & ".join(cells) + r" \\")
-    lines += [r"\hline", r"\end{tabular}", ""]
-    return "\n".join(lines)
+    return Table.of("roundtrip-table", "Round trip per provider and stage", columns, groups).to_latex()

@@ -174,6 +174,7 @@ def stage_payload(
 class RoundTripTrack(Track):
     name = "roundtrip"
     title = "Round trip Ecore <-> SQL by example: inverse Δ(T) -> S', forward S' -> T'"
+    label = "Round trip"
     options = TRACK_OPTIONS
     report_options = REPORT_OPTIONS
     generate_options = GENERATE_OPTIONS

@@ -125,16 +125,15 @@ def track_report(
 def report_lines(stats: Statistics) -> list[str]:
     """What ``atlbench report`` prints: runs (unusable among them), F1 with its interval, macro F1,
     stability; notes; excluded runs, one line per transformation and cause."""
-    from tabulate import tabulate
-
+    from benchmark.reports.table import terminal_lines
     from benchmark.tracks.mapping.reports import format as fmt
     from benchmark.tracks.mapping.tables import excluded_lines
 
     rows = [
         [
             p.provider,
-            p.runs,
-            p.unusable_runs,
+            str(p.runs),
+            str(p.unusable_runs),
             fmt.with_interval(p.micro.f1, p.intervals.get("f1")),
             fmt.spread(p.macro["f1"]),
             fmt.number(p.stability.mean),
@@ -144,7 +143,7 @@ def report_lines(stats: Statistics) -> list[str]:
     lines = []
     if rows:
         headers = ["provider", "runs", "unusable", "F1 [95% CI]", "macro F1 ± SD", "stability"]
-        lines += tabulate(rows, headers=headers).splitlines()
+        lines += terminal_lines(headers, rows)
     lines += [f"note: {note}" for note in stats.notes]
     lines += [f"excluded: {line}" for line in excluded_lines(stats.aggregation.excluded)]
     return lines
@@ -153,12 +152,14 @@ def report_lines(stats: Statistics) -> list[str]:
 def write_reports(results: MappingResults, out_dir: str | Path, **options: Any) -> list[Path]:
     """The track's files plus ``index.html`` for a session of this track alone (tests, benchmarks);
     sessions go through :func:`benchmark.reports.write_session_reports`."""
+    from benchmark.core.registry import track_class
     from benchmark.reports import INDEX_HTML
-    from benchmark.reports.page import render_page
+    from benchmark.reports.page import PagePart, render_page
 
     report = track_report(results, out_dir, **options)
     assert report.html is not None
-    page = render_page(results.header, [("atl", "atl", report.html)])
+    track = track_class("atl")
+    page = render_page(results.header, [PagePart("atl", track.label, track.title, report.html)])
     return [*report.paths, write_text_atomic(Path(out_dir) / INDEX_HTML, page)]
 
 

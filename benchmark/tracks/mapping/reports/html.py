@@ -6,55 +6,19 @@ The page itself (inline CSS, Content-Security-Policy, header and navigation) is 
 
 from __future__ import annotations
 
-import base64
 from collections import Counter
 from collections.abc import Sequence
 from html import escape
 
 from benchmark.core.track import HtmlPart
 from benchmark.core.wording import plural
+from benchmark.reports.figures import Figure, figure_html
 from benchmark.tracks.mapping.counts import RunRow
 from benchmark.tracks.mapping.reports import format as fmt
 from benchmark.tracks.mapping.reports import tables
-from benchmark.tracks.mapping.reports.plots import Figure
-from benchmark.tracks.mapping.reports.tables import Table
 from benchmark.tracks.mapping.results import MappingResults
 from benchmark.tracks.mapping.stats.items import binding_categories, class_verdicts, is_right, truth_keys
 from benchmark.tracks.mapping.stats.summary import Statistics
-
-
-def _table(table: Table, *, heading: bool = True) -> str:
-    parts = [f"<h3>{escape(table.title)}</h3>"] if heading else []
-    if table.rows:
-        align = table.alignment()
-        parts.append(
-            "<table><thead><tr>"
-            + "".join(f"<th>{escape(h)}</th>" for h in table.headers)
-            + "</tr></thead><tbody>"
-        )
-        for row in table.rows:
-            cells = "".join(
-                f'<td class="r">{escape(c)}</td>' if align[i] == "r" else f"<td>{escape(c)}</td>"
-                for i, c in enumerate(row)
-            )
-            parts.append(f"<tr>{cells}</tr>")
-        parts.append("</tbody></table>")
-    else:
-        parts.append("<p>(none)</p>")
-    if table.notes:
-        parts.append('<ul class="notes">' + "".join(f"<li>{escape(n)}</li>" for n in table.notes) + "</ul>")
-    return "\n".join(parts)
-
-
-def _figure(figure: Figure) -> str:
-    data = base64.b64encode(figure.data["svg"]).decode("ascii")
-    return (
-        f'<figure id="fig-{escape(figure.name)}"><img src="data:image/svg+xml;base64,{data}" '
-        f'alt="{escape(figure.title)}">'
-        f"<figcaption><b>{escape(figure.title)}.</b> {escape(figure.caption)} "
-        f"Files: <code>{escape(figure.name)}.png</code>, <code>{escape(figure.name)}.svg</code>."
-        "</figcaption></figure>"
-    )
 
 
 def _cell(categories: Sequence[str], suggested: Sequence[str]) -> str:
@@ -91,8 +55,8 @@ def _drilldown(transformation: str, providers: Sequence[str], runs: dict[str, li
     keys = sorted(set(truth))
     head = "".join(f"<th>{escape(p)} ({plural(len(runs[p]), 'run')})</th>" for p in present)
     lines = [
-        f"<table><thead><tr><th>Source class</th><th>Target class</th><th>Target feature</th>"
-        f"<th>Ground truth reads</th>{head}</tr></thead><tbody>"
+        '<div class="wide"><table><thead><tr><th>Source class</th><th>Target class</th>'
+        f"<th>Target feature</th><th>Ground truth reads</th>{head}</tr></thead><tbody>"
     ]
     for key in keys:
         gt = truth[key]
@@ -105,12 +69,12 @@ def _drilldown(transformation: str, providers: Sequence[str], runs: dict[str, li
             f"<tr><td>{escape(key[0])}</td><td>{escape(key[1])}</td><td>{escape(key[2])}</td>"
             f"<td>{escape(gt_text)}</td>{cells}</tr>"
         )
-    lines.append("</tbody></table>")
+    lines.append("</tbody></table></div>")
     per_class = {p: class_verdicts(runs[p], truth_pairs=truth_pairs) for p in present}
     pairs = sorted({pair for verdicts in per_class.values() for pair in verdicts})
     lines.append(
-        f"<table><thead><tr><th>Source class</th><th>Target class</th><th>In ground truth</th>{head}"
-        "</tr></thead><tbody>"
+        '<div class="wide"><table><thead><tr><th>Source class</th><th>Target class</th>'
+        f"<th>In ground truth</th>{head}</tr></thead><tbody>"
     )
     for pair in pairs:
         cells = "".join(_cell(per_class[p].get(pair, ["absent"] * len(runs[p])), []) for p in present)
@@ -118,7 +82,7 @@ def _drilldown(transformation: str, providers: Sequence[str], runs: dict[str, li
             f"<tr><td>{escape(pair[0])}</td><td>{escape(pair[1])}</td>"
             f"<td>{'yes' if pair in truth_pairs else 'no'}</td>{cells}</tr>"
         )
-    lines.append("</tbody></table>")
+    lines.append("</tbody></table></div>")
     return (
         f'<details id="drill-{escape(transformation)}"><summary>{escape(transformation)} — '
         f"{plural(len(keys), 'binding key')}, {plural(len(pairs), 'class pair')}</summary>\n"
@@ -128,8 +92,7 @@ def _drilldown(transformation: str, providers: Sequence[str], runs: dict[str, li
 
 
 def html_part(results: MappingResults, stats: Statistics, figures: Sequence[Figure]) -> HtmlPart:
-    """The mapping track's part of ``index.html`` (a session of this track alone gives the page it gave
-    before the harness was made generic, byte for byte)."""
+    """The mapping track's part of ``index.html``."""
     provenance = [
         f"{plural(stats.aggregation.rows_used, 'scored run')} · {len(stats.aggregation.excluded)} excluded"
         f" · {plural(len(stats.providers), 'provider')}"
@@ -141,28 +104,28 @@ def html_part(results: MappingResults, stats: Statistics, figures: Sequence[Figu
         (
             "results",
             "Results",
-            _table(tables.results_table(stats), heading=False)
-            + _table(tables.split_table(stats))
-            + _table(tables.hallucination_table(results, stats)),
+            tables.results_table(stats).to_html(heading=False)
+            + tables.split_table(stats).to_html()
+            + tables.hallucination_table(results, stats).to_html(),
         ),
-        ("figures", "Figures", "\n".join(_figure(f) for f in figures)),
+        ("figures", "Figures", "\n".join(figure_html(f) for f in figures)),
         (
             "pairs",
             "Paired comparisons",
-            _table(tables.pairs_table(stats), heading=False)
+            tables.pairs_table(stats).to_html(heading=False)
             + "<details><summary>McNemar per transformation</summary>"
-            + _table(tables.mcnemar_table(stats), heading=False)
+            + tables.mcnemar_table(stats).to_html(heading=False)
             + "</details>",
         ),
         (
             "transformations",
             "Per transformation",
-            _table(tables.provider_transformation_table(stats), heading=False),
+            tables.provider_transformation_table(stats).to_html(heading=False),
         ),
-        ("confidence", "Confidence", _table(tables.confidence_table(stats), heading=False)),
-        ("categories", "Category profile", _table(tables.category_table(stats), heading=False)),
-        ("validation", "Validation set", _table(tables.characteristics_table(results), heading=False)),
-        ("excluded", "Excluded runs", _table(tables.excluded_table(stats), heading=False)),
+        ("confidence", "Confidence", tables.confidence_table(stats).to_html(heading=False)),
+        ("categories", "Category profile", tables.category_table(stats).to_html(heading=False)),
+        ("validation", "Validation set", tables.characteristics_table(results).to_html(heading=False)),
+        ("excluded", "Excluded runs", tables.excluded_table(stats).to_html(heading=False)),
     ]
     ok_rows: dict[str, dict[str, list[RunRow]]] = {}
     for row in sorted((r for r in results.rows if r.ok), key=lambda r: r.key):

@@ -1,88 +1,20 @@
 r"""``tables.tex``: booktabs tables to ``\input`` into a paper (needs ``\usepackage{booktabs}``).
 
 Cells come from :mod:`benchmark.tracks.mapping.reports.tables` (the same strings as the HTML and Markdown);
-this module escapes LaTeX's special characters and maps the few Unicode signs the tables use (±, –, −, Δ, α,
-→) to LaTeX, so the file compiles with pdfLaTeX without extra packages.
+the report kit escapes them (:mod:`benchmark.reports.latex`), so the file compiles with pdfLaTeX.
 """
 
 from __future__ import annotations
 
-import re
-
+from benchmark.reports.table import Table
 from benchmark.tracks.mapping.reports import tables
-from benchmark.tracks.mapping.reports.tables import Table
 from benchmark.tracks.mapping.results import MappingResults
 from benchmark.tracks.mapping.stats.summary import Statistics
-
-_SPECIAL = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-    "<": r"\textless{}",
-    ">": r"\textgreater{}",
-    "|": r"\textbar{}",
-    "±": r"$\pm$",
-    "–": "--",
-    "—": "---",
-    "−": "$-$",
-    "Δ": r"$\Delta$",
-    "α": r"$\alpha$",
-    "→": r"$\rightarrow$",
-    "·": r"$\cdot$",
-}
-
-
-_NEGATIVE = re.compile(r"(?<![\w.])-(?=\d)")
-
-
-def latex_escape(text: str) -> str:
-    """Escape one cell of plain text for LaTeX (special characters and the tables' Unicode signs); a
-    minus sign before a number is typeset as one, not as a hyphen."""
-    return _NEGATIVE.sub("$-$", "".join(_SPECIAL.get(ch, ch) for ch in text))
-
-
-def _row(cells: tuple[str, ...]) -> str:
-    text = " & ".join(latex_escape(c) for c in cells)
-    # a row that starts with "[" would be read as the optional argument of the previous row's \\
-    return ("{}" + text if text.startswith("[") else text) + r" \\"
-
-
-def to_latex(table: Table, *, label: str, caption: str) -> str:
-    """One ``table`` environment, complete: it can be pasted into a paper as it is (booktabs only)."""
-    lines = [
-        f"% {table.title}: a complete table environment, to paste as it is (needs booktabs).",
-        r"\begin{table}[htbp]",
-        r"\centering",
-        r"\small",
-        rf"\caption{{{latex_escape(caption)}}}",
-        rf"\label{{{label}}}",
-        rf"\begin{{tabular}}{{{table.alignment()}}}",
-        r"\toprule",
-        _row(table.headers),
-        r"\midrule",
-    ]
-    previous = None
-    for row in table.rows:
-        if row and (row[0] == "Total" or (table.grouped and previous is not None and row[0] != previous)):
-            lines.append(r"\midrule")
-        lines.append(_row(row))
-        previous = row[0] if row else None
-    if not table.rows:
-        lines.append(rf"\multicolumn{{{len(table.headers)}}}{{c}}{{(none)}} \\")
-    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
-    return "\n".join(lines)
 
 
 def _captioned(table: Table, label: str, title: str | None = None) -> str:
     caption = " ".join([f"{title or table.title}.", *table.notes])
-    return to_latex(table, label=f"tab:atlbench-{label}", caption=caption)
+    return table.to_latex(label=f"tab:atlbench-{label}", caption=caption)
 
 
 def render_latex(results: MappingResults, stats: Statistics) -> str:
@@ -101,4 +33,4 @@ def render_latex(results: MappingResults, stats: Statistics) -> str:
     return "\n".join(parts)
 
 
-__all__ = ["latex_escape", "render_latex", "to_latex"]
+__all__ = ["render_latex"]

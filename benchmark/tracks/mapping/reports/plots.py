@@ -1,40 +1,23 @@
-"""The report's figures, drawn with matplotlib's Agg renderer and saved as PNG and SVG.
+"""The mapping track's figures: precision against recall, F1 per transformation, confidence, categories.
 
-Figures are built on :class:`matplotlib.figure.Figure` directly (no pyplot state, safe inside pytest and
-in threads) under a fixed ``rc_context``: ``svg.hashsalt`` makes the SVG element ids stable and the
-metadata carries no date, so the same statistics give byte-identical files on the same matplotlib.
-Colours follow the provider's position in name order (not in the F1 ranking), so a provider keeps its
-colour across the figures of a report and across sessions with the same providers.
+Drawn with the report kit (:mod:`benchmark.reports.figures`: its settings, renderer and provider colours),
+side by side in forked processes.
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from benchmark.core.fileio import write_bytes_atomic
 from benchmark.core.forked import run_forked
 from benchmark.core.phases import phase
+from benchmark.reports import figures as kit
+from benchmark.reports.figures import Figure, empty, provider_colours, render
 from benchmark.tracks.mapping.stats.profiles import PROFILE_CATEGORIES
 from benchmark.tracks.mapping.stats.summary import Statistics, level_of
 
-FORMATS = ("png", "svg")
-RC: dict[str, Any] = {
-    "svg.hashsalt": "atlbench",
-    "svg.fonttype": "path",
-    "font.family": "DejaVu Sans",
-    "font.size": 9,
-    "axes.titlesize": 10,
-    "figure.dpi": 100,
-    "savefig.dpi": 150,
-    "path.simplify": True,
-}
-METADATA: dict[str, dict[str, Any]] = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None}}
 CATEGORY_COLOURS = {
     "exact": "#2e7d32",
     "partial": "#9ccc65",
@@ -52,63 +35,13 @@ CATEGORY_LABELS = {
 SLICE_MARKERS = {"high": "o", "high+medium": "s", "all": "^"}
 
 
-@dataclass(frozen=True)
-class Figure:
-    """One figure: ``name`` is the file stem, ``title`` and ``caption`` go to the HTML page."""
-
-    name: str
-    title: str
-    caption: str
-    data: dict[str, bytes]  # format -> file content
-
-
-def provider_colours(names: list[str]) -> dict[str, str]:
-    from matplotlib import colormaps
-
-    palette = colormaps["tab10"].colors + colormaps["Dark2"].colors  # type: ignore[attr-defined]
-    ordered = sorted(names)
-    return {name: _hex(palette[i % len(palette)]) for i, name in enumerate(ordered)}
-
-
-def _hex(rgb: tuple[float, ...]) -> str:
-    return "#" + "".join(f"{round(c * 255):02x}" for c in rgb[:3])
-
-
-def _render(draw: Callable[[object], None], size: tuple[float, float]) -> dict[str, bytes]:
-    """Draw once with constrained layout on the Agg canvas, take the PNG from its pixel buffer, then
-    freeze the layout and write the SVG (one layout pass and one raster pass instead of two each)."""
-    import matplotlib
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure as MplFigure
-    from matplotlib.image import imsave
-
-    with matplotlib.rc_context(RC):  # type: ignore[arg-type]
-        dpi = float(RC["savefig.dpi"])
-        figure = MplFigure(figsize=size, dpi=dpi, layout="constrained")
-        canvas = FigureCanvasAgg(figure)
-        draw(figure)
-        canvas.draw()
-        png = io.BytesIO()
-        imsave(png, np.asarray(canvas.buffer_rgba()), format="png", dpi=dpi, metadata=METADATA["png"])
-        figure.set_layout_engine("none")
-        svg = io.BytesIO()
-        figure.savefig(svg, format="svg", metadata=METADATA["svg"])
-    return {"png": png.getvalue(), "svg": svg.getvalue()}
-
-
-def _empty(figure: object, message: str) -> None:
-    axes = figure.add_subplot()  # type: ignore[attr-defined]
-    axes.text(0.5, 0.5, message, ha="center", va="center", transform=axes.transAxes)
-    axes.set_axis_off()
-
-
 # ------------------------------------------------------------------------------------------- figures
 
 
 def pr_scatter(stats: Statistics, colours: dict[str, str]) -> Figure:
     def draw(figure: object) -> None:
         if not stats.providers:
-            _empty(figure, "no scored runs")
+            empty(figure, "no scored runs")
             return
         axes = figure.add_subplot()  # type: ignore[attr-defined]
         grid = np.linspace(0.01, 1.0, 400)
@@ -158,7 +91,7 @@ def pr_scatter(stats: Statistics, colours: dict[str, str]) -> Figure:
         "Precision and recall",
         f"Micro precision against recall per provider, with {round(stats.confidence * 100):g}% cluster "
         "bootstrap intervals (transformations, then runs, resampled) as bars; grey curves are F1 iso-lines.",
-        _render(draw, (6.2, 5.6)),
+        render(draw, (6.2, 5.6)),
     )
 
 
@@ -168,7 +101,7 @@ def f1_heatmap(stats: Statistics) -> Figure:
 
     def draw(figure: object) -> None:
         if not providers or not transformations:
-            _empty(figure, "no scored runs")
+            empty(figure, "no scored runs")
             return
         values = np.full((len(transformations), len(providers)), np.nan)
         for i, t in enumerate(transformations):
@@ -204,7 +137,7 @@ def f1_heatmap(stats: Statistics) -> Figure:
         "f1_heatmap",
         "F1 per transformation",
         "Micro F1 of each provider on each transformation (pooled over its runs); grey: no scored run.",
-        _render(draw, (width, height)),
+        render(draw, (width, height)),
     )
 
 
@@ -213,7 +146,7 @@ def confidence_curves(stats: Statistics, colours: dict[str, str]) -> Figure:
 
     def draw(figure: object) -> None:
         if not profiles:
-            _empty(figure, "no confidence labels in the rows")
+            empty(figure, "no confidence labels in the rows")
             return
         left, right = figure.subplots(1, 2)  # type: ignore[attr-defined]
         for profile in profiles:
@@ -275,7 +208,7 @@ def confidence_curves(stats: Statistics, colours: dict[str, str]) -> Figure:
         "Left: precision and recall of the cumulative slices high, high+medium and all (each slice scored "
         "against the full ground truth). Right: precision of the mappings carrying each label (no bar: no "
         "mapping with that label).",
-        _render(draw, (10.0, 4.4)),
+        render(draw, (10.0, 4.4)),
     )
 
 
@@ -285,7 +218,7 @@ def category_bars(stats: Statistics) -> Figure:
 
     def draw(figure: object) -> None:
         if not order:
-            _empty(figure, "no scored runs")
+            empty(figure, "no scored runs")
             return
         axes = figure.add_subplot()  # type: ignore[attr-defined]
         bottom = np.zeros(len(order))
@@ -316,7 +249,7 @@ def category_bars(stats: Statistics) -> Figure:
         "Binding categories",
         "Share of each provider's binding keys per category, pooled over transformations and runs "
         "(target-only keys are neutral and not shown); the per-transformation split is in the tables.",
-        _render(draw, (max(5.5, 0.9 * len(order) + 3.0), 4.0)),
+        render(draw, (max(5.5, 0.9 * len(order) + 3.0), 4.0)),
     )
 
 
@@ -348,12 +281,8 @@ def all_figures(stats: Statistics, names: Sequence[str] = FIGURES) -> list[Figur
 
 
 def write_figures(figures: list[Figure], out_dir: Path) -> list[Path]:
-    paths = []
     with phase("report figure files"):
-        for figure in figures:
-            for fmt in FORMATS:
-                paths.append(write_bytes_atomic(out_dir / f"{figure.name}.{fmt}", figure.data[fmt]))
-    return paths
+        return kit.write_figures(figures, out_dir)
 
 
-__all__ = ["FIGURES", "FORMATS", "Figure", "all_figures", "provider_colours", "write_figures"]
+__all__ = ["FIGURES", "Figure", "all_figures", "write_figures"]

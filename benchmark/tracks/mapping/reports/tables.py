@@ -1,16 +1,16 @@
-"""The report's tables, built once as text cells and rendered to Markdown, HTML and LaTeX.
+"""The mapping track's report tables, built once as text cells and rendered by the report kit.
 
-Each builder returns a :class:`Table` of already formatted strings
-(``benchmark.tracks.mapping.reports.format``), so the three formats cannot disagree on a digit; renderers only
-escape and lay out.
+Each builder returns a :class:`~benchmark.reports.table.Table` of already formatted strings
+(``benchmark.tracks.mapping.reports.format``), rendered to Markdown (``summary.md``), HTML (``index.html``)
+and LaTeX (``tables.tex``), so the formats cannot disagree on a digit.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
 
 from benchmark.core.wording import plural
+from benchmark.reports.table import Table
 from benchmark.tracks.mapping.aggregate import ALL, GroupResult, name_key, split_rows
 from benchmark.tracks.mapping.reports import format as fmt
 from benchmark.tracks.mapping.results import MappingResults
@@ -31,22 +31,6 @@ UNUSABLE_NOTE = (
     "Unusable: runs where the model answered but the answer held no usable mapping, counted in Runs and "
     "scored as runs with no suggestions."
 )
-
-
-@dataclass(frozen=True)
-class Table:
-    """``align`` per column: ``l`` or ``r``. ``notes`` are printed under the table."""
-
-    key: str
-    title: str
-    headers: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
-    align: str = ""
-    notes: tuple[str, ...] = field(default=())
-    grouped: bool = False  # rows come in groups by their first cell (a rule between groups in LaTeX)
-
-    def alignment(self) -> str:
-        return self.align or "l" + "r" * (len(self.headers) - 1)
 
 
 def _ci_header(stats: Statistics, name: str) -> str:
@@ -421,27 +405,6 @@ def excluded_table(stats: Statistics) -> Table:
     return Table("excluded", "Excluded runs", headers, rows, align="llllll")
 
 
-# ------------------------------------------------------------------------------------------ Markdown
-
-
-def _md_cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
-
-
-def to_markdown(table: Table) -> str:
-    lines = [f"## {table.title}", ""]
-    if table.rows:
-        lines.append("| " + " | ".join(_md_cell(h) for h in table.headers) + " |")
-        lines.append("|" + "|".join("---:" if a == "r" else "---" for a in table.alignment()) + "|")
-        lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in table.rows]
-    else:
-        lines.append("(none)")
-    if table.notes:
-        lines.append("")
-        lines += [f"* {note}" for note in table.notes]
-    return "\n".join(lines) + "\n"
-
-
 def summary_markdown(results: MappingResults, stats: Statistics) -> str:
     """``summary.md``: the headline tables, readable in a terminal or a pull request."""
     parts = [
@@ -466,7 +429,7 @@ def summary_markdown(results: MappingResults, stats: Statistics) -> str:
     ]
     if stats.aggregation.excluded:
         tables.append(excluded_table(stats))
-    return "\n".join(parts) + "\n" + "\n".join(to_markdown(t) for t in tables)
+    return "\n".join(parts) + "\n" + "\n".join(t.to_markdown() for t in tables)
 
 
 __all__ = [
@@ -482,5 +445,4 @@ __all__ = [
     "split_table",
     "provider_transformation_table",
     "summary_markdown",
-    "to_markdown",
 ]

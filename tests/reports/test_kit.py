@@ -1,0 +1,118 @@
+"""The report kit: one table value and its four renderers, the LaTeX escaper, the figure renderer."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmark.reports.figures import Figure, figure_html, provider_colours, render
+from benchmark.reports.latex import latex_escape
+from benchmark.reports.table import COLLAPSE_AFTER, Column, Table, terminal_lines
+
+
+def test_latex_escape():
+    assert latex_escape(r"a_b & c% $d #e {f} ~g ^h \i <j> k|l") == (
+        r"a\_b \& c\% \$d \#e \{f\} \textasciitilde{}g \textasciicircum{}h \textbackslash{}i "
+        r"\textless{}j\textgreater{} k\textbar{}l"
+    )
+    assert latex_escape("0.5 ± 0.1 – Δ α → −") == r"0.5 $\pm$ 0.1 -- $\Delta$ $\alpha$ $\rightarrow$ $-$"
+    assert latex_escape("-0.004 [-0.1, 0.2] T-1 x-2") == "$-$0.004 [$-$0.1, 0.2] T-1 x-2"
+
+
+def test_the_terminal_aligns_numbers_on_the_point_and_text_left():
+    lines = terminal_lines(
+        ["provider", "runs", "F1", "macro F1"],
+        [["Alpha", "8", "0.370", "0.086 ± 0.117"], ["Beta-long-name", "24", None, "0.704"]],
+    )
+    assert lines == [
+        "provider          runs     F1  macro F1",
+        "--------------  ------  -----  -------------",
+        "Alpha                8  0.370  0.086 ± 0.117",
+        "Beta-long-name      24  -      0.704",
+    ]
+
+
+def test_records_become_a_table_with_fixed_decimals():
+    table = Table.from_records("t", "T", [{"name": "a", "n": 3, "x": 0.12345, "s": None}], digits=2)
+    assert table.headers == ("name", "n", "x", "s") and table.rows == (("a", "3", "0.12", None),)
+    assert table.align == "lrrr"
+
+
+def _table() -> Table:
+    columns = (
+        Column("Provider", lambda r: r[0], "l"),
+        Column("F1", lambda r: f"{r[1]:.3f}"),
+    )
+    return Table.of("scores", "Scores", columns, [("A|1", 0.5), ("[B]", 0.25)], notes=("a note",))
+
+
+def test_markdown():
+    assert _table().to_markdown() == (
+        "## Scores\n\n| Provider | F1 |\n|---|---:|\n| A\\|1 | 0.500 |\n| [B] | 0.250 |\n\n* a note\n"
+    )
+
+
+def test_latex_complete_and_bare():
+    complete = _table().to_latex(label="tab:x", caption="Scores & more.")
+    assert r"\caption{Scores \& more.}" in complete and r"\label{tab:x}" in complete
+    assert r"\toprule" in complete and "{}[B] & 0.250 \\\\" in complete  # "[" cannot open a row
+    bare = _table().to_latex()
+    assert bare.splitlines() == [
+        r"\begin{tabular}{lr}",
+        r"\hline",
+        r"Provider & F1 \\",
+        r"\hline",
+        r"A\textbar{}1 & 0.500 \\",
+        r"{}[B] & 0.250 \\",
+        r"\hline",
+        r"\end{tabular}",
+    ]
+
+
+def test_html_escapes_aligns_and_collapses_long_tables():
+    html = _table().to_html()
+    assert html.startswith("<h3>Scores</h3>") and '<td class="r">0.500</td>' in html
+    assert "<td>A|1</td>" in html and '<div class="wide">' in html and 'class="more"' not in html
+    long = Table("many", "Many", ("n",), tuple((str(i),) for i in range(COLLAPSE_AFTER + 7)))
+    html = long.to_html(heading=False)
+    assert html.startswith('<div class="long"><input type="checkbox" class="more" id="more-many">')
+    assert "show the other 7 rows (of 27)" in html and html.count("<tr>") == COLLAPSE_AFTER + 8
+
+
+def test_a_column_is_one_more_declaration_or_one_call():
+    table = _table()
+    wider = Table.of(
+        "scores",
+        "Scores",
+        (
+            Column("Provider", lambda r: r[0], "l"),
+            Column("F1", lambda r: f"{r[1]:.3f}"),
+            Column("Cost", lambda r: "$1"),
+        ),
+        [("A|1", 0.5), ("[B]", 0.25)],
+    )
+    assert table.with_column("Cost", ["$1", "$1"]).rows == wider.rows
+    assert table.with_column("Cost", ["$1", "$1"], at=1).headers == ("Provider", "Cost", "F1")
+    with pytest.raises(ValueError):
+        table.with_column("Cost", ["$1"])
+
+
+def test_a_figure_is_drawn_once_for_both_formats_and_is_reproducible():
+    calls = []
+
+    def draw(figure):
+        calls.append(figure)
+        axes = figure.add_subplot()
+        axes.plot([0, 1], [0, 1], label="cost $5-$6")  # a dollar is text, not mathematics
+        axes.legend()
+
+    first, second = render(draw, (3, 2)), render(draw, (3, 2))
+    assert len(calls) == 2 and first == second
+    assert first["png"].startswith(b"\x89PNG") and b"<svg" in first["svg"]
+    html = figure_html(Figure("f", "A <title>", "caption", first))
+    assert 'src="data:image/svg+xml;base64,' in html and "A &lt;title&gt;" in html
+
+
+def test_provider_colours_follow_name_order():
+    colours = provider_colours(["b", "a", "c", "a"])
+    assert list(colours) == ["a", "b", "c"] and len(set(colours.values())) == 3
+    assert provider_colours(["a"])["a"] == colours["a"]
