@@ -4,7 +4,7 @@ One ground-truth case per (dataset model, mode): the transformed references must
 the originals on the transformed states. One run case per (dataset model, mode, provider, run), judging
 every constraint of the model: ids read ``test_run[library-rename-Synthetic-Noisy-run01]`` and
 ``test_run[library-rename-Oracle]``, so ``-k rename``, ``-k library`` and ``-k Oracle`` select what they
-say. Options (``--ocl-root``, ``--ocl-baseline``, ``--ocl-seed``) are listed in ``pytest --help``.
+say. Options (``--ocl-root``, ``--ocl-baselines``, ``--ocl-seed``) are listed in ``pytest --help``.
 """
 
 import pytest

@@ -91,6 +91,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     convert.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
     convert.set_defaults(handler=run_convert)
 
+    from benchmark.core.options import add_to_argparse
+    from benchmark.tracks.ocl.options import SEED
     from benchmark.tracks.ocl.transform.modes import MODES
 
     transform = commands.add_parser(
@@ -110,7 +112,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     transform.add_argument("--spec", type=Path, help="specification.json (model -> constraint id -> entry)")
     transform.add_argument("--dataset", type=Path, help="transform every model of this dataset directory")
-    transform.add_argument("--seed", type=int, default=0, help="seed of the choices (default 0)")
+    add_to_argparse(transform, [SEED.spelled("--seed")])
     transform.add_argument(
         "--association-as",
         choices=["class", "association-class"],
@@ -125,7 +127,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "synth", help="write the synthetic noisy runs of the OCL track (runs/Synthetic-*/RUN/MODE.json)"
     )
     synth.add_argument("--root", type=Path, help="the OCL dataset (default: validation/ocl)")
-    synth.add_argument("--seed", type=int, default=0, help="transformation seed of the prompts (default 0)")
+    add_to_argparse(synth, [SEED.spelled("--seed")])
     synth.set_defaults(handler=run_synth)
 
 
@@ -207,6 +209,14 @@ def run_convert(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _seed(args: argparse.Namespace) -> int:
+    """``--seed``: the track's ``--ocl-seed`` under the sub-command's spelling (same parser, same message)."""
+    from benchmark.core.options import read_argparse
+    from benchmark.tracks.ocl.options import SEED
+
+    return read_argparse(args, [SEED.spelled("--seed")])["seed"]
+
+
 def run_transform(args: argparse.Namespace) -> int:
     from benchmark.core.errors import ConfigurationError, InputFormatError
     from benchmark.core.fileio import dumps_json
@@ -214,6 +224,7 @@ def run_transform(args: argparse.Namespace) -> int:
     from benchmark.tracks.ocl.transform.files import load, single_model_files, transform_loaded, write_output
     from benchmark.tracks.ocl.transform.spec import read_specification
 
+    seed = _seed(args)
     if (args.model is None) == (args.dataset is None):
         raise ConfigurationError("give either a MODEL.use or --dataset DIR", field="MODEL")
     form = args.association_as.replace("-", "_")
@@ -223,7 +234,7 @@ def run_transform(args: argparse.Namespace) -> int:
                 "--constraints, --states and --spec come from the dataset; do not give them with --dataset",
                 field="--dataset",
             )
-        results = transform_dataset(args.dataset, args.mode, args.seed, args.out, association_form=form)
+        results = transform_dataset(args.dataset, args.mode, seed, args.out, association_form=form)
         for name, result in results:
             print(f"{name}: {_summary(result.mapping)}")
         print(f"wrote {len(results)} model(s) to {args.out}")
@@ -242,7 +253,7 @@ def run_transform(args: argparse.Namespace) -> int:
     )
     spec = read_specification(args.spec) if args.spec else None
     loaded = load(files, spec, str(args.spec or ""))
-    result = transform_loaded(loaded, args.mode, args.seed, args.out, association_form=form)
+    result = transform_loaded(loaded, args.mode, seed, args.out, association_form=form)
     if spec is not None:
         data = result.spec if result.spec_key is None else {result.spec_key: result.spec}
         write_output(args.out / "transformed_specification.json", dumps_json(data))
@@ -256,7 +267,8 @@ def run_synth(args: argparse.Namespace) -> int:
     from benchmark.tracks.ocl.dataset import load_dataset
     from benchmark.tracks.ocl.synth import write_synthetic_runs
 
-    written = write_synthetic_runs(load_dataset(args.root), args.seed)
+    seed = _seed(args)  # the options are checked before any file is read
+    written = write_synthetic_runs(load_dataset(args.root), seed)
     print(
         f"wrote {len(written)} synthetic run file(s) below {written[0].parents[2] if written else args.root}"
     )

@@ -21,6 +21,9 @@ EXIT_FAILED = 1
 
 
 def register(subparsers: Any) -> None:
+    from benchmark.core.options import add_to_argparse
+    from benchmark.tracks.roundtrip.options import SYNTH_OPTIONS
+
     parser = subparsers.add_parser(
         "roundtrip",
         help="round-trip Ecore <-> SQL track: generate the bundled data, score an output model",
@@ -80,9 +83,7 @@ def register(subparsers: Any) -> None:
         default=None,
         help="noise profile (repeatable; default: the bundled two)",
     )
-    synth.add_argument("--examples", default=None, help="values of k, e.g. 1,4 (default: the bundled ones)")
-    synth.add_argument("--runs", type=int, default=1, help="runs per (case, k) (default 1)")
-    synth.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
+    add_to_argparse(synth, SYNTH_OPTIONS)
     synth.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file differs")
     synth.set_defaults(handler=_synth)
 
@@ -206,13 +207,10 @@ def _cases(args: argparse.Namespace) -> int:
 
 def _synth(args: argparse.Namespace) -> int:
     from benchmark.core.errors import ConfigurationError
+    from benchmark.core.options import read_argparse
     from benchmark.tracks.roundtrip.cases import load_study
-    from benchmark.tracks.roundtrip.synth import (
-        BUNDLED_EXAMPLES,
-        BUNDLED_PROFILES,
-        PROFILES,
-        write_synthetic_runs,
-    )
+    from benchmark.tracks.roundtrip.options import SYNTH_OPTIONS
+    from benchmark.tracks.roundtrip.synth import BUNDLED_PROFILES, PROFILES, write_synthetic_runs
 
     profiles = args.profile or list(BUNDLED_PROFILES)
     unknown = [p for p in profiles if p not in PROFILES]
@@ -220,14 +218,9 @@ def _synth(args: argparse.Namespace) -> int:
         raise ConfigurationError(
             f"unknown profile(s) {', '.join(unknown)}; known: {', '.join(PROFILES)}", field="--profile"
         )
-    try:
-        examples = tuple(int(k) for k in args.examples.split(",")) if args.examples else BUNDLED_EXAMPLES
-    except ValueError:
-        raise ConfigurationError(f"not a list of numbers: {args.examples!r}", field="--examples") from None
-    if args.runs < 1 or any(k < 1 for k in examples):
-        raise ConfigurationError("runs and k start at 1", field="--runs" if args.runs < 1 else "--examples")
+    values = read_argparse(args, SYNTH_OPTIONS)
     report = write_synthetic_runs(
-        load_study(args.data), profiles, examples, args.runs, args.seed, check=args.check
+        load_study(args.data), profiles, values["examples"], values["runs"], values["seed"], check=args.check
     )
     for path in report.refused:
         print(f"left alone (not written by atlbench roundtrip synth): {path}")

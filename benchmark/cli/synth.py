@@ -8,6 +8,8 @@ from typing import Any
 
 
 def register(subparsers: Any) -> None:
+    from benchmark.core.options import add_to_argparse
+    from benchmark.tracks.mapping.options import SYNTH_OPTIONS
     from benchmark.tracks.mapping.synth import PROFILES
 
     parser = subparsers.add_parser(
@@ -24,26 +26,24 @@ def register(subparsers: Any) -> None:
         choices=sorted(PROFILES),
         help="noise profile (repeatable; default: all profiles)",
     )
-    parser.add_argument("--runs", type=int, default=3, help="runs per profile and transformation (default 3)")
-    parser.add_argument("--first-run", type=int, default=1, help="number of the first run (default 1)")
-    parser.add_argument("--seed", type=int, default=0, help="base seed (default 0)")
+    add_to_argparse(parser, SYNTH_OPTIONS)
     parser.add_argument("--out-dir", default="runs", help="folder below each transformation (default runs)")
     parser.add_argument("--force", action="store_true", help="overwrite existing files that differ")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from benchmark.core.errors import ConfigurationError
+    from benchmark.core.options import read_argparse
+    from benchmark.tracks.mapping.options import SYNTH_OPTIONS
     from benchmark.tracks.mapping.synth import PROFILES, write_synthetic_runs
 
-    if args.runs < 1:
-        raise ConfigurationError(f"must be at least 1, got {args.runs}", field="--runs")
+    values = read_argparse(args, SYNTH_OPTIONS)
     report = write_synthetic_runs(
         args.root,
         profiles=[PROFILES[name] for name in (args.profile or PROFILES)],
-        runs=args.runs,
-        first_run=args.first_run,
-        seed=args.seed,
+        runs=values["runs"],
+        first_run=values["first_run"],
+        seed=values["seed"],
         out_dir=args.out_dir,
         force=args.force,
         progress=lambda line: print(line, file=sys.stderr),

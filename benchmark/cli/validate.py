@@ -89,13 +89,14 @@ def run(args: argparse.Namespace) -> int:
                 f"unknown track {name!r}; installed: {', '.join(classes)}", field="--track"
             )
 
-    def read(option: Any) -> tuple[Any, Path]:
+    def read(option: Any) -> tuple[Any, Path, Any]:
         if option is VALIDATION_ROOT:
-            return args.root, Path.cwd()
-        given = getattr(args, option.dest, None)
+            return args.root, Path.cwd(), option
+        given, spelt = option.given_as(lambda dest: getattr(args, dest, None))
         if option.flag == "--reports-dir":
-            return (given or ""), Path.cwd()
-        return (given if given is not None else (() if option.kind == LIST else option.default)), Path.cwd()
+            return (given or ""), Path.cwd(), spelt
+        default = () if option.kind == LIST else option.default
+        return (given if given is not None else default), Path.cwd(), spelt
 
     options = read_session_options(read, list(classes.values()))
     root = Path(args.root)

@@ -95,16 +95,17 @@ def track_options(track: type[Track]) -> tuple[Option, ...]:
 def all_options(tracks: Sequence[type[Track]]) -> tuple[Option, ...]:
     """Every option of the session; two declarations of one flag are a configuration error."""
     options = list(HARNESS_OPTIONS)
-    owners = {option.flag: "the harness" for option in options}
+    owners = {flag: "the harness" for option in options for flag in option.flags}
     for track in tracks:
         for option in track_options(track):
-            if option.flag in owners and owners[option.flag] != track.name:
+            taken = [flag for flag in option.flags if owners.get(flag, track.name) != track.name]
+            if taken:
                 raise ConfigurationError(
-                    f"track {track.name!r} declares {option.flag}, which {owners[option.flag]} already "
+                    f"track {track.name!r} declares {taken[0]}, which {owners[taken[0]]} already "
                     "declares; give the track's option a prefix of its own"
                 )
             if option.flag not in owners:
-                owners[option.flag] = track.name
+                owners.update(dict.fromkeys(option.flags, track.name))
                 options.append(option)
     return tuple(options)
 
@@ -165,13 +166,16 @@ def _gate(text: str, track: str | None, flag: str, known: Sequence[str]) -> Gate
 
 
 def read_session_options(
-    read: Callable[[Option], tuple[Any, Path]], tracks: Sequence[type[Track]]
+    read: Callable[[Option], tuple[Any, ...]], tracks: Sequence[type[Track]]
 ) -> SessionOptions:
-    """The checked options; ``read(option)`` gives (raw value, the folder a relative path is relative to)."""
+    """The checked options; ``read(option)`` gives (raw value, the folder a relative path is relative to),
+    and may add the option as the user spelt it (an alias), whose flag the messages then name."""
 
     def value(option: Option) -> Any:
+        raw, base, *spelt = read(option)
+        option = spelt[0] if spelt else option
         try:
-            return option.convert(*read(option))
+            return option.convert(raw, base)
         except ConfigurationError:
             raise
         except ValueError as error:

@@ -15,6 +15,7 @@ installed from another package brings its options with it.
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 from typing import Any
 
@@ -45,36 +46,46 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     except BenchmarkError as error:
         raise pytest.UsageError(f"atlbench: {error}") from None
     for option in options:
-        if option.kind == LIST:
-            group.addoption(
-                option.flag,
-                dest=option.ini,
-                action="append",
-                default=None,
-                metavar=option.metavar,
-                help=option.help,
-            )
-            parser.addini(option.ini, option.help, type="linelist", default=[])
-        elif option.kind == FLAG:
-            group.addoption(option.flag, dest=option.ini, action="store_true", default=None, help=option.help)
-            parser.addini(option.ini, option.help, default=option.default)
-        else:
-            group.addoption(
-                option.flag, dest=option.ini, default=None, metavar=option.metavar, help=option.help_text()
-            )
-            parser.addini(option.ini, option.help, default=option.default)
+        spellings = [(option.flag, option.ini, option.help_text())]
+        spellings += [(alias, _alias_dest(option, alias), argparse.SUPPRESS) for alias in option.aliases]
+        for flag, dest, text in spellings:
+            if option.kind == LIST:
+                group.addoption(
+                    flag, dest=dest, action="append", default=None, metavar=option.metavar, help=text
+                )
+            elif option.kind == FLAG:
+                group.addoption(flag, dest=dest, action="store_true", default=None, help=text)
+            else:
+                group.addoption(flag, dest=dest, default=None, metavar=option.metavar, help=text)
+        kind = "linelist" if option.kind == LIST else None
+        parser.addini(option.ini, option.help, type=kind, default=[] if kind else option.default)
+        for alias in option.alias_inis:  # the older spelling of the key, read when the key is unset
+            parser.addini(alias, f"older spelling of {option.ini}", type=kind, default=[] if kind else "")
+
+
+def _alias_dest(option: Option, alias: str) -> str:
+    return f"{option.ini}__as__{alias.lstrip('-').replace('-', '_')}"
 
 
 def _reader(config: pytest.Config) -> Any:
     """An option's raw value and the folder a relative path in it is relative to (command line: where
     pytest was invoked; ini file: the ini file's folder)."""
 
-    def read(option: Option) -> tuple[Any, Path]:
+    def read(option: Option) -> tuple[Any, Path, Option]:
         given = config.getoption(option.ini)
         if given is not None:
-            return given, config.invocation_params.dir
+            return given, config.invocation_params.dir, option
+        for alias in option.aliases:
+            given = config.getoption(_alias_dest(option, alias))
+            if given is not None:
+                return given, config.invocation_params.dir, option.spelled(alias)
         base = config.inipath.parent if config.inipath else config.rootpath
-        return config.getini(option.ini), base
+        value = config.getini(option.ini)
+        if value in (option.default, []):
+            for alias, key in zip(option.aliases, option.alias_inis, strict=True):
+                if config.getini(key) not in ("", []):
+                    return config.getini(key), base, option.spelled(alias)
+        return value, base, option
 
     return read
 

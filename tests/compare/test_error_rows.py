@@ -101,7 +101,7 @@ def test_runs_of_an_unusable_transformation_keep_their_provider_and_the_options(
             }
         )
     )
-    (scored,) = score_tree(tmp_path, partial_weight="0.25", confidence="high", baseline="none")
+    (scored,) = score_tree(tmp_path, partial_weight="0.25", confidence="high", atl_baselines="none")
     identity = (
         scored.status,
         scored.provider,

@@ -484,7 +484,7 @@ def test_generated_runs_are_scored_like_any_other(
     llm_server.enqueue("[]")  # Book run 1 answers an empty array
     llm_server.enqueue("no array")  # Book run 2 is unusable
     assert not generate(make_options(runs=2)).ok
-    rows = {(r.transformation, r.run): r for r in score_tree(validation_tree, baseline="none")}
+    rows = {(r.transformation, r.run): r for r in score_tree(validation_tree, atl_baselines="none")}
     assert set(rows) == {
         ("Book2Publication", "runs/OpenAI-gpt-test-1-run01"),
         ("Book2Publication", "runs/OpenAI-gpt-test-1-run02"),

@@ -85,7 +85,7 @@ def test_input_errors_exit_2_with_a_location(tmp_path, capsys):
 
 def test_bad_options_exit_2(results_file, tmp_path, capsys):
     assert main(["report", str(results_file), "-o", str(tmp_path), "--draws", "0"]) == 2
-    assert "error: --draws: must be at least 1, got 0" in capsys.readouterr().err
+    assert "error: --draws: must be a whole number of at least 1, got 0" in capsys.readouterr().err
     assert main(["report", str(results_file), "-o", str(tmp_path), "--partial-weight", "2"]) == 2
     assert "error: --partial-weight: must be a number in [0, 1], got 2" in capsys.readouterr().err
 

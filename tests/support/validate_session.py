@@ -25,8 +25,8 @@ def mapping_harness(root: Path, cache_dir: Path | None = None, **given: str) -> 
 
 
 def mapping_track(root: Path, cache_dir: Path | None = None, **given: str):
-    """The mapping track on ``root``, baselines off unless ``baseline`` is given."""
-    given.setdefault("baseline", "none")
+    """The mapping track on ``root``, baselines off unless ``atl_baselines`` is given."""
+    given.setdefault("atl_baselines", "none")
     return mapping_harness(root, cache_dir, **given).track("atl")
 
 

@@ -132,4 +132,4 @@ def test_the_bytes_written_do_not_depend_on_how_the_root_is_spelled(tmp_path, ca
 
 def test_zero_runs_is_an_option_error(tmp_path, capsys):
     assert main(["synth", str(tmp_path), "--runs", "0"]) == 2
-    assert capsys.readouterr().err == "error: --runs: must be at least 1, got 0\n"
+    assert capsys.readouterr().err == "error: --runs: must be a whole number of at least 1, got 0\n"

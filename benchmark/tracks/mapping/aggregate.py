@@ -456,8 +456,9 @@ def _format_spread(value: Spread, digits: int) -> str:
 def table_rows(
     aggregation: Aggregation, *, level: str = "overall", totals_only: bool = False, digits: int = 3
 ) -> list[dict[str, Any]]:
-    """Records for a terminal table (:meth:`~benchmark.reports.table.Table.from_records`): runs, how many of them were unusable (scored as runs
-    with no suggestions, ``docs/METRICS.md``), micro P, R, F1, accuracy, macro F1 ± SD at one level."""
+    """Records for a terminal table (:meth:`~benchmark.reports.table.Table.from_records`): runs, how
+    many of them were unusable (scored as runs with no suggestions, ``docs/METRICS.md``), micro P, R, F1,
+    accuracy, macro F1 ± SD at one level."""
     if level not in LEVELS:
         raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
     rows = []

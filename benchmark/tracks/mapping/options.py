@@ -1,13 +1,15 @@
-"""The mapping track's options, declared once for pytest, ``atlbench validate``, ``diff`` and ``report``.
+"""The mapping track's options, declared once for pytest, ``atlbench validate``, ``diff``, ``report`` and
+``synth``, in the grammar of :mod:`benchmark.core.options`.
 
 ``--partial-weight`` is the weight w of a partial binding (``docs/METRICS.md``); ``--confidence`` keeps
-only suggestions with the given confidence labels; ``--baseline`` chooses the baselines run live.
+only suggestions with the given confidence labels; ``--atl-baselines`` (also spelt ``--baseline``, its
+name before every track had ``--<track>-baselines``) chooses the baselines run live. ``atlbench report``
+takes ``--atl-draws`` and ``--atl-seed`` (also ``--draws`` and ``--seed``) for the bootstrap.
 """
 
 from __future__ import annotations
 
-from benchmark.core.errors import ConfigurationError
-from benchmark.core.options import Option, number
+from benchmark.core.options import Option, integer, names, number, optional
 from benchmark.tracks.mapping.metrics import DEFAULT_PARTIAL_WEIGHT
 
 
@@ -19,27 +21,12 @@ def parse_confidence(text: str) -> str | None:
     return None if text.strip().lower() in ("", "all") else text
 
 
-def parse_baselines(spec: str) -> tuple[str, ...]:
-    """``all``/``none``/comma list, case- and punctuation-insensitive, to registry names."""
+def parse_baselines(text: str) -> tuple[str, ...]:
+    """``all``/``none``/comma list of the registered baselines (:data:`~.baselines.BASELINES`, imported
+    when an option is read, not when the track is registered)."""
     from benchmark.tracks.mapping.baselines import BASELINES
 
-    def squash(text: str) -> str:
-        return "".join(ch for ch in text.lower() if ch.isalnum())
-
-    known = {squash(name): name for name in BASELINES}
-    words = [w.strip() for w in spec.split(",") if w.strip()]
-    if not words or words == ["none"]:
-        return ()
-    if words == ["all"]:
-        return tuple(sorted(BASELINES))
-    chosen = []
-    for word in words:
-        if squash(word) not in known:
-            raise ConfigurationError(
-                f"unknown baseline {word!r}; choose all, none or some of: {', '.join(sorted(BASELINES))}"
-            )
-        chosen.append(known[squash(word)])
-    return tuple(dict.fromkeys(chosen))
+    return names(sorted(BASELINES), "baseline")(text)
 
 
 PARTIAL_WEIGHT = Option(
@@ -56,41 +43,21 @@ CONFIDENCE = Option(
     parse=parse_confidence,
     metavar="LABELS",
 )
-BASELINE = Option(
-    "--baseline",
+BASELINES = Option(
+    "--atl-baselines",
     default="all",
     help="baselines run live: all, none, or a comma list (emfcompare, nameequality)",
     parse=parse_baselines,
     metavar="NAMES",
+    aliases=("--baseline",),
 )
 
 SCORING_OPTIONS = (PARTIAL_WEIGHT, CONFIDENCE)
-TRACK_OPTIONS = (PARTIAL_WEIGHT, CONFIDENCE, BASELINE)
+TRACK_OPTIONS = (PARTIAL_WEIGHT, CONFIDENCE, BASELINES)
 
 
 def optional_weight(text: str) -> float | None:
     return None if text.strip() == "" else PARTIAL_WEIGHT.parse(text)
-
-
-def positive_int(text: str) -> int | None:
-    if text.strip() == "":
-        return None
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError(f"must be a whole number, got {text!r}") from None
-    if value < 1:
-        raise ValueError(f"must be at least 1, got {value}")
-    return value
-
-
-def optional_int(text: str) -> int | None:
-    if text.strip() == "":
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError(f"must be a whole number, got {text!r}") from None
 
 
 def level(text: str) -> str:
@@ -107,8 +74,22 @@ REPORT_OPTIONS = (
         level,
         metavar="LEVEL",
     ),
-    Option("--draws", "", "bootstrap draws (default 2000)", positive_int, metavar="N"),
-    Option("--seed", "", "bootstrap seed (default: fixed)", optional_int, metavar="S"),
+    Option(
+        "--atl-draws",
+        "",
+        "bootstrap draws (default 2000)",
+        optional(integer("a whole number of at least 1", 1)),
+        metavar="N",
+        aliases=("--draws",),
+    ),
+    Option(
+        "--atl-seed",
+        "",
+        "bootstrap seed (default: fixed)",
+        optional(integer()),
+        metavar="S",
+        aliases=("--seed",),
+    ),
     Option(
         "--partial-weight",
         "",
@@ -123,4 +104,19 @@ REPORT_OPTIONS = (
         str,
         metavar="PROVIDER",
     ),
+)
+
+# ``atlbench synth``: the mapping track's synthetic runs (docs/SYNTHETIC_RUNS.md).
+SYNTH_OPTIONS = (
+    Option(
+        "--runs",
+        "3",
+        "runs per profile and transformation",
+        integer("a whole number of at least 1", 1),
+        metavar="N",
+    ),
+    Option(
+        "--first-run", "1", "number of the first run", integer("a whole number of at least 1", 1), metavar="N"
+    ),
+    Option("--seed", "0", "base seed of the noise", integer(), metavar="S"),
 )

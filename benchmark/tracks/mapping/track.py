@@ -115,7 +115,7 @@ class AtlTrack(Track):
                     unique = run_case_id(folder.name, case.provider, case.run.replace("/", "-"))
                     folder_runs[index] = replace(case, case_id=unique)
             runs.extend(folder_runs)
-            for baseline in self.option("baseline"):
+            for baseline in self.option("atl_baselines"):
                 runs.append(
                     RunCase(
                         self.name,
@@ -363,7 +363,7 @@ class AtlTrack(Track):
         return {
             "partialWeight": self.option("partial_weight"),
             "confidence": self.option("confidence") or "all",
-            "baselines": list(self.option("baseline")),
+            "baselines": list(self.option("atl_baselines")),
         }
 
     # -------------------------------------------------------------------------------- reading
@@ -446,8 +446,8 @@ class AtlTrack(Track):
             from_section(results, section),
             out_dir,
             level=options.get("level") or "overall",
-            draws=options.get("draws") or DEFAULT_DRAWS,
-            seed=DEFAULT_SEED if options.get("seed") is None else options["seed"],
+            draws=options.get("atl_draws") or DEFAULT_DRAWS,
+            seed=DEFAULT_SEED if options.get("atl_seed") is None else options["atl_seed"],
             partial_weight=options.get("partial_weight"),
             baseline=options.get("baseline") or BASELINE_PROVIDER,
             cache=self.cache,

@@ -21,22 +21,6 @@ RENAME_BLIND = "Rename-blind"
 BASELINES = (ORACLE, RENAME_BLIND)
 
 
-def parse_baselines(text: str) -> tuple[str, ...]:
-    """``all``, ``none`` or a comma list of baseline names (case-insensitive)."""
-    text = text.strip()
-    if text.lower() in ("", "all"):
-        return BASELINES
-    if text.lower() == "none":
-        return ()
-    known = {name.lower(): name for name in BASELINES}
-    chosen = []
-    for part in (p.strip() for p in text.split(",") if p.strip()):
-        if part.lower() not in known:
-            raise ValueError(f"unknown baseline {part!r}; expected all, none or {', '.join(BASELINES)}")
-        chosen.append(known[part.lower()])
-    return tuple(dict.fromkeys(chosen))
-
-
 def baseline_answers(name: str, variant: Variant, original: Variant) -> dict[str, str]:
     """The baseline's raw answer for every constraint of ``variant``'s model."""
     if name == ORACLE:
@@ -46,4 +30,4 @@ def baseline_answers(name: str, variant: Variant, original: Variant) -> dict[str
     raise ValueError(f"unknown baseline {name!r}")
 
 
-__all__ = ["BASELINES", "ORACLE", "RENAME_BLIND", "baseline_answers", "parse_baselines"]
+__all__ = ["BASELINES", "ORACLE", "RENAME_BLIND", "baseline_answers"]

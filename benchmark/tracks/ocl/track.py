@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 
 from benchmark.core.errors import BenchmarkError, ConfigurationError
 from benchmark.core.fileio import sha256_file
-from benchmark.core.options import Option
 from benchmark.core.rows import Facts, Row
 from benchmark.core.track import (
     Collection,
@@ -31,8 +30,8 @@ from benchmark.core.track import (
     Track,
 )
 from benchmark.core.wording import plural
-from benchmark.tracks.ocl.baselines import BASELINES, parse_baselines
 from benchmark.tracks.ocl.dataset import Dataset, DatasetError, load_dataset
+from benchmark.tracks.ocl.options import GENERATE_OPTIONS, REPORT_OPTIONS, TRACK_OPTIONS
 from benchmark.tracks.ocl.runs import RunFileError, peek_run, read_run, run_files
 from benchmark.tracks.ocl.variants import ORIGINAL, modes
 
@@ -41,56 +40,13 @@ if TYPE_CHECKING:  # imported where used: every session loads the track for its 
     from benchmark.tracks.ocl.variants import Variant, VariantSource
 
 
-def _seed(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise ValueError(f"must be a non-negative integer, got {text}")
-    return value
-
-
-def _mode(text: str) -> str:
-    if text not in modes():
-        raise ValueError(f"unknown mode {text!r}; expected one of {', '.join(modes())}")
-    return text
-
-
-def _positive(text: str) -> int | None:
-    if not text:
-        return None
-    value = int(text)
-    if value < 1:
-        raise ValueError(f"must be a positive integer, got {text}")
-    return value
-
-
 class OclTrack(Track):
     name = "ocl"
     title = "OCL robustness: LLM-written constraints on original and transformed models"
     label = "OCL robustness"
-    options = (
-        Option(
-            "--ocl-baseline",
-            "all",
-            f"OCL baselines run live: all, none, or a comma list ({', '.join(BASELINES)})",
-            parse_baselines,
-            metavar="NAMES",
-        ),
-        Option("--ocl-seed", "0", "seed of the OCL model transformations", _seed, metavar="S"),
-    )
-    report_options = (
-        Option(
-            "--ocl-draws", "", "bootstrap draws of the OCL intervals (default 2000)", _positive, metavar="N"
-        ),
-    )
-    generate_options = (
-        Option(
-            "--ocl-mode",
-            ORIGINAL,
-            "the model variant the prompts show: original or a transformation mode",
-            _mode,
-            metavar="MODE",
-        ),
-    )
+    options = TRACK_OPTIONS
+    report_options = REPORT_OPTIONS
+    generate_options = GENERATE_OPTIONS
     headline_name = "robustness"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -170,7 +126,7 @@ class OclTrack(Track):
             for mode in modes():
                 task = self.task_of(model.name, mode)
                 truths.append(GroundTruthCase(self.name, task, model.use_file))
-                for baseline in self.option("ocl_baseline"):
+                for baseline in self.option("ocl_baselines"):
                     runs.append(
                         RunCase(
                             self.name, task, baseline, "baseline", f"{task}-{baseline}", baseline=baseline
@@ -358,7 +314,7 @@ class OclTrack(Track):
         return {p.relative_to(self.data_root).as_posix(): sha256_file(p) for p in sorted(set(files))}
 
     def options_json(self) -> dict[str, Any]:
-        return {"baselines": list(self.option("ocl_baseline")), "seed": self.seed}
+        return {"baselines": list(self.option("ocl_baselines")), "seed": self.seed}
 
     def incomparable(self, now: Any, before: Any) -> str | None:
         if now.get("seed", 0) != before.get("seed", 0):

@@ -13,3 +13,4 @@ STAGES = (INVERSE, FORWARD)
 ECHO = "Echo"  # baseline: the unchanged base model as the answer (what "did nothing" earns)
 ORACLE = "Oracle"  # baseline: the expected model itself (100 % everywhere, or the scorer is wrong)
 BASELINES = {"echo": ECHO, "oracle": ORACLE}
+BUNDLED_EXAMPLES = (1, 2)  # the values of k of the bundled synthetic runs (``atlbench roundtrip synth``)

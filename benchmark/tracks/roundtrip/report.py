@@ -49,7 +49,7 @@ def summaries(rows: Sequence[SheetRow], draws: int, seed: int) -> dict[str, list
 def track_report(section_rows: Sequence[Any], out_dir: str | Path, options: dict[str, Any]) -> TrackReport:
     """Write the files (module docstring) and return them with the HTML part and the report's lines."""
     out = Path(out_dir)
-    draws = options.get("roundtrip_draws") or DEFAULT_DRAWS
+    draws = DEFAULT_DRAWS if options.get("roundtrip_draws") is None else options["roundtrip_draws"]
     seed = DEFAULT_SEED if options.get("roundtrip_seed") is None else options["roundtrip_seed"]
     rows = sheet_rows(section_rows)
     groups = summaries(rows, draws, seed)

@@ -37,6 +37,7 @@ from benchmark.tracks.roundtrip.cases import FORWARD, INVERSE, RoundTripCase, St
 from benchmark.tracks.roundtrip.ecore_io import read_ecore, write_ecore
 from benchmark.tracks.roundtrip.ecoremodel import EcoreAttribute, EcoreClass, EcorePackage
 from benchmark.tracks.roundtrip.forward import ForwardMappingError, forward
+from benchmark.tracks.roundtrip.names import BUNDLED_EXAMPLES
 from benchmark.tracks.roundtrip.prompt import EXAMPLE_RULE, example_pairs
 from benchmark.tracks.roundtrip.runfile import STATUS_NOT_RUN, StageRun, answer_status, generator_of, run_path
 from benchmark.tracks.roundtrip.sql_io import read_sql, write_sql
@@ -121,7 +122,6 @@ PROFILES: dict[str, RoundTripNoise] = {
     )
 }
 BUNDLED_PROFILES = ("Synthetic-Careful", "Synthetic-Sloppy")
-BUNDLED_EXAMPLES = (1, 2)
 _RETYPE = {"EInt": "ELong", "ELong": "EInt", "EString": "EDate", "EDate": "EString", "EBoolean": "EInt"}
 
 

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 from benchmark.core.diskcache import code_fingerprint, make_key
 from benchmark.core.errors import BenchmarkError, ConfigurationError, InputFormatError
 from benchmark.core.fileio import sha256_file
-from benchmark.core.options import Option
 from benchmark.core.rows import Facts, Row
 from benchmark.core.track import (
     Collection,
@@ -36,7 +35,8 @@ from benchmark.core.track import (
     Track,
 )
 from benchmark.core.wording import word
-from benchmark.tracks.roundtrip.names import BASELINES, ECHO, STAGES
+from benchmark.tracks.roundtrip.names import ECHO, STAGES
+from benchmark.tracks.roundtrip.options import GENERATE_OPTIONS, REPORT_OPTIONS, TRACK_OPTIONS
 
 if TYPE_CHECKING:  # imported where used: every session loads the track for its options (docs/TRACKS.md)
     from benchmark.tracks.roundtrip.cases import RoundTripCase, Study
@@ -45,78 +45,6 @@ if TYPE_CHECKING:  # imported where used: every session loads the track for its 
     from benchmark.tracks.roundtrip.scoring import ScoreReport
 
 STAGE_STATUS_OK = "ok"
-
-
-def _baselines(text: str) -> tuple[str, ...]:
-    names = [name.strip().lower() for name in text.split(",") if name.strip()]
-    if names == ["none"]:
-        return ()
-    unknown = [name for name in names if name not in BASELINES]
-    if unknown:
-        listed = ", ".join(unknown)
-        raise ValueError(f"unknown {word(len(unknown), 'baseline')} {listed}; known: echo, oracle, none")
-    return tuple(dict.fromkeys(BASELINES[name] for name in names))
-
-
-def _examples(text: str) -> tuple[int, ...]:
-    try:
-        values = tuple(int(part) for part in text.split(",") if part.strip())
-    except ValueError:
-        raise ValueError(
-            f"must be numbers of example pairs separated by commas (1,2,4), got {text!r}"
-        ) from None
-    if not values or any(v < 1 for v in values):
-        raise ValueError(f"must be numbers of example pairs of at least 1, got {text!r}")
-    return tuple(sorted(set(values)))
-
-
-def _seed(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError(f"must be an integer, got {text!r}") from None
-
-
-TRACK_OPTIONS = (
-    Option(
-        "--roundtrip-baselines",
-        "echo,oracle",
-        "live baselines scored beside the runs: echo (the unchanged base model), oracle (the expected model),"
-        " both by default, or none",
-        _baselines,
-        metavar="LIST",
-    ),
-)
-
-
-def _draws(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError(f"must be a whole number of bootstrap draws, got {text!r}") from None
-    if value < 0:
-        raise ValueError(f"must be 0 (no intervals) or more, got {value}")
-    return value
-
-
-REPORT_OPTIONS = (
-    Option(
-        "--roundtrip-draws",
-        "2000",
-        "bootstrap draws of the round-trip intervals (0: none)",
-        _draws,
-        metavar="N",
-    ),
-    Option("--roundtrip-seed", "20240517", "seed of the round-trip bootstrap", _seed, metavar="S"),
-)
-GENERATE_OPTIONS = (
-    Option(
-        "--examples", "1", "numbers k of example pairs per prompt, e.g. 1,2,4", _examples, metavar="K,..."
-    ),
-    Option(
-        "--example-seed", "0", "seed of the rule that picks the k - 1 other example pairs", _seed, metavar="N"
-    ),
-)
 
 
 @dataclass(frozen=True)

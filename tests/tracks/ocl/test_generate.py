@@ -19,7 +19,7 @@ from tests.llm.fake_llm_server import FakeLLMServer
 
 
 def track(root: Path) -> OclTrack:
-    return OclTrack(TrackContext(data_root=root, options={"ocl_baseline": (), "ocl_seed": 0}))
+    return OclTrack(TrackContext(data_root=root, options={"ocl_baselines": (), "ocl_seed": 0}))
 
 
 @pytest.fixture

@@ -74,7 +74,7 @@ def test_csv_and_terminal_lines() -> None:
 
 
 def test_track_reports_write_the_pairs(library_root: Path, tmp_path: Path) -> None:
-    track = OclTrack(TrackContext(library_root, {"ocl_baseline": ("Oracle", "Rename-blind"), "ocl_seed": 0}))
+    track = OclTrack(TrackContext(library_root, {"ocl_baselines": ("Oracle", "Rename-blind"), "ocl_seed": 0}))
     rows = [track.score_run(c) for c in track.collect().runs]
     answers = judged(rows)
     pairs = compare_modes(answers, draws=50)

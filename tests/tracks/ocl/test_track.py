@@ -16,7 +16,7 @@ from benchmark.tracks.ocl.variants import modes
 
 
 def make_track(root: Path, **options: object) -> OclTrack:
-    values = {"ocl_baseline": ("Oracle", "Rename-blind"), "ocl_seed": 0, **options}
+    values = {"ocl_baselines": ("Oracle", "Rename-blind"), "ocl_seed": 0, **options}
     return OclTrack(TrackContext(data_root=root, options=values))
 
 
@@ -65,7 +65,7 @@ def test_baselines_and_the_law(library_root: Path) -> None:
 
 
 def test_a_run_file_is_judged_per_constraint_and_nothing_is_dropped(library_root: Path) -> None:
-    track = make_track(library_root, ocl_baseline=())
+    track = make_track(library_root, ocl_baselines=())
     original = track.variant("library", "original").references
     first, second, *rest = list(original)
     write_run(library_root, "original", {first: original[first], second: "no idea", "stray": "x"})
@@ -78,7 +78,7 @@ def test_a_run_file_is_judged_per_constraint_and_nothing_is_dropped(library_root
 
 
 def test_an_unusable_run_counts_as_failures(library_root: Path) -> None:
-    track = make_track(library_root, ocl_baseline=())
+    track = make_track(library_root, ocl_baselines=())
     write_run(library_root, "rename", {}, seed=3)
     (case,) = track.collect().runs
     row = track.score_run(case)
@@ -92,7 +92,7 @@ def test_an_unreadable_run_file_is_a_case_with_its_reason(library_root: Path) ->
     path = library_root / "runs" / "broken.json"
     path.parent.mkdir(parents=True)
     path.write_text("{not json", encoding="utf-8")
-    track = make_track(library_root, ocl_baseline=())
+    track = make_track(library_root, ocl_baselines=())
     (case,) = track.collect().runs
     row = track.score_run(case)
     assert not row.ok and str(path) in (row.error or "") and "not valid JSON" in (row.error or "")
