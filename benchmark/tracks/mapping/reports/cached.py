@@ -5,10 +5,11 @@ the figures (with matplotlib to import); both are pure functions of the scored r
 and the code. A session whose rows did not change (the bundled corpus run again, a CI re-run) therefore
 takes them from the cache (:mod:`benchmark.core.diskcache`) instead of importing and computing them again,
 and writes byte-identical files. The key covers the rows' full JSON, the options, the source of the
-mapping track, the statistics and the core (:func:`~benchmark.core.diskcache.code_fingerprint`) and the
-versions of numpy, scipy and matplotlib; matplotlib settings outside the report's fixed ``rc_context``
-(a user's ``matplotlibrc``) are not part of it, so after changing those, clear the cache
-(``pytest --cache-clear``). Without a cache directory (``atlbench report``) everything is computed.
+mapping track, the statistics, the core and the report kit
+(:func:`~benchmark.core.diskcache.code_fingerprint`) and the versions of numpy, scipy and matplotlib;
+matplotlib settings outside the report's fixed ``rc_context`` (a user's ``matplotlibrc``) are not part
+of it, so after changing those, clear the cache (``pytest --cache-clear``). Without a cache directory
+(``atlbench report``) everything is computed.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def statistics_key(rows: Sequence[RunRow], options: dict[str, Any]) -> str:
         "statistics",
         dumps_json([row.to_json() for row in rows]),
         dumps_json(sorted(options.items())),
-        code_fingerprint("tracks.mapping", "stats", "core"),
+        code_fingerprint("tracks.mapping", "stats", "core", "reports"),
         library_versions(*LIBRARIES),
     )
 
