@@ -65,8 +65,8 @@ def _renamed(results: Results) -> Results:
     for section in results.sections:
         task = "Library2Catalog" if section.track == "atl" else None
 
-        def rename(row: Row) -> Row:
-            provider = PROVIDER if row.provider == RENAMED[section.track] else row.provider
+        def rename(row: Row, renamed: str = RENAMED[section.track], task: str | None = task) -> Row:
+            provider = PROVIDER if row.provider == renamed else row.provider
             return replace(row, provider=provider, task=TASK if row.task == task else row.task)
 
         facts = tuple(replace(f, task=TASK) if f.task == task else f for f in section.facts)
