@@ -20,8 +20,6 @@ from typing import Any
 
 from benchmark.lang.ecore.view import ClassView, FeatureView, MetamodelView  # noqa: E402
 from benchmark.tracks.mapping.aggregate import aggregate  # noqa: E402
-from benchmark.tracks.mapping.compare import compare  # noqa: E402
-from benchmark.tracks.mapping.counts import RunRow  # noqa: E402
 from benchmark.tracks.mapping.interchange import (  # noqa: E402
     ClassMatch,
     FeatureMatch,
@@ -29,7 +27,9 @@ from benchmark.tracks.mapping.interchange import (  # noqa: E402
     TransformationInfo,
 )
 from benchmark.tracks.mapping.jjodel import MappingEntry, export_document  # noqa: E402
-from benchmark.tracks.mapping.suggestions import parse_suggestions  # noqa: E402
+from benchmark.tracks.mapping.payload import RunRow  # noqa: E402
+from benchmark.tracks.mapping.scoring.compare import compare  # noqa: E402
+from benchmark.tracks.mapping.scoring.suggestions import parse_suggestions  # noqa: E402
 
 
 def _view(name: str, classes: dict[str, list[str]]) -> MetamodelView:

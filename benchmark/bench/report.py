@@ -41,9 +41,9 @@ def session(transformations: int, providers: int, runs: int, draws: int, out: Pa
         from synthetic_results import synthetic_results
 
     from benchmark.core.results import Results
-    from benchmark.tracks.mapping.reports import write_reports
-    from benchmark.tracks.mapping.reports.plots import all_figures
-    from benchmark.tracks.mapping.results import MappingResults, from_section
+    from benchmark.tracks.mapping.reports.figures import all_figures
+    from benchmark.tracks.mapping.reports.files import write_reports
+    from benchmark.tracks.mapping.reports.results import MappingResults, from_section
     from benchmark.tracks.mapping.stats import compute_statistics
 
     names = NAMES[:providers] if providers <= len(NAMES) else tuple(f"P{i:02d}" for i in range(providers))

@@ -5,7 +5,7 @@ resampling single correspondences would understate the uncertainty; transformati
 units. Repeated runs are a second variance component (sampling, backend non-determinism), so within each
 drawn transformation its runs are resampled too. F1 is not a mean of per-item values, so the statistic is
 recomputed from the resampled pooled counts in every draw (micro P, R, F1 and accuracy via
-:func:`benchmark.tracks.mapping.metrics.scores_array`).
+:func:`benchmark.tracks.mapping.counts.scores_array`).
 
 Randomness comes from one :class:`numpy.random.Generator` per quantity, seeded from the base seed and
 the quantity's name (:func:`rng_for`): a provider's interval does not change when another provider is

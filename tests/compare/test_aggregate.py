@@ -19,9 +19,9 @@ from benchmark.tracks.mapping.aggregate import (
     spread,
     table_rows,
 )
-from benchmark.tracks.mapping.compare import error_row
-from benchmark.tracks.mapping.counts import RunRow
-from benchmark.tracks.mapping.metrics import BindingCounts, ClassCounts
+from benchmark.tracks.mapping.counts import BindingCounts, ClassCounts
+from benchmark.tracks.mapping.payload import RunRow
+from benchmark.tracks.mapping.scoring.compare import error_row
 
 
 def row(provider, transformation, run, classes, bindings, model="m", w=0.5, **kwargs):
@@ -202,7 +202,7 @@ def test_spread_of_nothing():
 
 
 def test_tables_print_every_metric_with_three_decimals(rows):
-    from benchmark.tracks.mapping.tables import format_tables
+    from benchmark.tracks.mapping.reports.terminal import format_tables
 
     text = format_tables(aggregate(rows))
     p2 = next(line for line in text.splitlines() if line.startswith("P2") and "ALL" in line)
@@ -213,7 +213,7 @@ def test_tables_print_every_metric_with_three_decimals(rows):
 
 
 def test_an_excluded_run_names_its_file_once(rows):
-    from benchmark.tracks.mapping.tables import format_tables
+    from benchmark.tracks.mapping.reports.terminal import format_tables
 
     parsed = error_row(
         "T3/r.json:1:2: not valid JSON", provider="P1", transformation="T3", run="r", file="T3/r.json"
@@ -227,7 +227,7 @@ def test_runs_excluded_by_one_cause_are_listed_once_per_transformation(rows):
     """An unusable ground truth excludes every run of its transformation with the same message: the list
     says it once, naming the runs (the provider first when the run id does not say it); runs excluded
     for causes of their own keep a line each."""
-    from benchmark.tracks.mapping.tables import excluded_lines, format_tables
+    from benchmark.tracks.mapping.reports.terminal import excluded_lines, format_tables
 
     cause = "ground truth of Alpha2Beta is unusable: Alpha2Beta.atl:6:7: unexpected ';'"
     shared = [
@@ -278,8 +278,8 @@ def test_a_feature_kind_the_ground_truth_lacks_has_no_f1_not_zero():
     """Reference F1 is "–" when the ground truth has no reference binding (it was 0.000); a kind that
     the ground truth has, but the run missed entirely, is a real 0."""
     from benchmark.tracks.mapping.reports.tables import split_table
+    from benchmark.tracks.mapping.reports.terminal import format_tables
     from benchmark.tracks.mapping.stats.summary import compute_statistics
-    from benchmark.tracks.mapping.tables import format_tables
 
     by_kind = {
         "attribute": BindingCounts(exact=2, only_atl=1),
@@ -315,7 +315,7 @@ def test_unusable_runs_are_scored_and_counted_per_provider():
     """An unusable answer is a run with no suggestions (every ground-truth item missed), and each table
     says how many of a provider's runs were such answers (CSV column ``unusable_runs``)."""
     from benchmark.tracks.mapping.aggregate import CSV_COLUMNS, aggregate, csv_records
-    from benchmark.tracks.mapping.outcomes import ROW_UNUSABLE
+    from benchmark.tracks.mapping.scoring.outcomes import ROW_UNUSABLE
 
     usable = row("P", "T1", "r1", (2, 0, 0), {"exact": 2})
     unusable = row("P", "T1", "r2", (0, 0, 2), {"only_atl": 2}, extra={ROW_UNUSABLE: "no array"})

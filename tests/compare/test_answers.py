@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from benchmark.core.errors import InputFormatError
-from benchmark.tracks.mapping.answers import decode_answer
+from benchmark.tracks.mapping.scoring.answers import decode_answer
 
 ENTRY = '{"sourceClass": "Book", "targetClass": "Publication"}'
 

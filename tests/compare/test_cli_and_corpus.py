@@ -18,7 +18,7 @@ import pytest
 import benchmark.lang.ecore
 from benchmark.cli import main
 from benchmark.tracks.mapping import interchange
-from benchmark.tracks.mapping.corpus import (
+from benchmark.tracks.mapping.collection import (
     CorpusError,
     MetamodelResolver,
     discover,
@@ -27,7 +27,7 @@ from benchmark.tracks.mapping.corpus import (
     resolve_metamodels,
 )
 from benchmark.tracks.mapping.interchange import ModelDecl, TransformationInfo
-from benchmark.tracks.mapping.suggestions import extract_json_array
+from benchmark.tracks.mapping.scoring.suggestions import extract_json_array
 
 
 @pytest.fixture

@@ -5,22 +5,22 @@ from fractions import Fraction
 import pytest
 
 from benchmark.core.rows import Row
-from benchmark.tracks.mapping.compare import (
-    classify_binding,
-    compare,
-    error_row,
-    ground_truth_bindings,
-    three_way,
-)
-from benchmark.tracks.mapping.counts import RunRow
+from benchmark.tracks.mapping.counts import BindingCounts, ClassCounts
 from benchmark.tracks.mapping.interchange import (
     ClassMatch,
     FeatureMatch,
     InterchangeDocument,
     TransformationInfo,
 )
-from benchmark.tracks.mapping.metrics import BindingCounts, ClassCounts
-from benchmark.tracks.mapping.suggestions import load_suggestions, parse_suggestions
+from benchmark.tracks.mapping.payload import RunRow
+from benchmark.tracks.mapping.scoring.compare import (
+    classify_binding,
+    compare,
+    error_row,
+    ground_truth_bindings,
+    three_way,
+)
+from benchmark.tracks.mapping.scoring.suggestions import load_suggestions, parse_suggestions
 
 
 def close(value: float, fraction: Fraction | int) -> bool:

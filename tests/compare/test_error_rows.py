@@ -2,9 +2,9 @@ import json
 
 import pytest
 
-from benchmark.tracks.mapping.corpus import score_file
+from benchmark.tracks.mapping.collection import score_file
 from benchmark.tracks.mapping.interchange import InterchangeDocument, TransformationInfo
-from benchmark.tracks.mapping.outcomes import (
+from benchmark.tracks.mapping.scoring.outcomes import (
     OUTCOME_ERROR,
     OUTCOME_MISSING,
     OUTCOME_SCORED,

@@ -7,16 +7,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmark.tracks.mapping.aggregate import aggregate, micro
-from benchmark.tracks.mapping.compare import compare
-from benchmark.tracks.mapping.counts import RunRow
+from benchmark.tracks.mapping.counts import BindingCounts, ClassCounts, scores
 from benchmark.tracks.mapping.interchange import (
     ClassMatch,
     FeatureMatch,
     InterchangeDocument,
     TransformationInfo,
 )
-from benchmark.tracks.mapping.metrics import BindingCounts, ClassCounts, scores
-from benchmark.tracks.mapping.suggestions import parse_suggestions
+from benchmark.tracks.mapping.payload import RunRow
+from benchmark.tracks.mapping.scoring.compare import compare
+from benchmark.tracks.mapping.scoring.suggestions import parse_suggestions
 
 SETTINGS = settings(max_examples=100, deadline=None)
 EPS = 1e-12

@@ -17,7 +17,7 @@ import pytest
 
 from benchmark.core.errors import InputFormatError
 from benchmark.core.fileio import dumps_json
-from benchmark.tracks.mapping.suggestions import extract_json_array, load_suggestions, peek_provider
+from benchmark.tracks.mapping.scoring.suggestions import extract_json_array, load_suggestions, peek_provider
 
 HEADER = {
     "jjodel": {"exportType": "suggested-mappings", "schemaVersion": 1},

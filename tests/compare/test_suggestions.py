@@ -4,7 +4,7 @@ import pytest
 
 from benchmark.core.errors import ConfigurationError, InputFormatError
 from benchmark.tracks.mapping.jjodel import MappingEntry, export_document
-from benchmark.tracks.mapping.suggestions import (
+from benchmark.tracks.mapping.scoring.suggestions import (
     SHAPE_EXPORT,
     SHAPE_LLM_ANSWER,
     MissingRunError,
@@ -490,7 +490,7 @@ def test_filter_keeps_selected_labels_and_the_file_facts(data_dir):
 def test_shipped_schema_is_valid_and_accepts_what_the_writer_writes():
     import jsonschema
 
-    from benchmark.tracks.mapping.suggestions import schema, validate
+    from benchmark.tracks.mapping.scoring.suggestions import schema, validate
 
     jsonschema.Draft202012Validator.check_schema(schema())
     document = export_document(

@@ -1,6 +1,6 @@
 from benchmark.core.rows import Row
-from benchmark.tracks.mapping.counts import BindingItem, ClassItem, CountSlice, RunRow
-from benchmark.tracks.mapping.metrics import BindingCounts, ClassCounts
+from benchmark.tracks.mapping.counts import BindingCounts, ClassCounts
+from benchmark.tracks.mapping.payload import BindingItem, ClassItem, CountSlice, RunRow
 
 
 def test_row_survives_the_json_string_that_crosses_xdist():

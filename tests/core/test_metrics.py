@@ -2,7 +2,7 @@ import math
 
 import pytest
 
-from benchmark.tracks.mapping.metrics import BindingCounts, ClassCounts, level_scores, scores
+from benchmark.tracks.mapping.counts import BindingCounts, ClassCounts, level_scores, scores
 
 
 def test_scores_hand_computed():
@@ -44,7 +44,7 @@ def test_add_category_rejects_unknown_names():
 def test_scores_array_equals_scalar_scores_bit_for_bit():
     import numpy as np
 
-    from benchmark.tracks.mapping.metrics import scores_array
+    from benchmark.tracks.mapping.counts import scores_array
 
     rng = np.random.default_rng(7)
     tp = np.concatenate([rng.integers(0, 20, 500) + 0.5 * rng.integers(0, 3, 500), [0, 0, 3]])

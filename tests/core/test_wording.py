@@ -21,8 +21,8 @@ def test_one_more_problem_and_one_excluded_run_are_said_in_the_singular(tmp_path
     import pytest
 
     from benchmark.core.errors import InputFormatError
-    from benchmark.tracks.mapping.compare import error_row
     from benchmark.tracks.mapping.interchange import InterchangeDocument, TransformationInfo, validate
+    from benchmark.tracks.mapping.scoring.compare import error_row
     from benchmark.tracks.mapping.stats.summary import compute_statistics
 
     document = InterchangeDocument(TransformationInfo("T", "T.atl")).to_json()

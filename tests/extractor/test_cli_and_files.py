@@ -11,7 +11,7 @@ from benchmark.cli import main
 from benchmark.core.errors import InputFormatError
 from benchmark.lang.atl import AtlSyntaxError
 from benchmark.tracks.mapping import interchange
-from benchmark.tracks.mapping.corpus import load_ground_truth
+from benchmark.tracks.mapping.collection import load_ground_truth
 from benchmark.tracks.mapping.extractor import extract_file
 
 GOOD = (

@@ -14,7 +14,7 @@ from benchmark.cli import main
 from benchmark.core.errors import ConfigurationError, InputFormatError
 from benchmark.llm.generate import GenerateOptions, generate, plan
 from benchmark.tracks.mapping.llm_task import GENERATOR
-from benchmark.tracks.mapping.suggestions import load_suggestions, parse_suggestions
+from benchmark.tracks.mapping.scoring.suggestions import load_suggestions, parse_suggestions
 from tests.llm.conftest import BOOK_ANSWER, FAKE_ANTHROPIC_KEY, FAKE_OPENAI_KEY
 from tests.llm.fake_llm_server import FakeLLMServer, Reply
 
@@ -144,8 +144,8 @@ def test_fenced_malformed_empty_and_object_answers(
 def test_an_unusable_run_is_scored_as_an_empty_run(
     make_options: Options, llm_server: FakeLLMServer, validation_tree: Path
 ) -> None:
-    from benchmark.tracks.mapping import corpus
-    from benchmark.tracks.mapping.outcomes import OUTCOME_UNUSABLE, outcome_reason, run_outcome
+    from benchmark.tracks.mapping import collection as corpus
+    from benchmark.tracks.mapping.scoring.outcomes import OUTCOME_UNUSABLE, outcome_reason, run_outcome
 
     llm_server.enqueue("not json")
     generate(make_options(selectors=["Book"]))
@@ -234,8 +234,8 @@ def test_offline_needs_no_key(
 def test_no_answer_files_a_missing_run_that_the_next_generate_fills_in(
     make_options: Options, llm_server: FakeLLMServer, validation_tree: Path
 ) -> None:
-    from benchmark.tracks.mapping import corpus
-    from benchmark.tracks.mapping.outcomes import OUTCOME_MISSING, outcome_reason, run_outcome
+    from benchmark.tracks.mapping import collection as corpus
+    from benchmark.tracks.mapping.scoring.outcomes import OUTCOME_MISSING, outcome_reason, run_outcome
 
     report = generate(make_options(offline=True, selectors=["Book"]))
     assert llm_server.count() == 0

@@ -10,7 +10,7 @@ import pytest
 from benchmark.cli import main
 from benchmark.core.fileio import sha256_file
 from benchmark.tracks.mapping.importer import ALREADY_PRESENT, FAILED, IMPORTED, import_runs
-from benchmark.tracks.mapping.suggestions import load_suggestions
+from benchmark.tracks.mapping.scoring.suggestions import load_suggestions
 from tests.llm.conftest import BOOK_ANSWER
 
 

@@ -25,9 +25,9 @@ import benchmark.reports
 import benchmark.reports.page
 import benchmark.tracks.mapping.extractor
 import benchmark.tracks.mapping.reports
+import benchmark.tracks.mapping.reports.figures
 import benchmark.tracks.mapping.reports.html
 import benchmark.tracks.mapping.reports.latex
-import benchmark.tracks.mapping.reports.plots
 import benchmark.tracks.mapping.reports.tables
 import benchmark.tracks.mapping.stats.summary
 import benchmark.tracks.mapping.track
@@ -47,7 +47,7 @@ PRELOADED = (
     benchmark.tracks.mapping.reports,
     benchmark.tracks.mapping.reports.html,
     benchmark.tracks.mapping.reports.latex,
-    benchmark.tracks.mapping.reports.plots,
+    benchmark.tracks.mapping.reports.figures,
     benchmark.tracks.mapping.reports.tables,
     benchmark.tracks.mapping.stats.summary,
     benchmark.tracks.mapping.track,

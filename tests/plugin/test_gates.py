@@ -9,8 +9,8 @@ from validate_session import mapping_harness
 from benchmark.core.results import Results, ResultsHeader, TrackSection
 from benchmark.harness.gates import compare_with, min_score_failures
 from benchmark.harness.options import Gate
-from benchmark.tracks.mapping.counts import RunRow
-from benchmark.tracks.mapping.metrics import BindingCounts, ClassCounts
+from benchmark.tracks.mapping.counts import BindingCounts, ClassCounts
+from benchmark.tracks.mapping.payload import RunRow
 
 # class TP 2, FN 1; bindings: 2 exact, 2 partial, 1 only-generated.
 ROW = RunRow(

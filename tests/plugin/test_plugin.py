@@ -16,7 +16,7 @@ import pytest
 
 import benchmark.tracks.mapping.track
 from benchmark.core.results import Results
-from benchmark.tracks.mapping.counts import RunRow
+from benchmark.tracks.mapping.payload import RunRow
 
 # Modules the in-process sessions import are preloaded by conftest.py (see there why that matters).
 
@@ -415,8 +415,8 @@ def test_an_in_process_session_leaves_the_report_stack_importable(
     result.assert_outcomes(passed=1)
     assert (pytester.path / "reports" / "index.html").exists()
     from benchmark.reports import INDEX_HTML
-    from benchmark.tracks.mapping.reports import write_reports
-    from benchmark.tracks.mapping.results import from_section
+    from benchmark.tracks.mapping.reports.files import write_reports
+    from benchmark.tracks.mapping.reports.results import from_section
 
     saved = Results.load(pytester.path / "reports" / "results.json")
     written = write_reports(from_section(saved, saved.sections[0]), tmp_path, draws=50)

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from synthetic_results import synthetic_results
 
-from benchmark.tracks.mapping.counts import BindingItem, ClassItem, RunRow
-from benchmark.tracks.mapping.metrics import BindingCounts, ClassCounts
-from benchmark.tracks.mapping.results import MappingResults as Results
+from benchmark.tracks.mapping.counts import BindingCounts, ClassCounts
+from benchmark.tracks.mapping.payload import BindingItem, ClassItem, RunRow
+from benchmark.tracks.mapping.reports.results import MappingResults as Results
 
 COMPARE_DATA = Path(__file__).parent.parent / "compare" / "data"
 
@@ -85,7 +85,7 @@ def written_reports(
     small_results: Results, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[list[Path], Path]:
     """Every artefact of ``small_results`` (200 bootstrap draws), written once for the whole session."""
-    from benchmark.tracks.mapping.reports import write_reports
+    from benchmark.tracks.mapping.reports.files import write_reports
 
     out = tmp_path_factory.mktemp("reports")
     return write_reports(small_results, out, draws=REPORT_DRAWS), out

@@ -16,7 +16,7 @@ from benchmark.stats.bootstrap import (
     resample_sums,
     rng_for,
 )
-from benchmark.tracks.mapping.metrics import scores
+from benchmark.tracks.mapping.counts import scores
 
 A = np.array([[4.0, 1.0, 2.0]])  # one run: tp, fp, fn
 B = np.array([[1.0, 3.0, 3.0]])

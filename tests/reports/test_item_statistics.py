@@ -9,8 +9,9 @@ import random
 import pytest
 
 from benchmark.tracks.mapping import interchange
-from benchmark.tracks.mapping.compare import compare, three_way
-from benchmark.tracks.mapping.metrics import BindingCounts
+from benchmark.tracks.mapping.counts import BindingCounts
+from benchmark.tracks.mapping.scoring.compare import compare, three_way
+from benchmark.tracks.mapping.scoring.suggestions import load_suggestions
 from benchmark.tracks.mapping.stats import (
     baseline_relative_recall,
     category_profile,
@@ -23,7 +24,6 @@ from benchmark.tracks.mapping.stats import (
     missed_by_baseline,
     stability,
 )
-from benchmark.tracks.mapping.suggestions import load_suggestions
 
 
 def test_right_follows_the_comparator():

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from benchmark.core.diskcache import DiskCache
-from benchmark.tracks.mapping.reports import track_report
 from benchmark.tracks.mapping.reports.cached import statistics_key
-from benchmark.tracks.mapping.reports.plots import FIGURES
+from benchmark.tracks.mapping.reports.figures import FIGURES
+from benchmark.tracks.mapping.reports.files import track_report
 
 DRAWS = 50
 

@@ -16,11 +16,11 @@ from benchmark.core.results import ResultsHeader
 from benchmark.reports.latex import latex_escape
 from benchmark.reports.page import PagePart, render_page
 from benchmark.tracks.mapping.aggregate import CSV_COLUMNS
-from benchmark.tracks.mapping.reports import write_reports
+from benchmark.tracks.mapping.reports.files import write_reports
 from benchmark.tracks.mapping.reports.html import html_part
 from benchmark.tracks.mapping.reports.latex import render_latex
+from benchmark.tracks.mapping.reports.results import MappingResults, TransformationFacts
 from benchmark.tracks.mapping.reports.tables import summary_markdown
-from benchmark.tracks.mapping.results import MappingResults, TransformationFacts
 from benchmark.tracks.mapping.stats import compute_statistics
 
 FIGURES = ("pr_scatter", "f1_heatmap", "confidence", "categories")
@@ -243,7 +243,7 @@ def test_made_up_names_are_shown_per_provider(make_row):
     assert "| Unchecked | 0 of 1 | – | – | – | – | – |" in md
     assert "Ghost ×2, X.nope" in texts["html"]
     from benchmark.tracks.mapping.aggregate import aggregate
-    from benchmark.tracks.mapping.tables import format_tables
+    from benchmark.tracks.mapping.reports.terminal import format_tables
 
     terminal = format_tables(aggregate(rows)).split("Made-up names (hallucinations)")[1]
     assert next(line for line in terminal.splitlines() if line.startswith("Dreamer")).split()[1:] == [
@@ -259,8 +259,8 @@ def test_unusable_runs_are_counted_per_provider_in_every_table(make_row):
     """A run whose answer held no usable mapping is scored as a run with no suggestions; every table that
     shows a provider's runs says how many of them were unusable (terminal, summary.md, tables.tex, HTML)."""
     from benchmark.tracks.mapping.aggregate import aggregate
-    from benchmark.tracks.mapping.outcomes import ROW_UNUSABLE
-    from benchmark.tracks.mapping.tables import format_tables
+    from benchmark.tracks.mapping.reports.terminal import format_tables
+    from benchmark.tracks.mapping.scoring.outcomes import ROW_UNUSABLE
 
     usable = make_row("Flaky", "T1", "r1", classes=[("S", "X", "tp")])
     unusable = replace(

@@ -10,7 +10,7 @@ import pytest
 from benchmark.core.errors import ConfigurationError
 from benchmark.stats.significance import MCNEMAR_EXACT, mcnemar
 from benchmark.tracks.mapping.aggregate import aggregate
-from benchmark.tracks.mapping.compare import error_row
+from benchmark.tracks.mapping.scoring.compare import error_row
 from benchmark.tracks.mapping.stats import compute_statistics
 
 

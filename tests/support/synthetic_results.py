@@ -1,10 +1,10 @@
 """A synthetic session built through the real comparator, for trying the reports and measuring their speed.
 
 Ground truths and suggestion sets are generated from a seed (no corpus needed), then scored with
-:func:`benchmark.tracks.mapping.compare.compare` and turned into rows with ``Comparison.to_row``, so the rows
-have exactly the shape the pytest suite records (per-item verdicts, confidence slices, ...). Providers differ
-in skill; runs of one provider differ by sampling noise; the ``EMFCompare`` provider plays the deterministic
-baseline (one run, no confidence labels).
+:func:`benchmark.tracks.mapping.scoring.compare.compare` and turned into rows with ``Comparison.to_row``, so
+the rows have exactly the shape the pytest suite records (per-item verdicts, confidence slices, ...).
+Providers differ in skill; runs of one provider differ by sampling noise; the ``EMFCompare`` provider plays
+the deterministic baseline (one run, no confidence labels).
 """
 
 from __future__ import annotations
@@ -13,8 +13,6 @@ import random
 from collections.abc import Sequence
 
 from benchmark.core.results import ResultsHeader
-from benchmark.tracks.mapping.compare import compare, error_row
-from benchmark.tracks.mapping.counts import RunRow
 from benchmark.tracks.mapping.interchange import (
     ClassMatch,
     FeatureMatch,
@@ -22,9 +20,11 @@ from benchmark.tracks.mapping.interchange import (
     TransformationInfo,
 )
 from benchmark.tracks.mapping.jjodel import KIND_ATTRIBUTE, KIND_CLASS
-from benchmark.tracks.mapping.results import MappingResults, TransformationFacts
+from benchmark.tracks.mapping.payload import RunRow
+from benchmark.tracks.mapping.reports.results import MappingResults, TransformationFacts
+from benchmark.tracks.mapping.scoring.compare import compare, error_row
+from benchmark.tracks.mapping.scoring.suggestions import SHAPE_EXPORT, Suggestion, SuggestionSet
 from benchmark.tracks.mapping.stats.baseline import BASELINE_PROVIDER
-from benchmark.tracks.mapping.suggestions import SHAPE_EXPORT, Suggestion, SuggestionSet
 
 DEFAULT_PROVIDERS = ("Claude", "GPT", "Gemini", "Llama", "Mistral")
 

@@ -8,7 +8,7 @@ from benchmark.core.options import LIST
 from benchmark.core.registry import track_class
 from benchmark.harness.options import VALIDATION_ROOT, read_session_options
 from benchmark.harness.session import Harness
-from benchmark.tracks.mapping.counts import RunRow
+from benchmark.tracks.mapping.payload import RunRow
 
 
 def mapping_harness(root: Path, cache_dir: Path | None = None, **given: str) -> Harness:

@@ -5,7 +5,6 @@ from pathlib import Path
 import pytest
 
 from benchmark.cli import main
-from benchmark.tracks.mapping.compare import compare
 from benchmark.tracks.mapping.interchange import (
     ClassMatch,
     FeatureMatch,
@@ -13,7 +12,8 @@ from benchmark.tracks.mapping.interchange import (
     ModelDecl,
     TransformationInfo,
 )
-from benchmark.tracks.mapping.suggestions import parse_suggestions
+from benchmark.tracks.mapping.scoring.compare import compare
+from benchmark.tracks.mapping.scoring.suggestions import parse_suggestions
 from benchmark.tracks.mapping.synth import PROFILES, run_seed, synthesize
 
 TREE = Path(__file__).parents[1] / "plugin" / "data" / "tree"

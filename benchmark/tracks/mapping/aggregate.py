@@ -1,6 +1,6 @@
 """Aggregation of the count table: micro and macro scores per provider x transformation and per provider.
 
-Rows (:class:`benchmark.tracks.mapping.counts.RunRow`) are the single source of truth. *Micro* pools the raw
+Rows (:class:`benchmark.tracks.mapping.payload.RunRow`) are the single source of truth. *Micro* pools the raw
 counts of the selected rows and applies the formulas once; *macro* applies the formulas to each run and
 averages (macro F1 is the mean of per-run F1, not the F1 of mean P and R), with the sample standard deviation
 over runs. Repeated runs of one transformation pool counts: they are never merged as sets, so a mapping found
@@ -20,8 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from benchmark.core.errors import ConfigurationError
-from benchmark.tracks.mapping.counts import FEATURE_KINDS, RunRow
-from benchmark.tracks.mapping.metrics import (
+from benchmark.tracks.mapping.counts import (
     DEFAULT_PARTIAL_WEIGHT,
     BindingCounts,
     ClassCounts,
@@ -30,7 +29,8 @@ from benchmark.tracks.mapping.metrics import (
     check_partial_weight,
     level_scores,
 )
-from benchmark.tracks.mapping.outcomes import OUTCOME_UNUSABLE, run_outcome
+from benchmark.tracks.mapping.payload import FEATURE_KINDS, RunRow
+from benchmark.tracks.mapping.scoring.outcomes import OUTCOME_UNUSABLE, run_outcome
 
 ALL = "ALL"
 LEVELS = ("class", "binding", "overall")

@@ -1,260 +1,130 @@
-"""The count table: one row per (track, provider, model, transformation, run).
+"""The mapping track's counts: class and binding confusion counts, the partial weight w, level scores.
 
-It is the single source of truth for every metric, table and plot: the pytest suite records rows, the
-aggregate and statistics modules read nothing else, and ``results.json`` stores them so a saved session
-can be re-scored and re-plotted without any other file. A row therefore carries raw counts (never
-derived metrics) plus the per-item verdicts that paired statistics, stability and drill-down pages need.
-
-The harness carries rows as envelopes (:meth:`RunRow.to_envelope`: identity in the envelope, the counts in
-the payload) and the track decodes them back (:meth:`RunRow.from_envelope`).
+The formulas themselves are :mod:`benchmark.core.metrics`; this module says what is counted for RQ1
+(exact / partial / target-only / divergent bindings, ``docs/METRICS.md``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Any
 
-from benchmark.core.rows import STATUS_ERROR, STATUS_OK, Row
-from benchmark.tracks.mapping.metrics import (
-    DEFAULT_PARTIAL_WEIGHT,
-    BindingCounts,
-    ClassCounts,
-    LevelScores,
-    level_scores,
-)
+from benchmark.core.metrics import Scores, ratio, scores, scores_array  # noqa: F401  (re-exported)
 
-ROW_FORMAT_VERSION = 1
+DEFAULT_PARTIAL_WEIGHT = 0.5
 
 
-FEATURE_KINDS = ("attribute", "reference", "unknown")
-CONFIDENCE_LABELS = ("high", "medium", "low", "unknown")
-# Cumulative confidence slices, from the most to the least selective.
-CONFIDENCE_CUMULATIVE = ("high", "high+medium", "all")
+def check_partial_weight(weight: float) -> float:
+    if not 0.0 <= weight <= 1.0:
+        raise ValueError(f"partial weight must be in [0, 1], got {weight}")
+    return float(weight)
 
 
 @dataclass(frozen=True)
-class CountSlice:
-    """Class and binding counts for one subset of a run's suggestions (a confidence slice)."""
+class ClassCounts:
+    """Class-level outcome: suggested (source, target) pairs against the ground-truth pairs."""
 
-    classes: ClassCounts = ClassCounts()
-    bindings: BindingCounts = BindingCounts()
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
 
-    def to_json(self) -> dict[str, Any]:
-        return {"class": self.classes.to_json(), "binding": self.bindings.to_json()}
+    def __add__(self, other: ClassCounts) -> ClassCounts:
+        return ClassCounts(self.tp + other.tp, self.fp + other.fp, self.fn + other.fn)
+
+    def scores(self) -> Scores:
+        return scores(self.tp, self.fp, self.fn)
+
+    def to_json(self) -> dict[str, int]:
+        return {"tp": self.tp, "fp": self.fp, "fn": self.fn}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> CountSlice:
-        return cls(ClassCounts.from_json(data["class"]), BindingCounts.from_json(data["binding"]))
+    def from_json(cls, data: dict[str, Any]) -> ClassCounts:
+        return cls(tp=int(data["tp"]), fp=int(data["fp"]), fn=int(data["fn"]))
+
+
+BINDING_CATEGORIES = ("exact", "partial", "divergent", "targetOnly", "onlyGenerated", "onlyAtl")
 
 
 @dataclass(frozen=True)
-class ClassItem:
-    """Verdict on one class pair: ``tp`` (both), ``fp`` (suggested only) or ``fn`` (ground truth only)."""
+class BindingCounts:
+    """Binding-level outcome: how many aligned keys fell in each category (see ``docs/METRICS.md``).
 
-    source_class: str
-    target_class: str
-    verdict: str
-    confidence: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "sourceClass": self.source_class,
-            "targetClass": self.target_class,
-            "verdict": self.verdict,
-            "confidence": self.confidence,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> ClassItem:
-        return cls(data["sourceClass"], data["targetClass"], data["verdict"], data.get("confidence"))
-
-
-@dataclass(frozen=True)
-class BindingItem:
-    """Verdict on one binding key (sourceClass, targetClass, targetFeature).
-
-    ``category`` is one of :data:`benchmark.tracks.mapping.metrics.BINDING_CATEGORIES`; ``suggested`` the
-    source features the run named for this key, ``ground_truth`` the ground truth's source paths.
+    Raw category counts are stored, not TP/FP/FN, so any partial weight can be applied afterwards
+    without re-running the comparison.
     """
 
-    source_class: str
-    target_class: str
-    target_feature: str
-    category: str
-    feature_kind: str = "unknown"
-    suggested: tuple[str, ...] = ()
-    ground_truth: tuple[str, ...] = ()
-    confidence: str | None = None
+    exact: int = 0
+    partial: int = 0
+    divergent: int = 0
+    target_only: int = 0
+    only_generated: int = 0
+    only_atl: int = 0
 
-    @property
-    def key(self) -> tuple[str, str, str]:
-        return (self.source_class, self.target_class, self.target_feature)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "sourceClass": self.source_class,
-            "targetClass": self.target_class,
-            "targetFeature": self.target_feature,
-            "category": self.category,
-            "featureKind": self.feature_kind,
-            "suggested": list(self.suggested),
-            "groundTruth": list(self.ground_truth),
-            "confidence": self.confidence,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> BindingItem:
-        return cls(
-            source_class=data["sourceClass"],
-            target_class=data["targetClass"],
-            target_feature=data["targetFeature"],
-            category=data["category"],
-            feature_kind=data.get("featureKind", "unknown"),
-            suggested=tuple(data.get("suggested", [])),
-            ground_truth=tuple(data.get("groundTruth", [])),
-            confidence=data.get("confidence"),
+    def __add__(self, other: BindingCounts) -> BindingCounts:
+        return BindingCounts(
+            self.exact + other.exact,
+            self.partial + other.partial,
+            self.divergent + other.divergent,
+            self.target_only + other.target_only,
+            self.only_generated + other.only_generated,
+            self.only_atl + other.only_atl,
         )
 
+    def tp(self, w: float = DEFAULT_PARTIAL_WEIGHT) -> float:
+        return self.exact + w * self.partial
 
-@dataclass(frozen=True)
-class RunRow:
-    """One scored run. Identity: (track, provider, model, transformation, run).
+    def fp(self, w: float = DEFAULT_PARTIAL_WEIGHT) -> float:
+        return self.only_generated + self.divergent + (1 - w) * self.partial
 
-    ``status`` is ``ok`` or ``error``; an error row keeps its identity and ``error`` text so reports can
-    say which runs were excluded and why, and carries zero counts that aggregation skips.
-    """
+    def fn(self, w: float = DEFAULT_PARTIAL_WEIGHT) -> float:
+        return self.only_atl + self.divergent + (1 - w) * self.partial
 
-    provider: str
-    model: str
-    transformation: str
-    run: str
-    track: str = "atl"
-    file: str = ""
-    partial_weight: float = DEFAULT_PARTIAL_WEIGHT
-    confidence_filter: str = "all"
-    status: str = STATUS_OK
-    error: str | None = None
-    classes: ClassCounts = ClassCounts()
-    bindings: BindingCounts = BindingCounts()
-    bindings_by_kind: dict[str, BindingCounts] = field(default_factory=dict)
-    confidence_slices: dict[str, CountSlice] = field(default_factory=dict)
-    hallucinated_classes: tuple[str, ...] = ()
-    hallucinated_features: tuple[str, ...] = ()
-    suggestions: int = 0
-    invalid: int = 0
-    duplicates: int = 0
-    class_items: tuple[ClassItem, ...] = ()
-    binding_items: tuple[BindingItem, ...] = ()
-    extra: dict[str, Any] = field(default_factory=dict)
+    def scores(self, w: float = DEFAULT_PARTIAL_WEIGHT) -> Scores:
+        return scores(self.tp(w), self.fp(w), self.fn(w))
 
-    @property
-    def key(self) -> tuple[str, str, str, str, str]:
-        return (self.track, self.provider, self.model, self.transformation, self.run)
-
-    @property
-    def ok(self) -> bool:
-        return self.status == STATUS_OK
-
-    def scores(self, w: float | None = None) -> LevelScores:
-        """Metrics of this run alone, at the row's own partial weight unless ``w`` is given."""
-        return level_scores(self.classes, self.bindings, self.partial_weight if w is None else w)
-
-    def with_error(self, message: str) -> RunRow:
-        return replace(self, status=STATUS_ERROR, error=message)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "rowFormat": ROW_FORMAT_VERSION,
-            "track": self.track,
-            "provider": self.provider,
-            "model": self.model,
-            "transformation": self.transformation,
-            "run": self.run,
-            "file": self.file,
-            "partialWeight": self.partial_weight,
-            "confidenceFilter": self.confidence_filter,
-            "status": self.status,
-            "error": self.error,
-            "class": self.classes.to_json(),
-            "binding": self.bindings.to_json(),
-            "bindingByKind": {k: v.to_json() for k, v in sorted(self.bindings_by_kind.items())},
-            "confidenceSlices": {k: v.to_json() for k, v in sorted(self.confidence_slices.items())},
-            "hallucinations": {
-                "classes": sorted(self.hallucinated_classes),
-                "features": sorted(self.hallucinated_features),
-            },
-            "suggestions": self.suggestions,
-            "invalid": self.invalid,
-            "duplicates": self.duplicates,
-            "classItems": [
-                i.to_json() for i in sorted(self.class_items, key=lambda i: (i.source_class, i.target_class))
-            ],
-            "bindingItems": [i.to_json() for i in sorted(self.binding_items, key=lambda i: i.key)],
-            "extra": self.extra,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> RunRow:
-        hallucinations = data.get("hallucinations", {})
-        return cls(
-            track=data.get("track", "atl"),
-            provider=data["provider"],
-            model=data["model"],
-            transformation=data["transformation"],
-            run=data["run"],
-            file=data.get("file", ""),
-            partial_weight=float(data.get("partialWeight", DEFAULT_PARTIAL_WEIGHT)),
-            confidence_filter=data.get("confidenceFilter", "all"),
-            status=data.get("status", STATUS_OK),
-            error=data.get("error"),
-            classes=ClassCounts.from_json(data["class"]),
-            bindings=BindingCounts.from_json(data["binding"]),
-            bindings_by_kind={
-                k: BindingCounts.from_json(v) for k, v in data.get("bindingByKind", {}).items()
-            },
-            confidence_slices={
-                k: CountSlice.from_json(v) for k, v in data.get("confidenceSlices", {}).items()
-            },
-            hallucinated_classes=tuple(hallucinations.get("classes", [])),
-            hallucinated_features=tuple(hallucinations.get("features", [])),
-            suggestions=int(data.get("suggestions", 0)),
-            invalid=int(data.get("invalid", 0)),
-            duplicates=int(data.get("duplicates", 0)),
-            class_items=tuple(ClassItem.from_json(i) for i in data.get("classItems", [])),
-            binding_items=tuple(BindingItem.from_json(i) for i in data.get("bindingItems", [])),
-            extra=dict(data.get("extra", {})),
-        )
-
-    def to_envelope(self) -> Row:
-        """The harness's row: identity in the envelope, everything else in the payload."""
+    def add_category(self, category: str, n: int = 1) -> BindingCounts:
+        """A copy with ``n`` more keys in ``category`` (one of :data:`BINDING_CATEGORIES`)."""
         data = self.to_json()
-        payload = {k: v for k, v in data.items() if k not in _ENVELOPE}
-        return Row(
-            track=self.track,
-            provider=self.provider,
-            model=self.model,
-            task=self.transformation,
-            run=self.run,
-            file=self.file,
-            status=self.status,
-            error=self.error,
-            payload=payload,
-        )
+        if category not in data:
+            raise ValueError(f"unknown binding category {category!r}")
+        data[category] += n
+        return BindingCounts.from_json(data)
+
+    def to_json(self) -> dict[str, int]:
+        return {
+            "exact": self.exact,
+            "partial": self.partial,
+            "divergent": self.divergent,
+            "targetOnly": self.target_only,
+            "onlyGenerated": self.only_generated,
+            "onlyAtl": self.only_atl,
+        }
 
     @classmethod
-    def from_envelope(cls, row: Row) -> RunRow:
-        identity = {
-            "track": row.track,
-            "provider": row.provider,
-            "model": row.model,
-            "transformation": row.task,
-            "run": row.run,
-            "file": row.file,
-            "status": row.status,
-            "error": row.error,
-        }
-        return cls.from_json({**row.payload, **identity})
+    def from_json(cls, data: dict[str, Any]) -> BindingCounts:
+        return cls(
+            exact=int(data["exact"]),
+            partial=int(data["partial"]),
+            divergent=int(data["divergent"]),
+            target_only=int(data["targetOnly"]),
+            only_generated=int(data["onlyGenerated"]),
+            only_atl=int(data["onlyAtl"]),
+        )
 
 
-# Keys of :meth:`RunRow.to_json` that the envelope carries.
-_ENVELOPE = ("rowFormat", "track", "provider", "model", "transformation", "run", "file", "status", "error")
+@dataclass(frozen=True)
+class LevelScores:
+    """Scores at the three levels the suite reports: classes, bindings, and both pooled."""
+
+    classes: Scores
+    bindings: Scores
+    overall: Scores
+
+
+def level_scores(classes: ClassCounts, bindings: BindingCounts, w: float) -> LevelScores:
+    """Overall = class counts + binding counts, pooled before the formulas are applied."""
+    return LevelScores(
+        classes=classes.scores(),
+        bindings=bindings.scores(w),
+        overall=scores(classes.tp + bindings.tp(w), classes.fp + bindings.fp(w), classes.fn + bindings.fn(w)),
+    )

@@ -1,12 +1,12 @@
 """``atlbench import``: file hand-exported jJodel runs under the right transformation, normalised name.
 
 Each file is read with the comparator's reader
-(:func:`benchmark.tracks.mapping.suggestions.load_suggestions`), so a file that imports is a file that scores;
-a file that does not is reported with the reader's message (file, line, JSON path) and nothing is written for
-it. The transformation folder is, in this order: the one named by ``--transformation``; the one whose folder
-name equals the export's ``transformation.name`` (ignoring case); the only one holding metamodels named like
-the export's ``transformation.source`` and ``transformation.target``. The run is filed as
-``<folder>/runs/<provider>-<model>-runNN.json`` with the next free run number of that provider and model; a
+(:func:`benchmark.tracks.mapping.scoring.suggestions.load_suggestions`), so a file that imports is a file
+that scores; a file that does not is reported with the reader's message (file, line, JSON path) and nothing
+is written for it. The transformation folder is, in this order: the one named by ``--transformation``; the
+one whose folder name equals the export's ``transformation.name`` (ignoring case); the only one holding
+metamodels named like the export's ``transformation.source`` and ``transformation.target``. The run is filed
+as ``<folder>/runs/<provider>-<model>-runNN.json`` with the next free run number of that provider and model; a
 run whose bytes are already in ``runs/`` is not imported twice.
 
 An export is copied byte for byte, unless ``--provider`` or ``--model`` names another provider or model
@@ -16,8 +16,8 @@ its hash. The duplicate check compares the bytes that are filed, so the same exp
 providers is two runs, and imported twice under one is one.
 
 A bare LLM answer (e.g. pasted from a chat window), read by the one answer decoder
-(:func:`benchmark.tracks.mapping.answers.decode_answer`: the array bare, fenced, in prose, or the one array
-of a ``{"mappings": [...]}`` object without jJodel header) carries no provider, model or transformation;
+(:func:`benchmark.tracks.mapping.scoring.answers.decode_answer`: the array bare, fenced, in prose, or the one
+array of a ``{"mappings": [...]}`` object without jJodel header) carries no provider, model or transformation;
 with ``--provider``, ``--model`` and ``--transformation`` it is wrapped into a jJodel export (entries
 unchanged, plus an ``imported`` block naming the original file, its hash and the answer's shape).
 """
@@ -32,10 +32,10 @@ from typing import Any
 from benchmark.core.errors import BenchmarkError, ConfigurationError, InputFormatError
 from benchmark.core.fileio import dumps_json, sha256_file, sha256_text, write_text_atomic
 from benchmark.llm.naming import existing_run_indices, run_file_name
-from benchmark.tracks.mapping.answers import decode_answer
-from benchmark.tracks.mapping.corpus import MetamodelResolver, TransformationFolder, discover
+from benchmark.tracks.mapping.collection import MetamodelResolver, TransformationFolder, discover
 from benchmark.tracks.mapping.llm_task import RUNS_DIR, answer_entry
-from benchmark.tracks.mapping.suggestions import SuggestionSet
+from benchmark.tracks.mapping.scoring.answers import decode_answer
+from benchmark.tracks.mapping.scoring.suggestions import SuggestionSet
 
 IMPORTED = "imported"
 ALREADY_PRESENT = "already-present"
@@ -119,7 +119,7 @@ def import_file(
     reserved: set[Path] | None = None,
 ) -> ImportResult:
     """Validate one file and file it (see the module docstring). Errors come back in the result."""
-    from benchmark.tracks.mapping.suggestions import SHAPE_EXPORT, UNKNOWN
+    from benchmark.tracks.mapping.scoring.suggestions import SHAPE_EXPORT, UNKNOWN
 
     try:
         text = path.read_bytes().decode("utf-8")
@@ -182,7 +182,7 @@ def import_file(
 def _read(path: Path, text: str) -> SuggestionSet:
     """The file as the scorer reads it; an answer object without jJodel header (``{"mappings": [...]}``,
     which the scorer reads as a broken export) is read as the answer it is."""
-    from benchmark.tracks.mapping.suggestions import load_suggestions, parse_suggestions
+    from benchmark.tracks.mapping.scoring.suggestions import load_suggestions, parse_suggestions
 
     try:
         return load_suggestions(path)
@@ -198,7 +198,7 @@ def _read(path: Path, text: str) -> SuggestionSet:
 
 def _rename_export(text: str, path: Path, provider: str, model: str, *, model_given: bool) -> str:
     """The export with ``provider`` and ``model`` in place of its own, which ``imported`` keeps."""
-    from benchmark.tracks.mapping.suggestions import decode_document
+    from benchmark.tracks.mapping.scoring.suggestions import decode_document
 
     document, _answer = decode_document(text, source=path)
     analysis = dict(document.get("analysis") or {})

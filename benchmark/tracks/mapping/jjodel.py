@@ -1,9 +1,9 @@
 """Writing jJodel "suggested-mappings" exports, the file shape every run of this suite is stored in.
 
 The jJodel editor exports LLM suggestions in this shape; baselines, the synthetic-run generator and the LLM
-runner write the same shape so that one reader (:mod:`benchmark.tracks.mapping.suggestions`) scores them all.
-Reading (with validation, normalisation and error reporting) is :mod:`benchmark.tracks.mapping.suggestions`'s
-job; this module only builds and writes documents.
+runner write the same shape so that one reader (:mod:`benchmark.tracks.mapping.scoring.suggestions`) scores
+them all. Reading (with validation, normalisation and error reporting) is
+:mod:`benchmark.tracks.mapping.scoring.suggestions`'s job; this module only builds and writes documents.
 """
 
 from __future__ import annotations

@@ -1,10 +1,11 @@
 """The ATL mapping track's task: one prompt per transformation, N runs, answers filed as jJodel exports.
 
 Prompt: the template filled with the folder's source and target metamodel views (which is which comes from the
-ATL module header, through :mod:`benchmark.tracks.mapping.corpus`). Answer: read by the one answer decoder,
-:func:`benchmark.tracks.mapping.answers.decode_answer` (the array bare, in a code fence, after prose, or as
-the one array member of an object), and type-checked with
-:func:`benchmark.tracks.mapping.suggestions.parse_suggestions`. Filing, in
+ATL module header, through :mod:`benchmark.tracks.mapping.collection`). Answer: read by the one answer
+decoder,
+:func:`benchmark.tracks.mapping.scoring.answers.decode_answer` (the array bare, in a code fence, after prose,
+or as the one array member of an object), and type-checked with
+:func:`benchmark.tracks.mapping.scoring.suggestions.parse_suggestions`. Filing, in
 ``<folder>/runs/<provider>-<model>-runNN.json`` (``docs/LLM_RUNS.md``, "Failures"):
 
 * a usable answer becomes a jJodel export whose ``mappings`` are the answer's entries converted one for
@@ -39,10 +40,10 @@ from benchmark.llm.prompt import PromptTemplate
 from benchmark.llm.redact import Redactor
 from benchmark.llm.requests import Job, JobResult, LlmRequest
 from benchmark.llm.task import FILED_NO_ANSWER, FILED_OK, FILED_REFUSED, FILED_UNUSABLE, Filed
-from benchmark.tracks.mapping.answers import DecodedAnswer, decode_answer
 from benchmark.tracks.mapping.jjodel import KIND_ATTRIBUTE, KIND_CLASS, MappingEntry, export_document
 from benchmark.tracks.mapping.prompt import mapping_prompt
-from benchmark.tracks.mapping.suggestions import RUN_NO_ANSWER, RUN_OK, RUN_UNUSABLE
+from benchmark.tracks.mapping.scoring.answers import DecodedAnswer, decode_answer
+from benchmark.tracks.mapping.scoring.suggestions import RUN_NO_ANSWER, RUN_OK, RUN_UNUSABLE
 
 GENERATOR = "atlbench generate"
 STATUS_OK = RUN_OK
@@ -83,7 +84,7 @@ def load_cases(
     Raises :class:`ConfigurationError` when nothing is selected, and one error listing every selected
     folder whose metamodels cannot be resolved, before any token is spent.
     """
-    from benchmark.tracks.mapping import corpus
+    from benchmark.tracks.mapping import collection as corpus
 
     discovery = corpus.discover(root)
     load = ground_truth_loader or corpus.load_ground_truth
@@ -124,7 +125,7 @@ def load_cases(
 def parse_answer(text: str) -> DecodedAnswer:
     """The answer's mapping entries and their shape, or :class:`InputFormatError` saying why there are
     none (the one answer decoder, then the answer schema on every entry)."""
-    from benchmark.tracks.mapping.suggestions import parse_suggestions
+    from benchmark.tracks.mapping.scoring.suggestions import parse_suggestions
 
     decoded = decode_answer(text, source="response")
     parse_suggestions(decoded.entries, source="response")  # type-checks every entry against the schema
@@ -138,7 +139,7 @@ def answer_entry(entry: dict[str, Any]) -> MappingEntry:
     feature, else a feature mapping (``attribute`` in jJodel's vocabulary). Missing classes stay
     ``None``: the reader lists such entries as invalid, as it would for the raw answer.
     """
-    from benchmark.tracks.mapping.suggestions import normalise_name
+    from benchmark.tracks.mapping.scoring.suggestions import normalise_name
 
     source_feature = entry.get("sourceAttribute")
     target_feature = entry.get("targetAttribute")

@@ -1,6 +1,6 @@
 """RQ1, the ATL binding track: LLM-suggested class and feature mappings against ATL ground truth.
 
-Cases come from :mod:`benchmark.tracks.mapping.corpus` (a folder with exactly one ``.atl`` file is a
+Cases come from :mod:`benchmark.tracks.mapping.collection` (a folder with exactly one ``.atl`` file is a
 transformation; its ``*.json`` files are runs) plus one live run per selected baseline. Parsing, metamodel
 loading and baseline matching are memoised per process and cached on disk by content hash, so each xdist
 worker does the work at most once and a repeated session almost none.
@@ -26,7 +26,7 @@ from benchmark.core.track import (
 )
 from benchmark.core.wording import plural
 from benchmark.lang.ecore.view import MetamodelView
-from benchmark.tracks.mapping.corpus import (
+from benchmark.tracks.mapping.collection import (
     Discovery,
     Metamodels,
     TransformationFolder,
@@ -35,10 +35,10 @@ from benchmark.tracks.mapping.corpus import (
     resolve_metamodels,
     score_file,
 )
-from benchmark.tracks.mapping.counts import RunRow
 from benchmark.tracks.mapping.interchange import InterchangeDocument
 from benchmark.tracks.mapping.options import REPORT_OPTIONS, TRACK_OPTIONS
-from benchmark.tracks.mapping.results import TransformationFacts
+from benchmark.tracks.mapping.payload import RunRow
+from benchmark.tracks.mapping.reports.results import TransformationFacts
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ def run_case_id(transformation: str, provider: str, stem: str) -> str:
     """``Grafcet2Petrinet-Claude-run03``: the provider is added unless the file name already says it (or
     the file does not say who made it), so that ``-k Claude`` selects a provider's runs whatever their
     files are called."""
-    from benchmark.tracks.mapping.suggestions import UNKNOWN
+    from benchmark.tracks.mapping.scoring.suggestions import UNKNOWN
 
     known = provider != UNKNOWN and provider.lower() not in stem.lower()
     label = f"{provider}-{stem}" if known else stem
@@ -95,7 +95,7 @@ class AtlTrack(Track):
         raise KeyError(transformation)
 
     def collect(self) -> Collection:
-        from benchmark.tracks.mapping.suggestions import peek_provider
+        from benchmark.tracks.mapping.scoring.suggestions import peek_provider
 
         ground_truths: list[GroundTruthCase] = []
         runs: list[RunCase] = []
@@ -281,8 +281,8 @@ class AtlTrack(Track):
 
     def _score_baseline(self, case: RunCase, truth: GroundTruth) -> RunRow:
         from benchmark.tracks.mapping.baselines import run_baseline
-        from benchmark.tracks.mapping.compare import compare
-        from benchmark.tracks.mapping.suggestions import parse_suggestions
+        from benchmark.tracks.mapping.scoring.compare import compare
+        from benchmark.tracks.mapping.scoring.suggestions import parse_suggestions
 
         assert case.baseline is not None and truth.document is not None
         metamodels = truth.metamodels
@@ -334,8 +334,11 @@ class AtlTrack(Track):
 
     def mapping_error_row(self, case: RunCase, message: str) -> RunRow:
         """The row of a run that could not be scored: its identity, the session's options, the reason."""
-        from benchmark.tracks.mapping.compare import error_row
-        from benchmark.tracks.mapping.suggestions import confidence_filter_name, parse_confidence_filter
+        from benchmark.tracks.mapping.scoring.compare import error_row
+        from benchmark.tracks.mapping.scoring.suggestions import (
+            confidence_filter_name,
+            parse_confidence_filter,
+        )
 
         return error_row(
             message,
@@ -354,7 +357,7 @@ class AtlTrack(Track):
 
     def missing_reason(self, row: Row) -> str | None:
         """The reason a run file records for getting no answer (``generation.status = "no-answer"``)."""
-        from benchmark.tracks.mapping.outcomes import OUTCOME_MISSING, outcome_reason, run_outcome
+        from benchmark.tracks.mapping.scoring.outcomes import OUTCOME_MISSING, outcome_reason, run_outcome
 
         mapping_row = RunRow.from_envelope(row)
         return outcome_reason(mapping_row) if run_outcome(mapping_row) == OUTCOME_MISSING else None
@@ -393,7 +396,7 @@ class AtlTrack(Track):
 
     def junit_properties(self, row: Row) -> list[tuple[str, str]]:
         """The transformation, why an unusable answer could not be used, and P/R/F1/accuracy per level."""
-        from benchmark.tracks.mapping.outcomes import OUTCOME_UNUSABLE, outcome_reason, run_outcome
+        from benchmark.tracks.mapping.scoring.outcomes import OUTCOME_UNUSABLE, outcome_reason, run_outcome
 
         properties = [("transformation", row.task)]
         if not row.ok:
@@ -426,7 +429,7 @@ class AtlTrack(Track):
 
     def summary_lines(self, results: Any, section: Any, verbose: bool) -> list[str]:
         from benchmark.tracks.mapping.aggregate import aggregate, name_key
-        from benchmark.tracks.mapping.tables import format_tables, unusable_lines
+        from benchmark.tracks.mapping.reports.terminal import format_tables, unusable_lines
 
         rows = self.decode(section.rows)
         weight = self.option("partial_weight")
@@ -438,8 +441,8 @@ class AtlTrack(Track):
         return lines + ([""] if unusable else []) + unusable
 
     def write_reports(self, results: Any, section: Any, out_dir: Path, options: Any) -> Any:
-        from benchmark.tracks.mapping.reports import track_report
-        from benchmark.tracks.mapping.results import from_section
+        from benchmark.tracks.mapping.reports.files import track_report
+        from benchmark.tracks.mapping.reports.results import from_section
         from benchmark.tracks.mapping.stats import BASELINE_PROVIDER, DEFAULT_DRAWS, DEFAULT_SEED
 
         return track_report(
@@ -464,7 +467,7 @@ def scored_line(rows: list[RunRow]) -> str:
     """What the session scored, not what it collected: the runs that were scored (unusable ones among
     them) and the transformations they cover, then the runs excluded (missing ones among them), so a
     session narrowed by ``-k`` or ``--provider`` says what its tables are made of."""
-    from benchmark.tracks.mapping.outcomes import OUTCOME_MISSING, OUTCOME_UNUSABLE, run_outcome
+    from benchmark.tracks.mapping.scoring.outcomes import OUTCOME_MISSING, OUTCOME_UNUSABLE, run_outcome
 
     outcomes = [run_outcome(row) for row in rows]
     scored = [row for row in rows if row.ok]

@@ -19,7 +19,7 @@ from typing import Any
 
 from benchmark.core.diskcache import DiskCache, code_fingerprint, library_versions, make_key
 from benchmark.core.fileio import dumps_json
-from benchmark.tracks.mapping.counts import RunRow
+from benchmark.tracks.mapping.payload import RunRow
 from benchmark.tracks.mapping.stats.summary import Statistics
 
 #: Libraries whose results are part of the cached values.

@@ -13,10 +13,10 @@ from html import escape
 from benchmark.core.track import HtmlPart
 from benchmark.core.wording import plural
 from benchmark.reports.figures import Figure, figure_html
-from benchmark.tracks.mapping.counts import RunRow
+from benchmark.tracks.mapping.payload import RunRow
 from benchmark.tracks.mapping.reports import format as fmt
 from benchmark.tracks.mapping.reports import tables
-from benchmark.tracks.mapping.results import MappingResults
+from benchmark.tracks.mapping.reports.results import MappingResults
 from benchmark.tracks.mapping.stats.items import binding_categories, class_verdicts, is_right, truth_keys
 from benchmark.tracks.mapping.stats.summary import Statistics
 

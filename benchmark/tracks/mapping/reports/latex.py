@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from benchmark.reports.table import Table
 from benchmark.tracks.mapping.reports import tables
-from benchmark.tracks.mapping.results import MappingResults
+from benchmark.tracks.mapping.reports.results import MappingResults
 from benchmark.tracks.mapping.stats.summary import Statistics
 
 

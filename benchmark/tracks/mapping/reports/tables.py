@@ -13,7 +13,7 @@ from benchmark.core.wording import plural
 from benchmark.reports.table import Table
 from benchmark.tracks.mapping.aggregate import ALL, GroupResult, name_key, split_rows
 from benchmark.tracks.mapping.reports import format as fmt
-from benchmark.tracks.mapping.results import MappingResults
+from benchmark.tracks.mapping.reports.results import MappingResults
 from benchmark.tracks.mapping.stats.profiles import PROFILE_CATEGORIES
 from benchmark.tracks.mapping.stats.summary import Statistics, level_of
 

@@ -8,10 +8,10 @@ Per transformation, the items the baseline misses are
   ``onlyAtl`` in every baseline run (a ``partial`` earns the baseline credit, so it is not a miss).
 
 These are exactly the items ``atlbench diff --baseline`` counts
-(``benchmark.tracks.mapping.compare.three_way``); the baseline is deterministic, so "every run" normally means
-its one run. A provider's counts on those items are pooled over its runs like any micro figure: class TP = its
-``tp`` verdicts, FN = its ``fn`` verdicts; binding TP = exact + w*partial and FN = onlyAtl + divergent +
-(1-w)*partial. Recall = TP / (TP + FN); overall pools both levels.
+(``benchmark.tracks.mapping.scoring.compare.three_way``); the baseline is deterministic, so "every run"
+normally means its one run. A provider's counts on those items are pooled over its runs like any micro
+figure: class TP = its ``tp`` verdicts, FN = its ``fn`` verdicts; binding TP = exact + w*partial and FN =
+onlyAtl + divergent + (1-w)*partial. Recall = TP / (TP + FN); overall pools both levels.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from benchmark.tracks.mapping.baselines.emfcompare.document import PROVIDER as EMF_COMPARE_PROVIDER
-from benchmark.tracks.mapping.compare import ResidualRecall
-from benchmark.tracks.mapping.counts import RunRow
-from benchmark.tracks.mapping.metrics import BindingCounts
+from benchmark.tracks.mapping.counts import BindingCounts
+from benchmark.tracks.mapping.payload import RunRow
+from benchmark.tracks.mapping.scoring.compare import ResidualRecall
 from benchmark.tracks.mapping.stats.items import BindingKey, ClassPair, binding_categories, class_verdicts
 
 BASELINE_PROVIDER = EMF_COMPARE_PROVIDER  # the provider name of the EMF Compare baseline's rows

@@ -1,19 +1,21 @@
 """Per-item views of runs: which mappings a run made, and whether it was right on each binding key.
 
-Rows carry a verdict per class pair and per binding key (:class:`benchmark.tracks.mapping.counts.ClassItem`,
-:class:`benchmark.tracks.mapping.counts.BindingItem`); stability, McNemar, baseline-relative recall and the
+Rows carry a verdict per class pair and per binding key (:class:`benchmark.tracks.mapping.payload.ClassItem`,
+:class:`benchmark.tracks.mapping.payload.BindingItem`); stability, McNemar, baseline-relative recall and the
 drill-down page all read them through this module. "Right" is the comparator's own definition
-(:func:`benchmark.tracks.mapping.compare.agreement_label`): a run is right on a key when it earns credit or
-avoids a penalty (``exact``, ``partial``, ``targetOnly``, a class ``tp``, or ``absent``: not suggesting a key
-the ground truth lacks); it is wrong on ``divergent``, ``onlyGenerated`` and ``onlyAtl`` (class
-``fp``/``fn``). So false positives are discordant outcomes too, as McNemar on matchings requires.
+(:func:`benchmark.tracks.mapping.scoring.compare.agreement_label`): a run is right on a key when it earns
+credit or avoids a penalty (``exact``, ``partial``, ``targetOnly``, a class ``tp``, or ``absent``: not
+suggesting a key the ground truth lacks); it is wrong on ``divergent``, ``onlyGenerated`` and ``onlyAtl``
+(class ``fp``/``fn``). So false positives are discordant outcomes too, as McNemar on matchings requires.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from benchmark.tracks.mapping.compare import (
+from benchmark.tracks.mapping.counts import BINDING_CATEGORIES
+from benchmark.tracks.mapping.payload import RunRow
+from benchmark.tracks.mapping.scoring.compare import (
     ABSENT,
     BOTH_RIGHT,
     VERDICT_FN,
@@ -21,8 +23,6 @@ from benchmark.tracks.mapping.compare import (
     VERDICT_TP,
     agreement_label,
 )
-from benchmark.tracks.mapping.counts import RunRow
-from benchmark.tracks.mapping.metrics import BINDING_CATEGORIES
 
 BindingKey = tuple[str, str, str]
 ClassPair = tuple[str, str]

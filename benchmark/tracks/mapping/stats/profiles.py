@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from benchmark.tracks.mapping.counts import CONFIDENCE_CUMULATIVE, CONFIDENCE_LABELS, CountSlice, RunRow
-from benchmark.tracks.mapping.metrics import BindingCounts, ClassCounts, Scores, scores
+from benchmark.tracks.mapping.counts import BindingCounts, ClassCounts, Scores, scores
+from benchmark.tracks.mapping.payload import CONFIDENCE_CUMULATIVE, CONFIDENCE_LABELS, CountSlice, RunRow
 
 SLICE_ORDER = (*CONFIDENCE_LABELS, *(s for s in CONFIDENCE_CUMULATIVE if s not in CONFIDENCE_LABELS))
 PROFILE_CATEGORIES = ("exact", "partial", "divergent", "onlyGenerated", "onlyAtl")
@@ -23,7 +23,7 @@ PROFILE_CATEGORIES = ("exact", "partial", "divergent", "onlyGenerated", "onlyAtl
 def level_counts(
     classes: ClassCounts, bindings: BindingCounts, w: float, level: str
 ) -> tuple[float, float, float]:
-    """(TP, FP, FN) at one level, as :func:`benchmark.tracks.mapping.metrics.level_scores` pools them."""
+    """(TP, FP, FN) at one level, as :func:`benchmark.tracks.mapping.counts.level_scores` pools them."""
     if level == "class":
         return (classes.tp, classes.fp, classes.fn)
     if level == "binding":

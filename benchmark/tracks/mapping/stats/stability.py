@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmark.tracks.mapping.counts import RunRow
+from benchmark.tracks.mapping.payload import RunRow
 from benchmark.tracks.mapping.stats.items import Mapping, has_verdicts, mapping_set
 
 _CELLS_PER_BLOCK = 1 << 22

@@ -44,9 +44,9 @@ from benchmark.tracks.mapping.aggregate import (
     micro,
     name_key,
 )
-from benchmark.tracks.mapping.compare import ABSENT
-from benchmark.tracks.mapping.counts import RunRow
-from benchmark.tracks.mapping.metrics import Scores
+from benchmark.tracks.mapping.counts import Scores
+from benchmark.tracks.mapping.payload import RunRow
+from benchmark.tracks.mapping.scoring.compare import ABSENT
 from benchmark.tracks.mapping.stats.baseline import (
     BASELINE_PROVIDER,
     BaselineRelativeRecall,

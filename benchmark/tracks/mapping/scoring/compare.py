@@ -2,7 +2,7 @@
 
 Every verdict is kept as an item (a class pair or a binding key with its category), and counts are derived
 from the items, so a number in a table can always be traced back to the mappings that produced it. The
-formulas themselves live in :mod:`benchmark.tracks.mapping.metrics`; this module only decides categories.
+formulas themselves live in :mod:`benchmark.tracks.mapping.counts`; this module only decides categories.
 
 * Class level: suggested pairs are the (source class, target class) of the class mappings; a pair is
   ``tp`` (in both), ``fp`` (suggested only) or ``fn`` (ground truth only).
@@ -22,15 +22,6 @@ from typing import Any
 
 from benchmark.lang.ecore.view import MetamodelView
 from benchmark.tracks.mapping.counts import (
-    CONFIDENCE_LABELS,
-    FEATURE_KINDS,
-    BindingItem,
-    ClassItem,
-    CountSlice,
-    RunRow,
-)
-from benchmark.tracks.mapping.interchange import FeatureMatch, InterchangeDocument
-from benchmark.tracks.mapping.metrics import (
     DEFAULT_PARTIAL_WEIGHT,
     BindingCounts,
     ClassCounts,
@@ -39,8 +30,17 @@ from benchmark.tracks.mapping.metrics import (
     level_scores,
     scores,
 )
-from benchmark.tracks.mapping.outcomes import ROW_UNUSABLE
-from benchmark.tracks.mapping.suggestions import (
+from benchmark.tracks.mapping.interchange import FeatureMatch, InterchangeDocument
+from benchmark.tracks.mapping.payload import (
+    CONFIDENCE_LABELS,
+    FEATURE_KINDS,
+    BindingItem,
+    ClassItem,
+    CountSlice,
+    RunRow,
+)
+from benchmark.tracks.mapping.scoring.outcomes import ROW_UNUSABLE
+from benchmark.tracks.mapping.scoring.suggestions import (
     CONFIDENCE_ALL,
     CONFIDENCE_ORDER,
     Suggestion,

@@ -15,7 +15,7 @@ first ``[`` followed by ``{`` or ``]``, or the first ``{`` followed by ``"``, wh
 that one candidate is decoded, never a fallback to some inner array.
 
 Both the LLM runner (:mod:`benchmark.tracks.mapping.llm_task`), ``atlbench import`` and the suggestion
-reader (:mod:`benchmark.tracks.mapping.suggestions`, for a raw answer saved as a file) call
+reader (:mod:`benchmark.tracks.mapping.scoring.suggestions`, for a raw answer saved as a file) call
 :func:`decode_answer`, so an answer reads the same wherever it comes from.
 """
 
@@ -136,7 +136,7 @@ def decode_answer(text: str, *, source: str | Path | None = None) -> DecodedAnsw
     """The mapping entries of an LLM answer (see the module docstring for the accepted shapes).
 
     The entries are returned as written; checking their fields is the reader's job
-    (:func:`benchmark.tracks.mapping.suggestions.parse_suggestions`).
+    (:func:`benchmark.tracks.mapping.scoring.suggestions.parse_suggestions`).
     """
     text = text.removeprefix(_BOM)
     try:

@@ -20,12 +20,12 @@ from pathlib import Path
 
 from benchmark.core.errors import BenchmarkError
 from benchmark.lang.ecore.view import MetamodelView
-from benchmark.tracks.mapping.compare import compare, error_row
-from benchmark.tracks.mapping.counts import RunRow
+from benchmark.tracks.mapping.counts import DEFAULT_PARTIAL_WEIGHT
 from benchmark.tracks.mapping.interchange import InterchangeDocument
-from benchmark.tracks.mapping.metrics import DEFAULT_PARTIAL_WEIGHT
-from benchmark.tracks.mapping.outcomes import mark_missing
-from benchmark.tracks.mapping.suggestions import (
+from benchmark.tracks.mapping.payload import RunRow
+from benchmark.tracks.mapping.scoring.compare import compare, error_row
+from benchmark.tracks.mapping.scoring.outcomes import mark_missing
+from benchmark.tracks.mapping.scoring.suggestions import (
     MissingRunError,
     confidence_filter_name,
     load_suggestions,
@@ -361,7 +361,7 @@ def score_file(
     confidence: str | None = None,
     track: str = "atl",
 ) -> RunRow:
-    """The row of one suggestion file (its outcome: :mod:`benchmark.tracks.mapping.outcomes`).
+    """The row of one suggestion file (its outcome: :mod:`benchmark.tracks.mapping.scoring.outcomes`).
 
     An unusable answer is scored as a run with no suggestions (an ok row marked ``unusable``); a file
     saying no answer was obtained gives an error row marked ``missing``; an unreadable file gives an error

@@ -16,8 +16,8 @@ from benchmark.tracks.mapping.aggregate import (
     split_rows,
     table_rows,
 )
-from benchmark.tracks.mapping.counts import RunRow
-from benchmark.tracks.mapping.outcomes import OUTCOME_UNUSABLE, outcome_reason, run_outcome
+from benchmark.tracks.mapping.payload import RunRow
+from benchmark.tracks.mapping.scoring.outcomes import OUTCOME_UNUSABLE, outcome_reason, run_outcome
 
 DIGITS = 3
 

@@ -2,9 +2,9 @@
 
 Every run the suite scores arrives in one of two shapes: the jJodel ``suggested-mappings`` export (what the
 editor, the baselines and the LLM runner write) or a raw LLM answer, read by the one answer decoder
-(:mod:`benchmark.tracks.mapping.answers`: the array bare, fenced, in prose, or the one array of an object).
-Both are reduced here to the same normalised mappings so that the comparator never sees a file format.
-Nothing is dropped silently: structural errors (wrong types, not JSON) raise
+(:mod:`benchmark.tracks.mapping.scoring.answers`: the array bare, fenced, in prose, or the one array of an
+object). Both are reduced here to the same normalised mappings so that the comparator never sees a file
+format. Nothing is dropped silently: structural errors (wrong types, not JSON) raise
 :class:`~benchmark.core.errors.InputFormatError` naming the file and the JSON path; well-formed entries that
 cannot be scored are kept as :class:`InvalidEntry` with a reason; exact duplicates are scored once and
 listed as :class:`Duplicate`; odd but usable values (an unrecognised confidence label) become
@@ -34,8 +34,14 @@ from typing import Any
 
 from benchmark.core.errors import BenchmarkError, ConfigurationError, InputFormatError
 from benchmark.core.wording import plural
-from benchmark.tracks.mapping.answers import DecodedAnswer, decode_answer, decode_at, line_column, payload
 from benchmark.tracks.mapping.jjodel import KIND_ATTRIBUTE, KIND_CLASS, MappingEntry
+from benchmark.tracks.mapping.scoring.answers import (
+    DecodedAnswer,
+    decode_answer,
+    decode_at,
+    line_column,
+    payload,
+)
 
 SHAPE_EXPORT = "jjodel-export"
 SHAPE_LLM_ANSWER = "llm-answer"
@@ -161,9 +167,9 @@ class SuggestionSet:
     ``unusable_reason`` is set when the model answered but the answer holds no usable mapping (the run
     file says so, or every entry is invalid): ``mappings`` is then empty and the run is scored as a run
     with no suggestions, and counted as unusable (``docs/METRICS.md``, "Runs that are not scored as
-    usual"). ``answer_shape`` is how the answer's array was found (:data:`benchmark.tracks.mapping.answers
-    .ANSWER_SHAPES`) when known: decoded here for a raw answer, recorded by ``atlbench generate`` for a
-    run file.
+    usual"). ``answer_shape`` is how the answer's array was found
+    (:data:`benchmark.tracks.mapping.scoring.answers .ANSWER_SHAPES`) when known: decoded here for a raw
+    answer, recorded by ``atlbench generate`` for a run file.
     """
 
     file: str | None
@@ -284,7 +290,8 @@ def filter_confidence(suggestions: SuggestionSet, spec: str | Iterable[str] | No
 
 def extract_json_array(text: str, *, source: str | Path | None = None) -> list[Any]:
     """The entries of an LLM answer, read by the one answer decoder
-    (:func:`benchmark.tracks.mapping.answers.decode_answer`, which also says which shape held them)."""
+    (:func:`benchmark.tracks.mapping.scoring.answers.decode_answer`, which also says which shape held
+    them)."""
     return decode_answer(text, source=source).entries
 
 

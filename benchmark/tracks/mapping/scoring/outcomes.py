@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from benchmark.tracks.mapping.counts import RunRow
+from benchmark.tracks.mapping.payload import RunRow
 
 ROW_UNUSABLE = "unusable"  # RunRow.extra key: why the answer was unusable
 ROW_MISSING = "missing"  # RunRow.extra key: why no answer was obtained

@@ -13,7 +13,7 @@ from typing import Any
 
 from benchmark.core.results import Results, ResultsHeader, TrackSection
 from benchmark.core.rows import Facts
-from benchmark.tracks.mapping.counts import RunRow
+from benchmark.tracks.mapping.payload import RunRow
 
 
 @dataclass(frozen=True)
