@@ -90,8 +90,8 @@ def register(subparsers: Any) -> None:
 
 def _generate(args: argparse.Namespace) -> int:
     from benchmark.core.errors import ConfigurationError
-    from benchmark.tracks.roundtrip.cases import default_data_dir
-    from benchmark.tracks.roundtrip.generate import check, generate
+    from benchmark.tracks.roundtrip.study.generate import check, generate
+    from benchmark.tracks.roundtrip.study.manifest import default_data_dir
 
     source = args.source or default_data_dir()
     if not source.is_dir():
@@ -124,7 +124,7 @@ def _yes_no(value: bool) -> str:
 
 def _score(args: argparse.Namespace) -> int:
     from benchmark.core.fileio import dumps_json
-    from benchmark.tracks.roundtrip.scoring import score
+    from benchmark.tracks.roundtrip.scoring.scorer import score
 
     report = score(args.base, args.expected, args.output)
     if args.json:
@@ -169,7 +169,7 @@ def _score(args: argparse.Namespace) -> int:
 
 def _lines(args: argparse.Namespace) -> int:
     from benchmark.core.fileio import dumps_json
-    from benchmark.tracks.roundtrip.reading import MODEL_KINDS, kind_of, read_model
+    from benchmark.tracks.roundtrip.reading.models import MODEL_KINDS, kind_of, read_model
 
     kind = MODEL_KINDS[args.kind] if args.kind else kind_of(args.file)
     read = read_model(args.file, kind)
@@ -191,7 +191,7 @@ def _lines(args: argparse.Namespace) -> int:
 
 def _cases(args: argparse.Namespace) -> int:
     from benchmark.core.errors import ConfigurationError
-    from benchmark.tracks.roundtrip.cases import load_study
+    from benchmark.tracks.roundtrip.study.manifest import load_study
 
     if args.data is not None and args.folder is not None:
         raise ConfigurationError("give the data folder once: DIR or the deprecated --data", field="--data")
@@ -208,8 +208,8 @@ def _cases(args: argparse.Namespace) -> int:
 def _synth(args: argparse.Namespace) -> int:
     from benchmark.core.errors import ConfigurationError
     from benchmark.core.options import read_argparse
-    from benchmark.tracks.roundtrip.cases import load_study
     from benchmark.tracks.roundtrip.options import SYNTH_OPTIONS
+    from benchmark.tracks.roundtrip.study.manifest import load_study
     from benchmark.tracks.roundtrip.synth import BUNDLED_PROFILES, PROFILES, write_synthetic_runs
 
     profiles = args.profile or list(BUNDLED_PROFILES)

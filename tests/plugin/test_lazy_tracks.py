@@ -12,7 +12,7 @@ import textwrap
 HEAVY = (
     "benchmark.lang.ocl.compiler",
     "benchmark.tracks.ocl.judge",
-    "benchmark.tracks.roundtrip.scoring",
+    "benchmark.tracks.roundtrip.scoring.scorer",
     "lxml",
 )
 

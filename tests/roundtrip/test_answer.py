@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.tracks.roundtrip.answer import extract_model
-from benchmark.tracks.roundtrip.reading import ECORE, SQL, ModelKind, read_answer_data, read_model_data
+from benchmark.tracks.roundtrip.reading.answer import extract_model
+from benchmark.tracks.roundtrip.reading.models import ECORE, SQL, ModelKind, read_answer_data, read_model_data
 
 
 def extract(text: str | bytes, kind: ModelKind):  # type: ignore[no-untyped-def]

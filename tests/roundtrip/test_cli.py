@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from benchmark.cli import main
-from benchmark.tracks.roundtrip.cases import default_data_dir
+from benchmark.tracks.roundtrip.study.manifest import default_data_dir
 
 DATA = default_data_dir()
 

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from benchmark.tracks.roundtrip.cases import default_data_dir
-from benchmark.tracks.roundtrip.ecore_io import read_ecore, write_ecore
-from benchmark.tracks.roundtrip.ecoremodel import EcoreReference
-from benchmark.tracks.roundtrip.generate import check, generate, source_domains
+from benchmark.tracks.roundtrip.models.ecore_io import read_ecore, write_ecore
+from benchmark.tracks.roundtrip.models.ecoremodel import EcoreReference
 from benchmark.tracks.roundtrip.operators import OPERATOR_NAMES
-from benchmark.tracks.roundtrip.reading import kind_of, read_model
+from benchmark.tracks.roundtrip.reading.models import kind_of, read_model
+from benchmark.tracks.roundtrip.study.generate import check, generate, source_domains
+from benchmark.tracks.roundtrip.study.manifest import default_data_dir
 
 DATA = default_data_dir()
 DOMAINS = [

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from benchmark.tracks.roundtrip.cases import default_data_dir, manifest_cases
+from benchmark.tracks.roundtrip.study.manifest import default_data_dir, manifest_cases
 
 CASES = manifest_cases()
 MANIFEST = {

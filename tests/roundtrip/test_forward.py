@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmark.tracks.roundtrip.ecoremodel import (
+from benchmark.tracks.roundtrip.models.ecoremodel import (
     EcoreAttribute,
     EcoreClass,
     EcoreDataType,
@@ -13,8 +13,14 @@ from benchmark.tracks.roundtrip.ecoremodel import (
     EcorePackage,
     EcoreReference,
 )
-from benchmark.tracks.roundtrip.forward import ForwardMappingError, forward, sql_type
-from benchmark.tracks.roundtrip.sqlmodel import SqlColumn, SqlForeignKey, SqlPrimaryKey, SqlSchema, SqlTable
+from benchmark.tracks.roundtrip.models.forward import ForwardMappingError, forward, sql_type
+from benchmark.tracks.roundtrip.models.sqlmodel import (
+    SqlColumn,
+    SqlForeignKey,
+    SqlPrimaryKey,
+    SqlSchema,
+    SqlTable,
+)
 
 
 def package(*classifiers):  # type: ignore[no-untyped-def]

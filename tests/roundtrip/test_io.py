@@ -11,12 +11,12 @@ from hypothesis import HealthCheck, given, settings
 from lxml import etree
 
 from benchmark.core.errors import InputFormatError
-from benchmark.tracks.roundtrip.ecore_io import read_ecore, write_ecore
-from benchmark.tracks.roundtrip.ecoremodel import EcorePackage
-from benchmark.tracks.roundtrip.forward import forward
-from benchmark.tracks.roundtrip.lenient import lenient_ecore, lenient_sql
-from benchmark.tracks.roundtrip.sql_io import canonical_schema, read_sql, write_sql
-from benchmark.tracks.roundtrip.sqlmeta import SQL_METAMODEL_FILE, SQL_NS_URI, sql_package
+from benchmark.tracks.roundtrip.models.ecore_io import read_ecore, write_ecore
+from benchmark.tracks.roundtrip.models.ecoremodel import EcorePackage
+from benchmark.tracks.roundtrip.models.forward import forward
+from benchmark.tracks.roundtrip.models.sql_io import canonical_schema, read_sql, write_sql
+from benchmark.tracks.roundtrip.models.sqlmeta import SQL_METAMODEL_FILE, SQL_NS_URI, sql_package
+from benchmark.tracks.roundtrip.reading.lenient import lenient_ecore, lenient_sql
 
 IO_SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -58,7 +58,7 @@ def test_written_sql_loads_back_unchanged(package: EcorePackage) -> None:
 
 
 def test_writer_escapes_attribute_values(tmp_path: Path) -> None:
-    from benchmark.tracks.roundtrip.ecoremodel import EcoreClass
+    from benchmark.tracks.roundtrip.models.ecoremodel import EcoreClass
 
     package = EcorePackage('a&b<"c">', "http://example.org/x?a=1&b=2", "x", (EcoreClass("A"),))
     path = tmp_path / "escaped.ecore"

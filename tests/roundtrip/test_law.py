@@ -7,13 +7,13 @@ from ecore_strategies import ecore_packages
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from benchmark.tracks.roundtrip.ecore_io import write_ecore
-from benchmark.tracks.roundtrip.ecoremodel import EcorePackage
-from benchmark.tracks.roundtrip.forward import forward
-from benchmark.tracks.roundtrip.lines import ecore_lines, sql_lines
+from benchmark.tracks.roundtrip.models.ecore_io import write_ecore
+from benchmark.tracks.roundtrip.models.ecoremodel import EcorePackage
+from benchmark.tracks.roundtrip.models.forward import forward
+from benchmark.tracks.roundtrip.models.sql_io import write_sql
 from benchmark.tracks.roundtrip.operators import OPERATOR_NAMES, OperatorNotApplicable, operator
-from benchmark.tracks.roundtrip.sql_io import write_sql
-from benchmark.tracks.roundtrip.witness import diff_lines, witness_problems
+from benchmark.tracks.roundtrip.scoring.lines import ecore_lines, sql_lines
+from benchmark.tracks.roundtrip.scoring.witness import diff_lines, witness_problems
 
 LAW_SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -55,7 +55,7 @@ def test_commutation_law(name: str, package: EcorePackage, seed: int) -> None:
 
 def test_law_check_detects_a_broken_t_side(monkeypatch: pytest.MonkeyPatch) -> None:
     """The law is not vacuous: a T side that forgets the NOT NULL breaks it on a package that has a target."""
-    from benchmark.tracks.roundtrip.ecoremodel import EcoreAttribute, EcoreClass
+    from benchmark.tracks.roundtrip.models.ecoremodel import EcoreAttribute, EcoreClass
 
     op = operator("make_mandatory")
     package = EcorePackage(
@@ -70,7 +70,7 @@ def _shuffled(package: EcorePackage, data: st.DataObject) -> EcorePackage:
     """The package with classifiers, features, literals and supertypes in another order."""
     from dataclasses import replace
 
-    from benchmark.tracks.roundtrip.ecoremodel import EcoreClass, EcoreEnum
+    from benchmark.tracks.roundtrip.models.ecoremodel import EcoreClass, EcoreEnum
 
     def permute(items: tuple, label: str) -> tuple:  # type: ignore[type-arg]
         return tuple(data.draw(st.permutations(items), label=label)) if items else items
@@ -103,7 +103,7 @@ def test_packages_with_the_same_lines_map_to_the_same_schema(
 def test_declaration_order_of_a_pair_shows_in_the_lines() -> None:
     """Rule 9 maps a non-containment pair through the reference declared first; swapping the classes
     changes the schema, and the lines say so (``mapped``) instead of being equal."""
-    from benchmark.tracks.roundtrip.ecoremodel import EcoreClass, EcoreReference
+    from benchmark.tracks.roundtrip.models.ecoremodel import EcoreClass, EcoreReference
 
     book = EcoreClass("Book", features=(EcoreReference("author", "Author", opposite="books"),))
     author = EcoreClass("Author", features=(EcoreReference("books", "Book", upper=-1, opposite="author"),))

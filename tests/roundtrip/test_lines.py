@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmark.tracks.roundtrip.ecoremodel import (
+from benchmark.tracks.roundtrip.models.ecoremodel import (
     EcoreAttribute,
     EcoreClass,
     EcoreDataType,
@@ -13,9 +13,15 @@ from benchmark.tracks.roundtrip.ecoremodel import (
     EcorePackage,
     EcoreReference,
 )
-from benchmark.tracks.roundtrip.lines import ecore_lines, has_schema_image, sql_lines
-from benchmark.tracks.roundtrip.sqlmodel import SqlColumn, SqlForeignKey, SqlPrimaryKey, SqlSchema, SqlTable
-from benchmark.tracks.roundtrip.synonyms import normalize_ecore_type, normalize_sql_type
+from benchmark.tracks.roundtrip.models.sqlmodel import (
+    SqlColumn,
+    SqlForeignKey,
+    SqlPrimaryKey,
+    SqlSchema,
+    SqlTable,
+)
+from benchmark.tracks.roundtrip.scoring.lines import ecore_lines, has_schema_image, sql_lines
+from benchmark.tracks.roundtrip.scoring.synonyms import normalize_ecore_type, normalize_sql_type
 
 
 def test_ecore_lines_render_every_kind() -> None:

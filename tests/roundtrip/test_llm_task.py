@@ -15,9 +15,9 @@ from benchmark.core.fileio import sha256_text
 from benchmark.core.track import TrackContext
 from benchmark.llm.batch import PollPolicy
 from benchmark.llm.generate import GenerateOptions, generate, plan
-from benchmark.tracks.roundtrip.cases import default_data_dir
 from benchmark.tracks.roundtrip.prompt import BUILTIN_FILES, PACKAGE
-from benchmark.tracks.roundtrip.runfile import read_run
+from benchmark.tracks.roundtrip.reading.runfile import read_run
+from benchmark.tracks.roundtrip.study.manifest import default_data_dir
 from benchmark.tracks.roundtrip.track import RoundTripTrack
 from tests.llm.fake_llm_server import FakeLLMServer
 

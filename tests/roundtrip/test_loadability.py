@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.tracks.roundtrip.reading import ECORE, SQL, read_model
-from benchmark.tracks.roundtrip.scoring import score
+from benchmark.tracks.roundtrip.reading.models import ECORE, SQL, read_model
+from benchmark.tracks.roundtrip.scoring.scorer import score
 
 SQL_URI = "http://atl-binding-bench.org/roundtrip/sql/1.0"
 

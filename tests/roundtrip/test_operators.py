@@ -6,11 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.tracks.roundtrip.ecoremodel import EcoreAttribute, EcoreClass, EcorePackage, EcoreReference
-from benchmark.tracks.roundtrip.forward import forward
-from benchmark.tracks.roundtrip.lines import sql_lines
+from benchmark.tracks.roundtrip.models.ecoremodel import (
+    EcoreAttribute,
+    EcoreClass,
+    EcorePackage,
+    EcoreReference,
+)
+from benchmark.tracks.roundtrip.models.forward import forward
+from benchmark.tracks.roundtrip.models.sql_io import write_sql
 from benchmark.tracks.roundtrip.operators import OPERATORS, OperatorNotApplicable, choose, operator
-from benchmark.tracks.roundtrip.sql_io import write_sql
+from benchmark.tracks.roundtrip.scoring.lines import sql_lines
 
 SHOP = EcorePackage(
     "shop",

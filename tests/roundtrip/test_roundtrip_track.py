@@ -10,7 +10,7 @@ import pytest
 
 from benchmark.core.errors import InputFormatError
 from benchmark.core.track import GroundTruthProblem, TrackContext
-from benchmark.tracks.roundtrip.cases import default_data_dir
+from benchmark.tracks.roundtrip.study.manifest import default_data_dir
 from benchmark.tracks.roundtrip.track import RoundTripTrack
 
 DATA = default_data_dir()

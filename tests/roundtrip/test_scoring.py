@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.tracks.roundtrip.lines import CanonicalLine, Property
-from benchmark.tracks.roundtrip.scoring import match_lines, score
+from benchmark.tracks.roundtrip.scoring.lines import CanonicalLine, Property
+from benchmark.tracks.roundtrip.scoring.scorer import match_lines, score
 
 
 def verdicts(report):  # type: ignore[no-untyped-def]
@@ -283,7 +283,7 @@ def test_an_empty_schema_scores_no_nan(tmp_path: Path, models: types.SimpleNames
 
 def test_unreadable_reference_is_an_input_error(tmp_path: Path, models: types.SimpleNamespace) -> None:
     from benchmark.core.errors import BenchmarkError, InputFormatError
-    from benchmark.tracks.roundtrip.reading import SQL
+    from benchmark.tracks.roundtrip.reading.models import SQL
 
     base = models.write(tmp_path, "T.sql.xmi", models.BASE_T)
     broken = models.write(tmp_path, "DeltaT.sql.xmi", models.EXPECTED_T.replace("</sql:Schema>", ""))

@@ -9,8 +9,14 @@ from pathlib import Path
 import pytest
 
 from benchmark.core.rows import Row
-from benchmark.tracks.roundtrip.report import track_report
-from benchmark.tracks.roundtrip.sheet import aggregate, latex_table, sheet_csv, sheet_rows, terminal_lines
+from benchmark.tracks.roundtrip.reports.files import track_report
+from benchmark.tracks.roundtrip.reports.sheet import (
+    aggregate,
+    latex_table,
+    sheet_csv,
+    sheet_rows,
+    terminal_lines,
+)
 
 SHEET_HEAD = (
     "pair,operator,k,provider,model,run,stage,LOC,Cr,InCr,Ad,Miss,pctCorrect,pctWSuccess,deltaDetected,"

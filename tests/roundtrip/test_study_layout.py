@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from benchmark.core.errors import InputFormatError
-from benchmark.tracks.roundtrip.cases import default_data_dir, load_study
-from benchmark.tracks.roundtrip.sqlmeta import SQL_NS_URI
-from benchmark.tracks.roundtrip.study_layout import study_answers
+from benchmark.tracks.roundtrip.models.sqlmeta import SQL_NS_URI
+from benchmark.tracks.roundtrip.study.manifest import default_data_dir, load_study
+from benchmark.tracks.roundtrip.study.own_layout import study_answers
 
 DATA = default_data_dir()
 STUDY_NS = "http://example.org/study/relational"
@@ -19,7 +19,9 @@ STUDY_NS = "http://example.org/study/relational"
 def make_study(root: Path, *, ns: str = STUDY_NS, metamodel_name: str = "Relational.ecore") -> Path:
     """Two pairs and two operators of the bundled data, under another SQL nsURI, with the study's names."""
     root.mkdir(parents=True, exist_ok=True)
-    sql = (Path(__file__).parents[2] / "benchmark/tracks/roundtrip/sql.ecore").read_text(encoding="utf-8")
+    sql = (Path(__file__).parents[2] / "benchmark/tracks/roundtrip/models/sql.ecore").read_text(
+        encoding="utf-8"
+    )
     (root / "metamodel").mkdir()
     (root / "metamodel" / metamodel_name).write_text(sql.replace(SQL_NS_URI, ns), encoding="utf-8")
     names = ["S_{p}.ecore", "T_{p}.sql.xmi", "Delta_{o}_S_{p}.ecore", "Delta_{o}_T_{p}.sql.xmi"]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import dataclasses
 
 from benchmark.core.fileio import dumps_json
-from benchmark.tracks.roundtrip.cases import load_study
-from benchmark.tracks.roundtrip.reading import read_answer_data
-from benchmark.tracks.roundtrip.runfile import read_run
-from benchmark.tracks.roundtrip.scoring import reference_lines, score_lines
+from benchmark.tracks.roundtrip.reading.models import read_answer_data
+from benchmark.tracks.roundtrip.reading.runfile import read_run
+from benchmark.tracks.roundtrip.scoring.scorer import reference_lines, score_lines
+from benchmark.tracks.roundtrip.study.manifest import load_study
 from benchmark.tracks.roundtrip.synth import BUNDLED_EXAMPLES, BUNDLED_PROFILES, PROFILES, synthetic_runs
 
 STUDY = load_study()

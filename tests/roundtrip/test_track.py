@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from benchmark.core.errors import InputFormatError
-from benchmark.tracks.roundtrip.cases import default_data_dir, load_study, manifest_cases
-from benchmark.tracks.roundtrip.reading import ECORE, SQL
+from benchmark.tracks.roundtrip.reading.models import ECORE, SQL
+from benchmark.tracks.roundtrip.study.manifest import default_data_dir, load_study, manifest_cases
 
 
 def test_cases_come_from_the_manifest() -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from benchmark.core.errors import BenchmarkError
 from benchmark.lang.ecore import load_resource
-from benchmark.tracks.roundtrip.reading import ECORE, read_model
+from benchmark.tracks.roundtrip.reading.models import ECORE, read_model
 
 ZOO = Path("/work/ext/aymaneo+LLM-Agents-for-Model-Based-Engineering/atl-zoo")
 SAMPLE = sorted(ZOO.rglob("*.ecore"))[::15] if ZOO.is_dir() else []

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from hypothesis import strategies as st
 
-from benchmark.tracks.roundtrip.ecoremodel import (
+from benchmark.tracks.roundtrip.models.ecoremodel import (
     EcoreAttribute,
     EcoreClass,
     EcoreEnum,

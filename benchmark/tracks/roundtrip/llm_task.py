@@ -30,7 +30,6 @@ from benchmark.core.fileio import dumps_json, sha256_file, sha256_text, write_te
 from benchmark.llm.naming import log_file_name
 from benchmark.llm.requests import Job, JobResult, LlmRequest
 from benchmark.llm.task import FILED_NO_ANSWER, FILED_OK, FILED_REFUSED, FILED_UNUSABLE, Filed
-from benchmark.tracks.roundtrip.cases import FORWARD, INVERSE, RoundTripCase, Study
 from benchmark.tracks.roundtrip.prompt import (
     EXAMPLE_RULE,
     RoundTripTemplates,
@@ -40,7 +39,7 @@ from benchmark.tracks.roundtrip.prompt import (
     render_examples,
     stage_prompt,
 )
-from benchmark.tracks.roundtrip.runfile import (
+from benchmark.tracks.roundtrip.reading.runfile import (
     LOG_DIR,
     RUNS_DIR,
     STATUS_NOT_RUN,
@@ -50,6 +49,7 @@ from benchmark.tracks.roundtrip.runfile import (
     generator_of,
     run_path,
 )
+from benchmark.tracks.roundtrip.study.manifest import FORWARD, INVERSE, RoundTripCase, Study
 
 GENERATOR = "atlbench generate"
 

@@ -33,15 +33,21 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.core.fileio import dumps_json, write_text_atomic
-from benchmark.tracks.roundtrip.cases import FORWARD, INVERSE, RoundTripCase, Study
-from benchmark.tracks.roundtrip.ecore_io import read_ecore, write_ecore
-from benchmark.tracks.roundtrip.ecoremodel import EcoreAttribute, EcoreClass, EcorePackage
-from benchmark.tracks.roundtrip.forward import ForwardMappingError, forward
+from benchmark.tracks.roundtrip.models.ecore_io import read_ecore, write_ecore
+from benchmark.tracks.roundtrip.models.ecoremodel import EcoreAttribute, EcoreClass, EcorePackage
+from benchmark.tracks.roundtrip.models.forward import ForwardMappingError, forward
+from benchmark.tracks.roundtrip.models.sql_io import read_sql, write_sql
+from benchmark.tracks.roundtrip.models.sqlmodel import SqlColumn, SqlSchema
 from benchmark.tracks.roundtrip.names import BUNDLED_EXAMPLES
 from benchmark.tracks.roundtrip.prompt import EXAMPLE_RULE, example_pairs
-from benchmark.tracks.roundtrip.runfile import STATUS_NOT_RUN, StageRun, answer_status, generator_of, run_path
-from benchmark.tracks.roundtrip.sql_io import read_sql, write_sql
-from benchmark.tracks.roundtrip.sqlmodel import SqlColumn, SqlSchema
+from benchmark.tracks.roundtrip.reading.runfile import (
+    STATUS_NOT_RUN,
+    StageRun,
+    answer_status,
+    generator_of,
+    run_path,
+)
+from benchmark.tracks.roundtrip.study.manifest import FORWARD, INVERSE, RoundTripCase, Study
 
 GENERATOR = "atlbench roundtrip synth"
 GENERATOR_VERSION = 1

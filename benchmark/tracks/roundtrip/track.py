@@ -39,10 +39,10 @@ from benchmark.tracks.roundtrip.names import ECHO, STAGES
 from benchmark.tracks.roundtrip.options import GENERATE_OPTIONS, REPORT_OPTIONS, TRACK_OPTIONS
 
 if TYPE_CHECKING:  # imported where used: every session loads the track for its options (docs/TRACKS.md)
-    from benchmark.tracks.roundtrip.cases import RoundTripCase, Study
-    from benchmark.tracks.roundtrip.reading import ReadModel
-    from benchmark.tracks.roundtrip.runfile import StageRun
-    from benchmark.tracks.roundtrip.scoring import ScoreReport
+    from benchmark.tracks.roundtrip.reading.models import ReadModel
+    from benchmark.tracks.roundtrip.reading.runfile import StageRun
+    from benchmark.tracks.roundtrip.scoring.scorer import ScoreReport
+    from benchmark.tracks.roundtrip.study.manifest import RoundTripCase, Study
 
 STAGE_STATUS_OK = "ok"
 
@@ -117,7 +117,7 @@ class RoundTripTrack(Track):
     # ------------------------------------------------------------------------------- the study
     @cached_property
     def study(self) -> Study:
-        from benchmark.tracks.roundtrip.cases import load_study
+        from benchmark.tracks.roundtrip.study.manifest import load_study
 
         return load_study(self.data_root)
 
@@ -129,7 +129,7 @@ class RoundTripTrack(Track):
 
     # ------------------------------------------------------------------------------- collection
     def collect(self) -> Collection:
-        from benchmark.tracks.roundtrip.runfile import RUNS_DIR, read_run
+        from benchmark.tracks.roundtrip.reading.runfile import RUNS_DIR, read_run
 
         if self._collection is not None:
             return self._collection
@@ -154,7 +154,7 @@ class RoundTripTrack(Track):
                 continue
             self._add(runs, case, run.stage, run.k, run.run, run.provider, "run file", path, run.model)
         if study.layout == "study":
-            from benchmark.tracks.roundtrip.study_layout import study_answers
+            from benchmark.tracks.roundtrip.study.own_layout import study_answers
 
             answers, ignored = study_answers(study)
             skipped += [SkippedInput(path, reason) for path, reason in ignored]
@@ -225,7 +225,7 @@ class RoundTripTrack(Track):
     # ----------------------------------------------------------------------------- ground truth
     def ground_truth_error(self, task: str) -> str | None:
         """Why the case's four models cannot be read (once per task and process)."""
-        from benchmark.tracks.roundtrip.scoring import reference_lines
+        from benchmark.tracks.roundtrip.scoring.scorer import reference_lines
 
         if task not in self._problems:
             try:
@@ -252,8 +252,8 @@ class RoundTripTrack(Track):
         return facts
 
     def facts(self, task: str) -> Facts:
-        from benchmark.tracks.roundtrip.scoring import reference_lines
-        from benchmark.tracks.roundtrip.witness import diff_lines
+        from benchmark.tracks.roundtrip.scoring.scorer import reference_lines
+        from benchmark.tracks.roundtrip.scoring.witness import diff_lines
 
         case = self._case(task)
         payload: dict[str, Any] = {"pair": case.domain, "operator": case.operator, "seed": case.seed}
@@ -270,9 +270,9 @@ class RoundTripTrack(Track):
 
     # ---------------------------------------------------------------------------------- scoring
     def _read(self, stage_case: StageCase, case: RunCase) -> tuple[ReadModel, str]:
-        from benchmark.tracks.roundtrip.reading import ReadModel, read_answer, read_answer_data
-        from benchmark.tracks.roundtrip.runfile import STATUS_NOT_RUN, read_run
-        from benchmark.tracks.roundtrip.scoring import reference_lines
+        from benchmark.tracks.roundtrip.reading.models import ReadModel, read_answer, read_answer_data
+        from benchmark.tracks.roundtrip.reading.runfile import STATUS_NOT_RUN, read_run
+        from benchmark.tracks.roundtrip.scoring.scorer import reference_lines
 
         stage = stage_case.case.stage(stage_case.stage)
         if case.baseline is not None:  # our own, loadable models: their lines are cached already
@@ -290,7 +290,7 @@ class RoundTripTrack(Track):
         return read_answer_data(run.answer.encode("utf-8"), str(case.file), stage.kind), run.status
 
     def _payload(self, case: RunCase, stage_case: StageCase) -> dict[str, Any]:
-        from benchmark.tracks.roundtrip.scoring import reference_lines, score_lines
+        from benchmark.tracks.roundtrip.scoring.scorer import reference_lines, score_lines
 
         stage = stage_case.case.stage(stage_case.stage)
         read, status = self._read(stage_case, case)
@@ -391,7 +391,7 @@ class RoundTripTrack(Track):
         return properties
 
     def summary_lines(self, results: Any, section: Any, verbose: bool) -> list[str]:
-        from benchmark.tracks.roundtrip.sheet import aggregate, sheet_rows, terminal_lines
+        from benchmark.tracks.roundtrip.reports.sheet import aggregate, sheet_rows, terminal_lines
 
         rows = sheet_rows(section.rows)
         lines = [
@@ -406,7 +406,7 @@ class RoundTripTrack(Track):
         return lines
 
     def write_reports(self, results: Any, section: Any, out_dir: Path, options: Any) -> Any:
-        from benchmark.tracks.roundtrip.report import track_report
+        from benchmark.tracks.roundtrip.reports.files import track_report
 
         return track_report(section.rows, out_dir, dict(options))
 

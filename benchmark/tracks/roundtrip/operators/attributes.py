@@ -4,17 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from benchmark.tracks.roundtrip.ecoremodel import EcoreAttribute, EcorePackage
-from benchmark.tracks.roundtrip.forward import VALUE_COLUMN, builtin_sql_type, sql_type
-from benchmark.tracks.roundtrip.operators.base import DeltaOperator, Target, appears, changes, disappears
-from benchmark.tracks.roundtrip.operators.common import (
-    persistent_attributes,
-    replace_feature,
-    taken,
-    with_derived_fk_names,
-)
-from benchmark.tracks.roundtrip.sqlmodel import SqlColumn, SqlSchema, SqlTable
-from benchmark.tracks.roundtrip.sqlview import (
+from benchmark.tracks.roundtrip.models.ecoremodel import EcoreAttribute, EcorePackage
+from benchmark.tracks.roundtrip.models.forward import VALUE_COLUMN, builtin_sql_type, sql_type
+from benchmark.tracks.roundtrip.models.sqlmodel import SqlColumn, SqlSchema, SqlTable
+from benchmark.tracks.roundtrip.models.sqlview import (
     aux_feature,
     aux_owner,
     class_tables,
@@ -22,7 +15,14 @@ from benchmark.tracks.roundtrip.sqlview import (
     is_value_table,
     table_features,
 )
-from benchmark.tracks.roundtrip.synonyms import sql_type_family
+from benchmark.tracks.roundtrip.operators.base import DeltaOperator, Target, appears, changes, disappears
+from benchmark.tracks.roundtrip.operators.common import (
+    persistent_attributes,
+    replace_feature,
+    taken,
+    with_derived_fk_names,
+)
+from benchmark.tracks.roundtrip.scoring.synonyms import sql_type_family
 
 # (name, type) of the attribute add_attribute introduces; names no bundled domain uses.
 NEW_ATTRIBUTES: tuple[tuple[str, str], ...] = (

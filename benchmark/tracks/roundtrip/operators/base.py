@@ -4,7 +4,7 @@ An operator lists its possible *targets* on each side. A target is a tuple of na
 change (``("Book", "BookRecord")`` for renaming Book), so that it can be shown in the manifest and substituted
 into the operator's witness patterns. Both sides list the same targets for a model and its forward image,
 computed independently (the S side from the metamodel, the T side from the schema's structure,
-:mod:`benchmark.tracks.roundtrip.sqlview`), and the seed picks one by position in the sorted list.
+:mod:`benchmark.tracks.roundtrip.models.sqlview`), and the seed picks one by position in the sorted list.
 ``apply_s``/``apply_t`` are then ordinary functions of (model, seed), and the commutation law
 ``forward(apply_s(S, seed)) == apply_t(forward(S), seed)`` is a real check of both definitions.
 
@@ -22,8 +22,8 @@ from fnmatch import fnmatchcase
 from typing import ClassVar, Literal, TypeVar
 
 from benchmark.core.errors import BenchmarkError
-from benchmark.tracks.roundtrip.ecoremodel import EcorePackage
-from benchmark.tracks.roundtrip.sqlmodel import SqlSchema
+from benchmark.tracks.roundtrip.models.ecoremodel import EcorePackage
+from benchmark.tracks.roundtrip.models.sqlmodel import SqlSchema
 
 Target = tuple[str, ...]
 Side = Literal["S", "T"]

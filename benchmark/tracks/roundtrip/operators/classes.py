@@ -4,16 +4,21 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from benchmark.tracks.roundtrip.ecoremodel import EcoreAttribute, EcoreClass, EcorePackage, EcoreReference
-from benchmark.tracks.roundtrip.forward import builtin_sql_type, class_table, is_mapped
+from benchmark.tracks.roundtrip.models.ecoremodel import (
+    EcoreAttribute,
+    EcoreClass,
+    EcorePackage,
+    EcoreReference,
+)
+from benchmark.tracks.roundtrip.models.forward import builtin_sql_type, class_table, is_mapped
+from benchmark.tracks.roundtrip.models.sqlmodel import SqlColumn, SqlSchema
+from benchmark.tracks.roundtrip.models.sqlview import aux_owner, class_tables, is_class_table, is_owner_key
 from benchmark.tracks.roundtrip.operators.base import DeltaOperator, Target, appears, changes, disappears
 from benchmark.tracks.roundtrip.operators.common import (
     rename_class_everywhere,
     rename_table_everywhere,
     taken,
 )
-from benchmark.tracks.roundtrip.sqlmodel import SqlColumn, SqlSchema
-from benchmark.tracks.roundtrip.sqlview import aux_owner, class_tables, is_class_table, is_owner_key
 
 # (class, (attribute, type), (attribute, type)): names no bundled domain uses for a class.
 NEW_CLASSES: tuple[tuple[str, tuple[str, str], tuple[str, str]], ...] = (

@@ -5,17 +5,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
-from benchmark.tracks.roundtrip.ecoremodel import (
+from benchmark.tracks.roundtrip.models.ecoremodel import (
     EcoreAttribute,
     EcoreClass,
     EcoreFeature,
     EcorePackage,
     EcoreReference,
 )
-from benchmark.tracks.roundtrip.forward import fk_name, is_mapped
-from benchmark.tracks.roundtrip.lines import fold
-from benchmark.tracks.roundtrip.sqlmodel import SqlSchema, SqlTable
-from benchmark.tracks.roundtrip.sqlview import aux_feature, aux_owner
+from benchmark.tracks.roundtrip.models.forward import fk_name, is_mapped
+from benchmark.tracks.roundtrip.models.sqlmodel import SqlSchema, SqlTable
+from benchmark.tracks.roundtrip.models.sqlview import aux_feature, aux_owner
+from benchmark.tracks.roundtrip.scoring.lines import fold
 
 
 def taken(existing: Iterable[str], name: str) -> bool:

@@ -4,18 +4,23 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from benchmark.tracks.roundtrip.ecoremodel import EcoreAttribute, EcoreFeature, EcorePackage, EcoreReference
-from benchmark.tracks.roundtrip.forward import REFERENCE_SUFFIX, foreign_key, join_table, key_column
-from benchmark.tracks.roundtrip.operators.base import DeltaOperator, Target, appears, changes, disappears
-from benchmark.tracks.roundtrip.operators.common import column_references, replace_feature, taken
-from benchmark.tracks.roundtrip.sqlmodel import SqlSchema
-from benchmark.tracks.roundtrip.sqlview import (
+from benchmark.tracks.roundtrip.models.ecoremodel import (
+    EcoreAttribute,
+    EcoreFeature,
+    EcorePackage,
+    EcoreReference,
+)
+from benchmark.tracks.roundtrip.models.forward import REFERENCE_SUFFIX, foreign_key, join_table, key_column
+from benchmark.tracks.roundtrip.models.sqlmodel import SqlSchema
+from benchmark.tracks.roundtrip.models.sqlview import (
     class_tables,
     is_attribute_column,
     is_reference_column,
     reference_name,
     table_features,
 )
+from benchmark.tracks.roundtrip.operators.base import DeltaOperator, Target, appears, changes, disappears
+from benchmark.tracks.roundtrip.operators.common import column_references, replace_feature, taken
 
 NEW_REFERENCE_PREFIX = "related"
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from benchmark.core.errors import BenchmarkError
-from benchmark.tracks.roundtrip.ecoremodel import (
+from benchmark.tracks.roundtrip.models.ecoremodel import (
     EcoreAttribute,
     EcoreClass,
     EcoreDataType,
@@ -24,8 +24,14 @@ from benchmark.tracks.roundtrip.ecoremodel import (
     EcorePackage,
     EcoreReference,
 )
-from benchmark.tracks.roundtrip.sqlmodel import SqlColumn, SqlForeignKey, SqlPrimaryKey, SqlSchema, SqlTable
-from benchmark.tracks.roundtrip.synonyms import canonical_ecore_type
+from benchmark.tracks.roundtrip.models.sqlmodel import (
+    SqlColumn,
+    SqlForeignKey,
+    SqlPrimaryKey,
+    SqlSchema,
+    SqlTable,
+)
+from benchmark.tracks.roundtrip.scoring.synonyms import canonical_ecore_type
 
 ID_COLUMN = "id"
 OWNER_COLUMN = "owner_id"

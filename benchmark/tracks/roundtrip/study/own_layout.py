@@ -31,9 +31,9 @@ from typing import Any
 import pyecore.ecore as ecore
 
 from benchmark.core.errors import InputFormatError
-from benchmark.tracks.roundtrip.cases import FORWARD, INVERSE, BasePair, RoundTripCase, Study
-from benchmark.tracks.roundtrip.reading import ModelKind, sql_model_kind
-from benchmark.tracks.roundtrip.sqlmeta import SQL_METAMODEL_FILE, SQL_ROOT_CLASS
+from benchmark.tracks.roundtrip.models.sqlmeta import SQL_METAMODEL_FILE, SQL_ROOT_CLASS
+from benchmark.tracks.roundtrip.reading.models import ModelKind, sql_model_kind
+from benchmark.tracks.roundtrip.study.manifest import FORWARD, INVERSE, BasePair, RoundTripCase, Study
 
 _SOURCE = re.compile(r"^S_(?P<pair>.+)\.ecore$")
 _TARGET = re.compile(r"^T_(?P<pair>.+)\.sql\.xmi$")
@@ -90,7 +90,7 @@ def _sql_metamodel(root: Path) -> Path:
 
 @cache
 def _metamodel_package(path: Path) -> Any:
-    from benchmark.tracks.roundtrip.pyecore_loading import load_ecore_file
+    from benchmark.lang.ecore.pyecore_loading import load_ecore_file
 
     roots = [r for r in load_ecore_file(path) if isinstance(r, ecore.EPackage)]
     if len(roots) != 1:

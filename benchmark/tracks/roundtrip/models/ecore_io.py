@@ -17,7 +17,7 @@ import pyecore.ecore as ecore
 from benchmark.core.errors import InputFormatError
 from benchmark.core.wording import plural
 from benchmark.lang.ecore.build import type_name
-from benchmark.tracks.roundtrip.ecoremodel import (
+from benchmark.tracks.roundtrip.models.ecoremodel import (
     ECORE_NS_URI,
     EcoreAttribute,
     EcoreClass,
@@ -29,13 +29,19 @@ from benchmark.tracks.roundtrip.ecoremodel import (
     EcorePackage,
     EcoreReference,
 )
-from benchmark.tracks.roundtrip.xmltext import XMI_NS_URI, XML_DECLARATION, XSI_NS_URI, attributes, element
+from benchmark.tracks.roundtrip.models.xmltext import (
+    XMI_NS_URI,
+    XML_DECLARATION,
+    XSI_NS_URI,
+    attributes,
+    element,
+)
 
 
 # -- reading ------------------------------------------------------------------------------------------
 def load_ecore_roots(path: str | Path) -> tuple[Any, ...]:
     """The root objects of an ``.ecore`` file, loaded with pyecore after the XML safety checks."""
-    from benchmark.tracks.roundtrip.pyecore_loading import load_ecore_file
+    from benchmark.lang.ecore.pyecore_loading import load_ecore_file
 
     return load_ecore_file(path)
 

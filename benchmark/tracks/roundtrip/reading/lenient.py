@@ -14,8 +14,7 @@ from collections.abc import Iterator
 
 from lxml import etree
 
-from benchmark.tracks.roundtrip.conformance import XMI_NS_URIS, _qname, model_roots
-from benchmark.tracks.roundtrip.ecoremodel import (
+from benchmark.tracks.roundtrip.models.ecoremodel import (
     EcoreAttribute,
     EcoreClass,
     EcoreClassifier,
@@ -26,7 +25,14 @@ from benchmark.tracks.roundtrip.ecoremodel import (
     EcorePackage,
     EcoreReference,
 )
-from benchmark.tracks.roundtrip.sqlmodel import SqlColumn, SqlForeignKey, SqlPrimaryKey, SqlSchema, SqlTable
+from benchmark.tracks.roundtrip.models.sqlmodel import (
+    SqlColumn,
+    SqlForeignKey,
+    SqlPrimaryKey,
+    SqlSchema,
+    SqlTable,
+)
+from benchmark.tracks.roundtrip.reading.conformance import XMI_NS_URIS, _qname, model_roots
 
 _TYPE_HINT = re.compile(r"^[\w.-]+:[\w.-]+$")  # "ecore:EDataType" before "http://...#//EString"
 _POSITION = re.compile(r"^@([\w.-]+?)(?:\.(\d+))?$")

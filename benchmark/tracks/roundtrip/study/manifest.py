@@ -1,7 +1,7 @@
 """The round-trip track's cases: a study's base pairs and its (pair, operator) cases with their two stages.
 
 A case is one (pair, operator) of a study; it has two stages, each scored by
-:func:`benchmark.tracks.roundtrip.scoring.score`:
+:func:`benchmark.tracks.roundtrip.scoring.scorer.score`:
 
 * **inverse**: shown the example pair(s) and Δ(T), the model writes S'; S' is scored against Δ(S) with S
   as the base;
@@ -27,7 +27,7 @@ from typing import Any
 
 from benchmark.core.errors import InputFormatError
 from benchmark.core.wording import word
-from benchmark.tracks.roundtrip.generate import MANIFEST_FORMAT_VERSION, MANIFEST_NAME
+from benchmark.tracks.roundtrip.models.sqlmeta import SQL_METAMODEL_FILE
 from benchmark.tracks.roundtrip.names import (  # noqa: F401  (re-exported: the study's names)
     BASELINES,
     ECHO,
@@ -37,14 +37,14 @@ from benchmark.tracks.roundtrip.names import (  # noqa: F401  (re-exported: the 
     STAGES,
     TRACK_NAME,
 )
-from benchmark.tracks.roundtrip.reading import ECORE, SQL, ModelKind
-from benchmark.tracks.roundtrip.scoring import ScoreReport, score
-from benchmark.tracks.roundtrip.sqlmeta import SQL_METAMODEL_FILE
+from benchmark.tracks.roundtrip.reading.models import ECORE, SQL, ModelKind
+from benchmark.tracks.roundtrip.scoring.scorer import ScoreReport, score
+from benchmark.tracks.roundtrip.study.generate import MANIFEST_FORMAT_VERSION, MANIFEST_NAME
 
 
 def default_data_dir() -> Path:
     """``validation/roundtrip`` of the repository this package lives in, else of the working directory."""
-    in_repository = Path(__file__).resolve().parents[3] / "validation" / TRACK_NAME
+    in_repository = Path(__file__).resolve().parents[4] / "validation" / TRACK_NAME
     return in_repository if in_repository.is_dir() else Path.cwd() / "validation" / TRACK_NAME
 
 
@@ -196,6 +196,6 @@ def load_study(root: str | Path | None = None) -> Study:
         raise InputFormatError("no such folder: not a round-trip data folder", file=str(folder))
     if (folder / MANIFEST_NAME).is_file():
         return _bundled_study(folder)
-    from benchmark.tracks.roundtrip.study_layout import read_study_layout
+    from benchmark.tracks.roundtrip.study.own_layout import read_study_layout
 
     return read_study_layout(folder)

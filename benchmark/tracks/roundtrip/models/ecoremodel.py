@@ -2,9 +2,9 @@
 
 The delta operators, the forward mapping and the scorer all need to copy, compare and rebuild
 metamodels. pyecore objects are mutable, carry their resource and compare by identity, so they are read
-once (:mod:`benchmark.tracks.roundtrip.ecore_io`) into these frozen dataclasses, transformed as plain values,
-and written back by our own canonical writer. Types, supertypes and opposites are held by *name*: within
-one package a classifier name is unique, and names are what both the canonical lines and the SQL side
+once (:mod:`benchmark.tracks.roundtrip.models.ecore_io`) into these frozen dataclasses, transformed as plain
+values, and written back by our own canonical writer. Types, supertypes and opposites are held by *name*:
+within one package a classifier name is unique, and names are what both the canonical lines and the SQL side
 see.
 """
 

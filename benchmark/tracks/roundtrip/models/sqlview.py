@@ -14,7 +14,7 @@ construction). The forward mapping leaves enough structure for that:
 
 from __future__ import annotations
 
-from benchmark.tracks.roundtrip.forward import (
+from benchmark.tracks.roundtrip.models.forward import (
     CONTAINER_SUFFIX,
     ID_COLUMN,
     OWNER_COLUMN,
@@ -22,7 +22,7 @@ from benchmark.tracks.roundtrip.forward import (
     TARGET_COLUMN,
     VALUE_COLUMN,
 )
-from benchmark.tracks.roundtrip.sqlmodel import SqlColumn, SqlForeignKey, SqlSchema, SqlTable
+from benchmark.tracks.roundtrip.models.sqlmodel import SqlColumn, SqlForeignKey, SqlSchema, SqlTable
 
 
 def is_class_table(table: SqlTable) -> bool:

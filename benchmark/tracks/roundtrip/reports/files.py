@@ -20,8 +20,8 @@ from benchmark.core.track import HtmlPart, TrackReport
 from benchmark.core.wording import plural
 from benchmark.reports.figures import figure_html, write_figures
 from benchmark.stats.bootstrap import DEFAULT_DRAWS, DEFAULT_SEED
-from benchmark.tracks.roundtrip.figures import correct_vs_k, heatmap
-from benchmark.tracks.roundtrip.sheet import (
+from benchmark.tracks.roundtrip.reports.figures import correct_vs_k, heatmap
+from benchmark.tracks.roundtrip.reports.sheet import (
     Group,
     SheetRow,
     aggregate,

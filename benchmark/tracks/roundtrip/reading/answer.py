@@ -35,7 +35,7 @@ from typing import Any
 
 from benchmark.core.errors import BenchmarkError
 from benchmark.core.xmlguard import check_xml_prolog, parse_xml_recovering, parse_xml_safely
-from benchmark.tracks.roundtrip.conformance import _qname, model_roots
+from benchmark.tracks.roundtrip.reading.conformance import _qname, model_roots
 
 RANK_MATCH = 2  # root class and namespace of the stage's metamodel
 RANK_ROOT_NAME = 1  # root class by local name, another or no namespace

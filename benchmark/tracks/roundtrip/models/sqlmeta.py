@@ -15,7 +15,7 @@ SQL_METAMODEL_FILE = Path(__file__).with_name("sql.ecore")
 @cache
 def sql_package() -> Any:
     """The pyecore EPackage of ``sql.ecore`` (loaded once; instances only read it)."""
-    from benchmark.tracks.roundtrip.ecore_io import load_ecore_roots
+    from benchmark.tracks.roundtrip.models.ecore_io import load_ecore_roots
 
     (package,) = load_ecore_roots(SQL_METAMODEL_FILE)
     if package.nsURI != SQL_NS_URI:  # the constant and the file must not drift apart

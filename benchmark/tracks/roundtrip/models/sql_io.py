@@ -16,9 +16,21 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.core.errors import InputFormatError
-from benchmark.tracks.roundtrip.sqlmeta import SQL_NS_PREFIX, SQL_NS_URI, SQL_ROOT_CLASS, sql_package
-from benchmark.tracks.roundtrip.sqlmodel import SqlColumn, SqlForeignKey, SqlPrimaryKey, SqlSchema, SqlTable
-from benchmark.tracks.roundtrip.xmltext import XMI_NS_URI, XML_DECLARATION, attributes, boolean, element
+from benchmark.tracks.roundtrip.models.sqlmeta import SQL_NS_PREFIX, SQL_NS_URI, SQL_ROOT_CLASS, sql_package
+from benchmark.tracks.roundtrip.models.sqlmodel import (
+    SqlColumn,
+    SqlForeignKey,
+    SqlPrimaryKey,
+    SqlSchema,
+    SqlTable,
+)
+from benchmark.tracks.roundtrip.models.xmltext import (
+    XMI_NS_URI,
+    XML_DECLARATION,
+    attributes,
+    boolean,
+    element,
+)
 
 
 # -- reading ------------------------------------------------------------------------------------------
@@ -57,7 +69,7 @@ def schema_from_pyecore(root: Any) -> SqlSchema:
 
 def read_sql(path: str | Path) -> SqlSchema:
     """A SQL-XMI file the track wrote itself (strict: it must load with pyecore)."""
-    from benchmark.tracks.roundtrip.pyecore_loading import load_instance_file
+    from benchmark.lang.ecore.pyecore_loading import load_instance_file
 
     try:
         roots = load_instance_file(path, {SQL_NS_URI: sql_package()})

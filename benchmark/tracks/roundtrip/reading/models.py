@@ -3,14 +3,14 @@
 Two model kinds share the procedure: Ecore metamodels (the S side) and SQL-XMI schemas (the T side). Loadable
 means, in this order: the prolog declares no DOCTYPE; the XML is well-formed; the root has ``xmi:version`` and
 the expected metamodel's namespace is declared; every element and attribute is a known class or feature of
-that metamodel (:mod:`benchmark.tracks.roundtrip.conformance`); and pyecore loads the file with every
+that metamodel (:mod:`benchmark.tracks.roundtrip.reading.conformance`); and pyecore loads the file with every
 reference resolved. The first failure is the recorded reason. Except for a refused DOCTYPE (nothing is parsed
 then), a file that is not loadable is still read as plain XML, recovering from syntax errors, so that it can
 earn partial credit.
 
 An *answer* (an LLM's raw text) is read through :func:`read_answer`: the model document is first extracted
-from prose, fences and several documents (:mod:`benchmark.tracks.roundtrip.answer`), then read as above;
-a bare model is its own extraction, byte for byte.
+from prose, fences and several documents (:mod:`benchmark.tracks.roundtrip.reading.answer`), then read as
+above; a bare model is its own extraction, byte for byte.
 
 The SQL side's metamodel is a parameter (:func:`sql_model_kind`): the bundled ``sql.ecore`` by default,
 or a study's own metamodel with the same classes and features under its own nsURI.
@@ -28,15 +28,15 @@ from lxml import etree
 
 from benchmark.core.errors import BenchmarkError, InputFormatError
 from benchmark.core.xmlguard import check_xml_prolog, parse_xml_recovering, parse_xml_safely
-from benchmark.tracks.roundtrip.answer import ExtractedAnswer, extract_model
-from benchmark.tracks.roundtrip.conformance import Problem, conformance_problem, model_roots
-from benchmark.tracks.roundtrip.ecore_io import packages_from_pyecore
-from benchmark.tracks.roundtrip.ecoremodel import ECORE_NS_URI
-from benchmark.tracks.roundtrip.lenient import lenient_ecore, lenient_sql
-from benchmark.tracks.roundtrip.lines import CanonicalLine, ecore_lines, sql_lines
-from benchmark.tracks.roundtrip.pyecore_loading import load_ecore_data, load_instance_data
-from benchmark.tracks.roundtrip.sql_io import schema_from_pyecore
-from benchmark.tracks.roundtrip.sqlmeta import SQL_NS_URI, SQL_ROOT_CLASS, sql_package
+from benchmark.lang.ecore.pyecore_loading import load_ecore_data, load_instance_data
+from benchmark.tracks.roundtrip.models.ecore_io import packages_from_pyecore
+from benchmark.tracks.roundtrip.models.ecoremodel import ECORE_NS_URI
+from benchmark.tracks.roundtrip.models.sql_io import schema_from_pyecore
+from benchmark.tracks.roundtrip.models.sqlmeta import SQL_NS_URI, SQL_ROOT_CLASS, sql_package
+from benchmark.tracks.roundtrip.reading.answer import ExtractedAnswer, extract_model
+from benchmark.tracks.roundtrip.reading.conformance import Problem, conformance_problem, model_roots
+from benchmark.tracks.roundtrip.reading.lenient import lenient_ecore, lenient_sql
+from benchmark.tracks.roundtrip.scoring.lines import CanonicalLine, ecore_lines, sql_lines
 
 ReadMode = Literal["model", "plain XML", "nothing"]
 

@@ -2,20 +2,21 @@
 
 ``score(base, expected, output)`` reads the base and expected models strictly (they are the benchmark's
 own files, and their lines are cached per content), the output as an answer (the model is extracted from
-prose and fences first, :mod:`benchmark.tracks.roundtrip.answer`) as far as it can
-(:mod:`benchmark.tracks.roundtrip.reading`), and classifies every canonical line:
+prose and fences first, :mod:`benchmark.tracks.roundtrip.reading.answer`) as far as it can
+(:mod:`benchmark.tracks.roundtrip.reading.models`), and classifies every canonical line:
 
 * lines are grouped by normalized key; within a key, an output line identical to an expected line is
   paired first (**Cr**), then remaining lines pair in document order (**InCr**, with the properties that
   differ); expected lines left over are **Miss**, output lines left over **Ad** (harmful when the line has
-  an image in the schema, :func:`benchmark.tracks.roundtrip.lines.has_schema_image`);
+  an image in the schema, :func:`benchmark.tracks.roundtrip.scoring.lines.has_schema_image`);
 * the **delta lines** are what the delta did to the base: every expected line not identical to a base line
   (added or changed) and every base key absent from the expected model (removed). The output
   *reproduces* an added or changed line when that line is Cr, a removed one when the key is absent;
   **DeltaDetected** = every delta line reproduced; **deltaRecall** = reproduced / delta lines;
   **deltaPrecision** = reproduced / the output's own changes to the base (its lines not identical to a
   base line, and the base keys it lacks), 0 when it changes nothing;
-* the formulas (%Correct, %WSuccess, equivalence) are :class:`benchmark.tracks.roundtrip.counts.LineCounts`.
+* the formulas (%Correct, %WSuccess, equivalence) are
+:class:`benchmark.tracks.roundtrip.scoring.counts.LineCounts`.
 """
 
 from __future__ import annotations
@@ -30,15 +31,15 @@ from typing import Any, Literal
 
 from benchmark.core.errors import InputFormatError
 from benchmark.core.metrics import ratio
-from benchmark.tracks.roundtrip.counts import LineCounts
-from benchmark.tracks.roundtrip.lines import CanonicalLine, has_schema_image
-from benchmark.tracks.roundtrip.reading import (
+from benchmark.tracks.roundtrip.reading.models import (
     ModelKind,
     ReadModel,
     kind_of,
     read_answer,
     read_model_data,
 )
+from benchmark.tracks.roundtrip.scoring.counts import LineCounts
+from benchmark.tracks.roundtrip.scoring.lines import CanonicalLine, has_schema_image
 
 Verdict = Literal["Cr", "InCr", "Miss", "Ad"]
 DeltaRole = Literal["added", "changed", "removed"]

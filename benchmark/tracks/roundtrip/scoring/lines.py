@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
-from benchmark.tracks.roundtrip.ecoremodel import (
+from benchmark.tracks.roundtrip.models.ecoremodel import (
     EcoreAttribute,
     EcoreClass,
     EcoreDataType,
@@ -42,8 +42,12 @@ from benchmark.tracks.roundtrip.ecoremodel import (
     EcorePackage,
     EcoreReference,
 )
-from benchmark.tracks.roundtrip.sqlmodel import SqlSchema
-from benchmark.tracks.roundtrip.synonyms import canonical_ecore_type, normalize_ecore_type, normalize_sql_type
+from benchmark.tracks.roundtrip.models.sqlmodel import SqlSchema
+from benchmark.tracks.roundtrip.scoring.synonyms import (
+    canonical_ecore_type,
+    normalize_ecore_type,
+    normalize_sql_type,
+)
 
 ECORE_LINE_KINDS = ("package", "class", "attribute", "reference", "datatype", "enum", "literal")
 SQL_LINE_KINDS = ("schema", "table", "column", "primary key", "foreign key")
@@ -149,7 +153,7 @@ def _persistence(feature: EcoreAttribute | EcoreReference) -> list[Property]:
 def _mapped(package: EcorePackage, owner: EcoreClass, reference: EcoreReference) -> bool:
     """The forward mapping's rule 9 for this reference; a reference whose opposite cannot be found is
     taken as mapped (it would be, were the opposite removed; the opposite is a property of its own)."""
-    from benchmark.tracks.roundtrip.forward import ForwardMappingError, is_mapped
+    from benchmark.tracks.roundtrip.models.forward import ForwardMappingError, is_mapped
 
     try:
         return is_mapped(package, owner, reference)

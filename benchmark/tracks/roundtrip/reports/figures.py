@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from benchmark.reports.figures import Figure, empty, provider_colours, render
-from benchmark.tracks.roundtrip.sheet import Group
+from benchmark.tracks.roundtrip.reports.sheet import Group
 
 
 def heatmap(groups: Sequence[Group]) -> Figure:

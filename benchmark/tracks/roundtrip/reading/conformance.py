@@ -18,7 +18,7 @@ from typing import Any
 import pyecore.ecore as ecore
 from lxml import etree
 
-from benchmark.tracks.roundtrip.xmltext import XMI_NS_URI, XSI_NS_URI
+from benchmark.tracks.roundtrip.models.xmltext import XMI_NS_URI, XSI_NS_URI
 
 XMI_NS_URIS = (XMI_NS_URI, "http://www.omg.org/spec/XMI/20131001", "http://www.omg.org/spec/XMI/20110701")
 _INTEGER = re.compile(r"^[+-]?\d+$")
