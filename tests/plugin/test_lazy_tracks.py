@@ -11,7 +11,7 @@ import textwrap
 #: what the round-trip and OCL tracks need only when they run
 HEAVY = (
     "benchmark.lang.ocl.compiler",
-    "benchmark.tracks.ocl.judge",
+    "benchmark.tracks.ocl.scoring.judge",
     "benchmark.tracks.roundtrip.scoring.scorer",
     "lxml",
 )

@@ -29,8 +29,8 @@ from benchmark.llm.prompt import PromptTemplate, load_template
 from benchmark.llm.requests import Job, JobResult, LlmRequest
 from benchmark.llm.task import FILED_NO_ANSWER, FILED_OK, FILED_REFUSED, FILED_UNUSABLE, Filed
 from benchmark.tracks.ocl.dataset import Dataset
-from benchmark.tracks.ocl.extract import extract_constraint
 from benchmark.tracks.ocl.runs import RUN_FORMAT, RUN_VERSION, run_path
+from benchmark.tracks.ocl.scoring.extract import extract_constraint
 from benchmark.tracks.ocl.variants import ORIGINAL, Variant
 
 BUILTIN_TEMPLATE = ("benchmark.tracks.ocl", "prompt_template.md")

@@ -41,7 +41,7 @@ from benchmark.stats.bootstrap import (
     resample_sums,
     rng_for,
 )
-from benchmark.tracks.ocl.judge import AGREEMENT, OUTCOMES
+from benchmark.tracks.ocl.scoring.judge import AGREEMENT, OUTCOMES
 
 ORIGINAL = "original"
 METRICS = ("accuracy_original", "accuracy_transformed", "robustness", "retention", "drop")

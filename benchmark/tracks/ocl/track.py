@@ -36,7 +36,7 @@ from benchmark.tracks.ocl.runs import RunFileError, peek_run, read_run, run_file
 from benchmark.tracks.ocl.variants import ORIGINAL, modes
 
 if TYPE_CHECKING:  # imported where used: every session loads the track for its options (docs/TRACKS.md)
-    from benchmark.tracks.ocl.judge import Judgement, Referee
+    from benchmark.tracks.ocl.scoring.judge import Judgement, Referee
     from benchmark.tracks.ocl.variants import Variant, VariantSource
 
 
@@ -287,7 +287,7 @@ class OclTrack(Track):
 
     def error_row(self, case: RunCase, message: str) -> Row:
         """An unusable run still counts: every constraint of its model is a failure (``missing``)."""
-        from benchmark.tracks.ocl.judge import MISSING, Judgement
+        from benchmark.tracks.ocl.scoring.judge import MISSING, Judgement
 
         row = super().error_row(case, message)
         parts = self.split(case.task)
@@ -342,7 +342,7 @@ class OclTrack(Track):
         return headline(self.scores(rows, draws=1))
 
     def junit_properties(self, row: Row) -> list[tuple[str, str]]:
-        from benchmark.tracks.ocl.judge import OUTCOMES
+        from benchmark.tracks.ocl.scoring.judge import OUTCOMES
 
         items = row.payload.get("judgements", [])
         counts = {o: sum(1 for j in items if j["outcome"] == o) for o in OUTCOMES}
@@ -351,13 +351,13 @@ class OclTrack(Track):
         return props
 
     def summary_lines(self, results: Any, section: Any, verbose: bool) -> list[str]:
-        from benchmark.tracks.ocl.reports import summary_lines
+        from benchmark.tracks.ocl.reports.files import summary_lines
 
         rows = section.rows
         return summary_lines(self.scores(rows), rows, verbose, self.mode_pairs(rows))
 
     def write_reports(self, results: Any, section: Any, out_dir: Path, options: Any) -> Any:
-        from benchmark.tracks.ocl.reports import track_report
+        from benchmark.tracks.ocl.reports.files import track_report
 
         draws = options.get("ocl_draws")
         rows = section.rows

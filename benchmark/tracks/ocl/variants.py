@@ -7,7 +7,7 @@ transformations themselves are :mod:`benchmark.tracks.ocl.transform`'s (``transf
 seed)``); this module only runs them on a dataset model and keeps the result in memory. The states stay
 objects, never SOIL text: parsing SOIL is what costs (a quarter of a second per model), so a
 :class:`VariantSource` parses a model's states once and every mode transforms those objects.
-:meth:`Variant.referee` turns a variant into the judge's :class:`~benchmark.tracks.ocl.judge.Referee`.
+:meth:`Variant.referee` turns a variant into the judge's :class:`~benchmark.tracks.ocl.scoring.judge.Referee`.
 
 Given a :class:`~benchmark.core.diskcache.DiskCache`, a source also keeps the parsed model with its states
 and every variant it built on disk (pickled: loading one is some hundred times faster than parsing and
@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # the OCL library loads when a variant is built, not when the
     from benchmark.lang.ocl.model import Invariant, Model
     from benchmark.lang.ocl.state import ObjectState
     from benchmark.tracks.ocl.dataset import DatasetModel
-    from benchmark.tracks.ocl.judge import Referee
+    from benchmark.tracks.ocl.scoring.judge import Referee
 
 T = TypeVar("T")
 
@@ -71,7 +71,7 @@ class Variant:
         """The judge for this variant: its model, states and the reference verdicts, evaluated here."""
         from benchmark.lang.ocl.check import check_invariant
         from benchmark.lang.ocl.compiler import Runtime
-        from benchmark.tracks.ocl.judge import Referee
+        from benchmark.tracks.ocl.scoring.judge import Referee
 
         runtime = Runtime(self.model)
         compiled = {inv.name: runtime.compile_invariant(inv) for inv in self.model.invariants}

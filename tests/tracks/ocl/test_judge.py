@@ -7,8 +7,8 @@ import pytest
 from benchmark.lang.ocl.compiler import Runtime
 from benchmark.lang.ocl.soil import parse_soil
 from benchmark.lang.ocl.use_io import parse_use
-from benchmark.tracks.ocl.extract import extract_constraint
-from benchmark.tracks.ocl.judge import (
+from benchmark.tracks.ocl.scoring.extract import extract_constraint
+from benchmark.tracks.ocl.scoring.judge import (
     AGREEMENT,
     DISAGREEMENT,
     EVALUATION_ERROR,

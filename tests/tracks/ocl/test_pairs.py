@@ -11,7 +11,7 @@ import pytest
 
 from benchmark.core.track import TrackContext
 from benchmark.tracks.ocl.pairs import compare_modes
-from benchmark.tracks.ocl.reports import PAIRS, PAIRS_LATEX, mode_pairs_csv, pair_lines, track_report
+from benchmark.tracks.ocl.reports.files import PAIRS, PAIRS_LATEX, mode_pairs_csv, pair_lines, track_report
 from benchmark.tracks.ocl.scores import Judged, judged, score
 from benchmark.tracks.ocl.track import OclTrack
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from benchmark.core.track import TrackContext
-from benchmark.tracks.ocl.judge import AGREEMENT, MISSING, TYPE_ERROR
 from benchmark.tracks.ocl.runs import RunFileError, read_run, run_path
 from benchmark.tracks.ocl.scores import judged, score
+from benchmark.tracks.ocl.scoring.judge import AGREEMENT, MISSING, TYPE_ERROR
 from benchmark.tracks.ocl.track import OclTrack
 from benchmark.tracks.ocl.variants import modes
 

@@ -30,7 +30,7 @@ from benchmark.lang.ocl.errors import OclError, OclSyntaxError, OclTypeError
 from benchmark.lang.ocl.model import Invariant, Model
 from benchmark.lang.ocl.state import ObjectState
 from benchmark.lang.ocl.use_io import parse_constraints
-from benchmark.tracks.ocl.extract import find_constraint
+from benchmark.tracks.ocl.scoring.extract import find_constraint
 
 MISSING = "missing"
 SYNTAX_ERROR = "syntax error"

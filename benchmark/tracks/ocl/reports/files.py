@@ -27,9 +27,9 @@ from benchmark.core.fileio import write_text_atomic
 from benchmark.core.track import HtmlPart, TrackReport
 from benchmark.reports.figures import Figure, figure_html, provider_colours, render, write_figures
 from benchmark.reports.table import Column, Table
-from benchmark.tracks.ocl.judge import OUTCOMES
 from benchmark.tracks.ocl.pairs import ModePair
 from benchmark.tracks.ocl.scores import METRICS, ORIGINAL, ModeScore, headline, judged
+from benchmark.tracks.ocl.scoring.judge import OUTCOMES
 
 PER_CONSTRAINT = "ocl_per_constraint.csv"
 ROBUSTNESS = "ocl_robustness.csv"
