@@ -18,9 +18,9 @@ from benchmark.tracks.mapping.scoring.compare import (
     compare,
     error_row,
     ground_truth_bindings,
-    three_way,
 )
 from benchmark.tracks.mapping.scoring.suggestions import load_suggestions, parse_suggestions
+from benchmark.tracks.mapping.scoring.three_way import three_way
 
 
 def close(value: float, fraction: Fraction | int) -> bool:

@@ -3,18 +3,20 @@ import json
 import pytest
 
 from benchmark.core.errors import ConfigurationError, InputFormatError
+from benchmark.tracks.mapping.confidence import (
+    confidence_filter_name,
+    normalise_confidence,
+    parse_confidence_filter,
+)
 from benchmark.tracks.mapping.jjodel import MappingEntry, export_document
+from benchmark.tracks.mapping.scoring.run_status import MissingRunError
 from benchmark.tracks.mapping.scoring.suggestions import (
     SHAPE_EXPORT,
     SHAPE_LLM_ANSWER,
-    MissingRunError,
-    confidence_filter_name,
     extract_json_array,
     filter_confidence,
     load_suggestions,
-    normalise_confidence,
     normalise_name,
-    parse_confidence_filter,
     parse_suggestions,
     peek_provider,
 )

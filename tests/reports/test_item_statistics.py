@@ -10,8 +10,9 @@ import pytest
 
 from benchmark.tracks.mapping import interchange
 from benchmark.tracks.mapping.counts import BindingCounts
-from benchmark.tracks.mapping.scoring.compare import compare, three_way
+from benchmark.tracks.mapping.scoring.compare import compare
 from benchmark.tracks.mapping.scoring.suggestions import load_suggestions
+from benchmark.tracks.mapping.scoring.three_way import three_way
 from benchmark.tracks.mapping.stats import (
     baseline_relative_recall,
     category_profile,

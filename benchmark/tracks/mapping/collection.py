@@ -20,18 +20,14 @@ from pathlib import Path
 
 from benchmark.core.errors import BenchmarkError
 from benchmark.lang.ecore.view import MetamodelView
+from benchmark.tracks.mapping.confidence import confidence_filter_name, parse_confidence_filter
 from benchmark.tracks.mapping.counts import DEFAULT_PARTIAL_WEIGHT
 from benchmark.tracks.mapping.interchange import InterchangeDocument
 from benchmark.tracks.mapping.payload import RunRow
 from benchmark.tracks.mapping.scoring.compare import compare, error_row
 from benchmark.tracks.mapping.scoring.outcomes import mark_missing
-from benchmark.tracks.mapping.scoring.suggestions import (
-    MissingRunError,
-    confidence_filter_name,
-    load_suggestions,
-    parse_confidence_filter,
-    peek_provider,
-)
+from benchmark.tracks.mapping.scoring.run_status import MissingRunError
+from benchmark.tracks.mapping.scoring.suggestions import load_suggestions, peek_provider
 
 METAMODEL_SUFFIXES = (".ecore", ".km3")  # in order of preference for twins of one metamodel
 SUGGESTION_SUFFIX = ".json"

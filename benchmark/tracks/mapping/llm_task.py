@@ -43,7 +43,7 @@ from benchmark.llm.task import FILED_NO_ANSWER, FILED_OK, FILED_REFUSED, FILED_U
 from benchmark.tracks.mapping.jjodel import KIND_ATTRIBUTE, KIND_CLASS, MappingEntry, export_document
 from benchmark.tracks.mapping.prompt import mapping_prompt
 from benchmark.tracks.mapping.scoring.answers import DecodedAnswer, decode_answer
-from benchmark.tracks.mapping.scoring.suggestions import RUN_NO_ANSWER, RUN_OK, RUN_UNUSABLE
+from benchmark.tracks.mapping.scoring.run_status import RUN_NO_ANSWER, RUN_OK, RUN_UNUSABLE
 
 GENERATOR = "atlbench generate"
 STATUS_OK = RUN_OK

@@ -10,13 +10,12 @@ takes ``--atl-draws`` and ``--atl-seed`` (also ``--draws`` and ``--seed``) for t
 from __future__ import annotations
 
 from benchmark.core.options import Option, integer, names, number, optional
+from benchmark.tracks.mapping.confidence import parse_confidence_filter
 from benchmark.tracks.mapping.counts import DEFAULT_PARTIAL_WEIGHT
 
 
 def parse_confidence(text: str) -> str | None:
     """``all`` gives ``None`` (keep everything); otherwise the spelling as given, once checked."""
-    from benchmark.tracks.mapping.scoring.suggestions import parse_confidence_filter
-
     parse_confidence_filter(text)  # raises a ConfigurationError naming the bad label
     return None if text.strip().lower() in ("", "all") else text
 

@@ -27,9 +27,6 @@ ROW_FORMAT_VERSION = 1
 
 
 FEATURE_KINDS = ("attribute", "reference", "unknown")
-CONFIDENCE_LABELS = ("high", "medium", "low", "unknown")
-# Cumulative confidence slices, from the most to the least selective.
-CONFIDENCE_CUMULATIVE = ("high", "high+medium", "all")
 
 
 @dataclass(frozen=True)

@@ -334,11 +334,8 @@ class AtlTrack(Track):
 
     def mapping_error_row(self, case: RunCase, message: str) -> RunRow:
         """The row of a run that could not be scored: its identity, the session's options, the reason."""
+        from benchmark.tracks.mapping.confidence import confidence_filter_name, parse_confidence_filter
         from benchmark.tracks.mapping.scoring.compare import error_row
-        from benchmark.tracks.mapping.scoring.suggestions import (
-            confidence_filter_name,
-            parse_confidence_filter,
-        )
 
         return error_row(
             message,

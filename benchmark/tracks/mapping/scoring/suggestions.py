@@ -32,8 +32,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from benchmark.core.errors import BenchmarkError, ConfigurationError, InputFormatError
+from benchmark.core.errors import InputFormatError
 from benchmark.core.wording import plural
+from benchmark.tracks.mapping.confidence import (
+    CONFIDENCE_ALL,
+    confidence_filter_name,
+    normalise_confidence,
+    parse_confidence_filter,
+)
 from benchmark.tracks.mapping.jjodel import KIND_ATTRIBUTE, KIND_CLASS, MappingEntry
 from benchmark.tracks.mapping.scoring.answers import (
     DecodedAnswer,
@@ -42,14 +48,17 @@ from benchmark.tracks.mapping.scoring.answers import (
     line_column,
     payload,
 )
+from benchmark.tracks.mapping.scoring.run_status import (
+    RUN_NO_ANSWER,
+    RUN_UNUSABLE,
+    MissingRunError,
+    run_status,
+)
 
 SHAPE_EXPORT = "jjodel-export"
 SHAPE_LLM_ANSWER = "llm-answer"
 
-UNKNOWN = "unknown"
-CONFIDENCE_ORDER = ("high", "medium", "low", UNKNOWN)  # most to least confident
-_CONFIDENCE_ALIASES = {"high": "high", "medium": "medium", "med": "medium", "low": "low", UNKNOWN: UNKNOWN}
-CONFIDENCE_ALL = "all"
+UNKNOWN = "unknown"  # a provider or model a file does not name
 
 
 # --------------------------------------------------------------------------------------------- data
@@ -223,54 +232,11 @@ def normalise_name(value: str | None) -> str | None:
     return name or None
 
 
-def normalise_confidence(value: str | None) -> tuple[str, bool]:
-    """(label, recognised). Absent or blank gives ``unknown`` (recognised); an unknown word gives
-    ``unknown`` and ``False`` so the caller can leave a notice."""
-    if value is None or not value.strip():
-        return UNKNOWN, True
-    label = _CONFIDENCE_ALIASES.get(value.strip().lower())
-    return (label, True) if label is not None else (UNKNOWN, False)
-
-
 def _text(value: Any) -> str | None:
     if value is None:
         return None
     text = str(value).strip()
     return text or None
-
-
-# ------------------------------------------------------------------------------ confidence filtering
-
-
-def parse_confidence_filter(spec: str | Iterable[str] | None) -> frozenset[str] | None:
-    """``all`` (or ``None``/empty) gives ``None`` (keep everything); otherwise the set of labels.
-
-    Accepts ``high``, ``high,medium``, ``med``, any case, and ``unknown`` for entries without a label.
-    """
-    if spec is None:
-        return None
-    parts = [p.strip() for p in (spec.split(",") if isinstance(spec, str) else spec)]
-    parts = [p for p in parts if p]
-    if not parts or (len(parts) == 1 and parts[0].lower() == CONFIDENCE_ALL):
-        return None
-    labels: set[str] = set()
-    for part in parts:
-        label = _CONFIDENCE_ALIASES.get(part.lower())
-        if label is None:
-            raise ConfigurationError(
-                f"unknown confidence label {part!r}; use 'all' or a comma-separated list of "
-                "high, medium (or med), low, unknown",
-                field="--confidence",
-            )
-        labels.add(label)
-    return frozenset(labels)
-
-
-def confidence_filter_name(labels: frozenset[str] | None) -> str:
-    """Canonical spelling of a filter: ``all`` or labels in confidence order joined by ``,``."""
-    if labels is None or set(labels) >= set(CONFIDENCE_ORDER):
-        return CONFIDENCE_ALL
-    return ",".join(label for label in CONFIDENCE_ORDER if label in labels)
 
 
 def filter_confidence(suggestions: SuggestionSet, spec: str | Iterable[str] | None) -> SuggestionSet:
@@ -508,71 +474,6 @@ def _read_answer(data: list[Any], builder: _Builder) -> None:
         )
 
 
-# How ``generation.status`` classifies a run (``docs/METRICS.md``): the model answered with something
-# usable, answered with nothing usable (``failed``: what ``atlbench generate`` wrote before 0.x), or no
-# answer was obtained at all.
-RUN_OK = "ok"
-RUN_UNUSABLE = "unusable"
-RUN_NO_ANSWER = "no-answer"
-_LEGACY_UNUSABLE = "failed"
-
-
-class MissingRunError(BenchmarkError):
-    """A run file saying that no answer was obtained (``generation.status = "no-answer"``): it says
-    nothing about the model, so it is never scored, not even as zero; it is listed as missing with
-    ``reason``. ``provider`` and ``model`` are the file's, so the missing run stays with its provider."""
-
-    def __init__(self, reason: str, *, provider: str, model: str, file: str | Path | None = None) -> None:
-        super().__init__(f"no answer was obtained for this run: {reason}", file=file, field="$.generation")
-        self.reason = reason
-        self.provider = provider
-        self.model = model
-
-
-def run_status(data: Any, *, source: str | Path | None = None) -> tuple[str, str | None]:
-    """(``ok`` | ``unusable`` | ``no-answer``, reason) from an export's ``generation`` block.
-
-    A file without the block is ``ok`` (a hand export, a baseline). A block that contradicts itself (an
-    ``error`` with status ``ok`` or without status, an unknown status, ``mappings`` beside a status that
-    says there are none) is an input error: guessing would either score a non-answer as zero or drop a
-    real one.
-    """
-    generation = data.get("generation") if isinstance(data, dict) else None
-    if not isinstance(generation, dict):
-        return RUN_OK, None
-    status, error = generation.get("status"), generation.get("error")
-    error = _text(error)
-    if status == _LEGACY_UNUSABLE:
-        status = RUN_UNUSABLE
-    if status in (None, RUN_OK):
-        if error is not None:
-            raise InputFormatError(
-                f"generation.error is set ({error}) but generation.status is {status or 'absent'}: cannot "
-                f"tell whether the model answered; set status to {RUN_UNUSABLE!r} (it answered, nothing "
-                f"usable) or {RUN_NO_ANSWER!r} (no answer obtained)",
-                file=source,
-                field="$.generation.status",
-            )
-        return RUN_OK, None
-    if status not in (RUN_UNUSABLE, RUN_NO_ANSWER):
-        raise InputFormatError(
-            f"unknown generation.status {status!r}; expected {RUN_OK!r}, {RUN_UNUSABLE!r} or "
-            f"{RUN_NO_ANSWER!r}",
-            file=source,
-            field="$.generation.status",
-        )
-    if "mappings" in data:
-        raise InputFormatError(
-            f"generation.status {generation.get('status')!r} says the run has no mappings, but the file "
-            "has a 'mappings' key: remove one or the other",
-            file=source,
-            field="$.mappings",
-        )
-    if status == RUN_UNUSABLE:
-        return status, error or "the model's answer was unusable (the file records no reason)"
-    return status, error or "no answer was obtained (the file records no reason)"
-
-
 def _all_invalid_reason(builder: _Builder) -> str | None:
     """Why a run whose every entry is invalid holds no usable mapping; ``None`` when it holds one, or
     holds no entry at all (an empty answer is an answer, not an unusable one)."""
@@ -737,31 +638,21 @@ def load_suggestions(path: str | Path) -> SuggestionSet:
 
 
 __all__ = [
-    "CONFIDENCE_ALL",
-    "CONFIDENCE_ORDER",
     "Duplicate",
     "InvalidEntry",
-    "MissingRunError",
     "Notice",
-    "RUN_NO_ANSWER",
-    "RUN_OK",
-    "RUN_UNUSABLE",
     "SHAPE_EXPORT",
     "SHAPE_LLM_ANSWER",
     "SuggestedTransformation",
     "Suggestion",
     "SuggestionSet",
-    "confidence_filter_name",
     "decode_document",
     "extract_json_array",
     "peek_provider",
     "filter_confidence",
     "load_suggestions",
-    "normalise_confidence",
     "normalise_name",
-    "parse_confidence_filter",
     "parse_suggestions",
-    "run_status",
     "schema",
     "validate",
 ]

@@ -23,7 +23,7 @@ from typing import Any
 from benchmark.tracks.mapping.baselines.emfcompare.document import PROVIDER as EMF_COMPARE_PROVIDER
 from benchmark.tracks.mapping.counts import BindingCounts
 from benchmark.tracks.mapping.payload import RunRow
-from benchmark.tracks.mapping.scoring.compare import ResidualRecall
+from benchmark.tracks.mapping.scoring.three_way import ResidualRecall
 from benchmark.tracks.mapping.stats.items import BindingKey, ClassPair, binding_categories, class_verdicts
 
 BASELINE_PROVIDER = EMF_COMPARE_PROVIDER  # the provider name of the EMF Compare baseline's rows

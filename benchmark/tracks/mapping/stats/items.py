@@ -15,14 +15,8 @@ from collections.abc import Iterable, Sequence
 
 from benchmark.tracks.mapping.counts import BINDING_CATEGORIES
 from benchmark.tracks.mapping.payload import RunRow
-from benchmark.tracks.mapping.scoring.compare import (
-    ABSENT,
-    BOTH_RIGHT,
-    VERDICT_FN,
-    VERDICT_FP,
-    VERDICT_TP,
-    agreement_label,
-)
+from benchmark.tracks.mapping.scoring.compare import ABSENT, VERDICT_FN, VERDICT_FP, VERDICT_TP
+from benchmark.tracks.mapping.scoring.three_way import BOTH_RIGHT, agreement_label
 
 BindingKey = tuple[str, str, str]
 ClassPair = tuple[str, str]

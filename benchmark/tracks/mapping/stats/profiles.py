@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from benchmark.tracks.mapping.confidence import CONFIDENCE_CUMULATIVE, CONFIDENCE_LABELS
 from benchmark.tracks.mapping.counts import BindingCounts, ClassCounts, Scores, scores
-from benchmark.tracks.mapping.payload import CONFIDENCE_CUMULATIVE, CONFIDENCE_LABELS, CountSlice, RunRow
+from benchmark.tracks.mapping.payload import CountSlice, RunRow
 
 SLICE_ORDER = (*CONFIDENCE_LABELS, *(s for s in CONFIDENCE_CUMULATIVE if s not in CONFIDENCE_LABELS))
 PROFILE_CATEGORIES = ("exact", "partial", "divergent", "onlyGenerated", "onlyAtl")
