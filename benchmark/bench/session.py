@@ -54,7 +54,7 @@ def register(subparsers: Any) -> None:
 
 def _prepare(source: Path, target: Path, scale: int) -> int:
     """Copy the ATL transformation folders and add synthetic runs; return the number of run files."""
-    from benchmark.tracks.mapping.collection import discover
+    from benchmark.tracks.mapping.discovery import discover
     from benchmark.tracks.mapping.synth import PROFILES, write_synthetic_runs
 
     discovery = discover(source)

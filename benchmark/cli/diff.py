@@ -67,7 +67,7 @@ def _summary_lines(report: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from benchmark.core.fileio import dumps_json, write_json_atomic
-    from benchmark.tracks.mapping.collection import default_metamodel_loader, load_ground_truth
+    from benchmark.tracks.mapping.ground_truth import default_metamodel_loader, load_ground_truth
     from benchmark.tracks.mapping.scoring.compare import compare
     from benchmark.tracks.mapping.scoring.suggestions import load_suggestions
     from benchmark.tracks.mapping.scoring.three_way import three_way

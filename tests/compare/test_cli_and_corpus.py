@@ -18,10 +18,9 @@ import pytest
 import benchmark.lang.ecore
 from benchmark.cli import main
 from benchmark.tracks.mapping import interchange
-from benchmark.tracks.mapping.collection import (
-    CorpusError,
+from benchmark.tracks.mapping.discovery import CorpusError, discover
+from benchmark.tracks.mapping.ground_truth import (
     MetamodelResolver,
-    discover,
     load_ground_truth,
     merge_views,
     resolve_metamodels,

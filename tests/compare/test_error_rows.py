@@ -2,7 +2,6 @@ import json
 
 import pytest
 
-from benchmark.tracks.mapping.collection import score_file
 from benchmark.tracks.mapping.interchange import InterchangeDocument, TransformationInfo
 from benchmark.tracks.mapping.scoring.outcomes import (
     OUTCOME_ERROR,
@@ -13,6 +12,7 @@ from benchmark.tracks.mapping.scoring.outcomes import (
     outcome_reason,
     run_outcome,
 )
+from benchmark.tracks.mapping.scoring.runs import score_file
 
 HEADER = {"jjodel": {"exportType": "suggested-mappings", "schemaVersion": 1}}
 CLAUDE = {"provider": "Claude", "model": "claude-x", "modelLabel": "Claude X"}

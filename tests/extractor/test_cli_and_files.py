@@ -11,8 +11,8 @@ from benchmark.cli import main
 from benchmark.core.errors import InputFormatError
 from benchmark.lang.atl import AtlSyntaxError
 from benchmark.tracks.mapping import interchange
-from benchmark.tracks.mapping.collection import load_ground_truth
 from benchmark.tracks.mapping.extractor import extract_file
+from benchmark.tracks.mapping.ground_truth import load_ground_truth
 
 GOOD = (
     "module Families2Persons;\ncreate OUT : Persons from IN : Families;\n"

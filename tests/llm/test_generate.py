@@ -144,16 +144,16 @@ def test_fenced_malformed_empty_and_object_answers(
 def test_an_unusable_run_is_scored_as_an_empty_run(
     make_options: Options, llm_server: FakeLLMServer, validation_tree: Path
 ) -> None:
-    from benchmark.tracks.mapping import collection as corpus
+    from benchmark.tracks.mapping.discovery import discover
+    from benchmark.tracks.mapping.ground_truth import load_ground_truth
     from benchmark.tracks.mapping.scoring.outcomes import OUTCOME_UNUSABLE, outcome_reason, run_outcome
+    from benchmark.tracks.mapping.scoring.runs import score_file
 
     llm_server.enqueue("not json")
     generate(make_options(selectors=["Book"]))
-    folder = next(t for t in corpus.discover(validation_tree).transformations if t.name == "Book2Publication")
+    folder = next(t for t in discover(validation_tree).transformations if t.name == "Book2Publication")
     path = folder.path / "runs" / "OpenAI-gpt-test-1-run01.json"
-    row = corpus.score_file(
-        corpus.load_ground_truth(folder.atl_file), path, transformation=folder.name, run="r1"
-    )
+    row = score_file(load_ground_truth(folder.atl_file), path, transformation=folder.name, run="r1")
     assert row.ok and row.suggestions == 0 and row.classes.fn > 0 and row.classes.tp == 0
     assert run_outcome(row) == OUTCOME_UNUSABLE
     assert "expected a JSON array" in (outcome_reason(row) or "")
@@ -234,8 +234,10 @@ def test_offline_needs_no_key(
 def test_no_answer_files_a_missing_run_that_the_next_generate_fills_in(
     make_options: Options, llm_server: FakeLLMServer, validation_tree: Path
 ) -> None:
-    from benchmark.tracks.mapping import collection as corpus
+    from benchmark.tracks.mapping.discovery import discover
+    from benchmark.tracks.mapping.ground_truth import load_ground_truth
     from benchmark.tracks.mapping.scoring.outcomes import OUTCOME_MISSING, outcome_reason, run_outcome
+    from benchmark.tracks.mapping.scoring.runs import score_file
 
     report = generate(make_options(offline=True, selectors=["Book"]))
     assert llm_server.count() == 0
@@ -250,10 +252,8 @@ def test_no_answer_files_a_missing_run_that_the_next_generate_fills_in(
     events = log_events(validation_tree / "Book2Publication" / "runs" / ".log" / "OpenAI.jsonl")
     assert events[-1]["event"] == "error" and "offline" in str(events[-1]["error"])
     # The scorer lists it as missing, under its provider, never as a zero.
-    folder = next(t for t in corpus.discover(validation_tree).transformations if t.name == "Book2Publication")
-    row = corpus.score_file(
-        corpus.load_ground_truth(folder.atl_file), stub_path, transformation=folder.name, run="r1"
-    )
+    folder = next(t for t in discover(validation_tree).transformations if t.name == "Book2Publication")
+    row = score_file(load_ground_truth(folder.atl_file), stub_path, transformation=folder.name, run="r1")
     assert run_outcome(row) == OUTCOME_MISSING and row.provider == "OpenAI" and not row.ok
     assert "offline" in (outcome_reason(row) or "")
     # The next online session replaces the stub with the answer...

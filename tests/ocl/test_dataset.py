@@ -25,7 +25,7 @@ from benchmark.lang.ocl.puml_io import read_puml
 from benchmark.lang.ocl.state import ObjectState
 from benchmark.lang.ocl.types import CollectionType
 from benchmark.lang.ocl.use_io import parse_constraints, read_use
-from benchmark.tracks.mapping.collection import Skipped, inspect_folder
+from benchmark.tracks.mapping.discovery import Skipped, inspect_folder
 from benchmark.tracks.ocl.dataset import CATEGORIES, Dataset, DatasetModel, default_root, load_dataset
 
 MIN_MODELS = 12

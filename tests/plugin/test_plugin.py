@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-import benchmark.tracks.mapping.track
+import benchmark.tracks.mapping.scoring.runs
 from benchmark.core.results import Results
 from benchmark.tracks.mapping.payload import RunRow
 
@@ -311,7 +311,7 @@ def test_a_crash_while_scoring_is_an_excluded_run_not_a_lost_row(
     def crash(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the baseline engine tripped")
 
-    monkeypatch.setattr(benchmark.tracks.mapping.track.AtlTrack, "_score_baseline", crash)
+    monkeypatch.setattr(benchmark.tracks.mapping.scoring.runs.RunScorer, "_score_baseline", crash)
     result = run(pytester, "-k", "Library2Catalog and (NameEquality or Oracle)", "--baseline", "nameequality")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*RuntimeError: the baseline engine tripped*"])
@@ -341,9 +341,9 @@ def test_min_f1_gate_and_compare(pytester: pytest.Pytester, tree: Path) -> None:
 def test_reports_that_cannot_be_written_fail_the_session(
     pytester: pytest.Pytester, tree: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(
-        sys.modules, "benchmark.tracks.mapping.reports", None
-    )  # what a missing dependency looks like
+    # what a missing dependency of the report files (numpy, scipy, matplotlib) looks like; the terminal
+    # tables need none of them
+    monkeypatch.setitem(sys.modules, "benchmark.tracks.mapping.reports.files", None)
     result = run(pytester, "-k", "Library and Oracle")
     result.assert_outcomes(passed=1)
     assert result.ret == 1

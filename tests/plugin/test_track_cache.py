@@ -40,7 +40,7 @@ def test_a_cached_view_names_the_file_it_was_read_from(tmp_path: Path) -> None:
     warm = _track(first, cache)
     assert warm.ground_truth_error("Library2Catalog") is None
     again = _track(second, cache)
-    metamodels = again.ground_truth("Library2Catalog").metamodels
+    metamodels = again.truths.get("Library2Catalog").metamodels
     assert metamodels is not None and metamodels.source is not None
     assert metamodels.source.file == str(second / "Library2Catalog" / "Library.ecore")
 

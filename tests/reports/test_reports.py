@@ -16,10 +16,11 @@ from benchmark.core.results import ResultsHeader
 from benchmark.reports.latex import latex_escape
 from benchmark.reports.page import PagePart, render_page
 from benchmark.tracks.mapping.aggregate import CSV_COLUMNS
+from benchmark.tracks.mapping.payload import TransformationFacts
 from benchmark.tracks.mapping.reports.files import write_reports
 from benchmark.tracks.mapping.reports.html import html_part
 from benchmark.tracks.mapping.reports.latex import render_latex
-from benchmark.tracks.mapping.reports.results import MappingResults, TransformationFacts
+from benchmark.tracks.mapping.reports.results import MappingResults
 from benchmark.tracks.mapping.reports.tables import summary_markdown
 from benchmark.tracks.mapping.stats import compute_statistics
 

@@ -20,8 +20,8 @@ from benchmark.tracks.mapping.interchange import (
     TransformationInfo,
 )
 from benchmark.tracks.mapping.jjodel import KIND_ATTRIBUTE, KIND_CLASS
-from benchmark.tracks.mapping.payload import RunRow
-from benchmark.tracks.mapping.reports.results import MappingResults, TransformationFacts
+from benchmark.tracks.mapping.payload import RunRow, TransformationFacts
+from benchmark.tracks.mapping.reports.results import MappingResults
 from benchmark.tracks.mapping.scoring.compare import compare, error_row
 from benchmark.tracks.mapping.scoring.suggestions import SHAPE_EXPORT, Suggestion, SuggestionSet
 from benchmark.tracks.mapping.stats.baseline import BASELINE_PROVIDER

@@ -32,7 +32,8 @@ from typing import Any
 from benchmark.core.errors import BenchmarkError, ConfigurationError, InputFormatError
 from benchmark.core.fileio import dumps_json, sha256_file, sha256_text, write_text_atomic
 from benchmark.llm.naming import existing_run_indices, run_file_name
-from benchmark.tracks.mapping.collection import MetamodelResolver, TransformationFolder, discover
+from benchmark.tracks.mapping.discovery import TransformationFolder, discover
+from benchmark.tracks.mapping.ground_truth import MetamodelResolver
 from benchmark.tracks.mapping.llm_task import RUNS_DIR, answer_entry
 from benchmark.tracks.mapping.scoring.answers import decode_answer
 from benchmark.tracks.mapping.scoring.suggestions import SuggestionSet

@@ -84,10 +84,11 @@ def load_cases(
     Raises :class:`ConfigurationError` when nothing is selected, and one error listing every selected
     folder whose metamodels cannot be resolved, before any token is spent.
     """
-    from benchmark.tracks.mapping import collection as corpus
+    from benchmark.tracks.mapping.discovery import discover
+    from benchmark.tracks.mapping.ground_truth import load_ground_truth, resolve_metamodels
 
-    discovery = corpus.discover(root)
-    load = ground_truth_loader or corpus.load_ground_truth
+    discovery = discover(root)
+    load = ground_truth_loader or load_ground_truth
     selected = [t for t in discovery.transformations if _matches(t.name, selectors)]
     if not selected:
         available = ", ".join(t.name for t in discovery.transformations) or "none"
@@ -98,7 +99,7 @@ def load_cases(
     for folder in selected:
         try:
             document = load(folder.atl_file)
-            metamodels = corpus.resolve_metamodels(document, folder.metamodel_files, folder=folder.path)
+            metamodels = resolve_metamodels(document, folder.metamodel_files, folder=folder.path)
         except BenchmarkError as error:
             problems.append(f"{folder.name}: {error}")
             continue
@@ -360,3 +361,23 @@ class MappingTask:
         if changed:
             write_text_atomic(path, text)
         return changed
+
+
+class MappingTrackTask:
+    """The mapping track's :class:`~benchmark.llm.task.TrackTask`: a single pass of :class:`MappingTask`."""
+
+    def __init__(self, root: Path, request: Any) -> None:
+        from benchmark.tracks.mapping.prompt import mapping_template
+
+        self.template = mapping_template(request.prompt_template)
+        self.cases = load_cases(root, request.selectors)
+        self.task = MappingTask(self.cases, self.template, request.config, request.runs, request.redactor)
+
+    def passes(self) -> Any:
+        yield self.task
+
+    def describe(self) -> dict[str, Any]:
+        return {"promptTemplate": self.template.describe()}
+
+    def log_files(self) -> list[Path]:
+        return [path for case in self.cases for path in sorted((case.runs_dir / LOG_DIR).glob("*.jsonl"))]

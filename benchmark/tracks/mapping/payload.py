@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from benchmark.core.rows import STATUS_ERROR, STATUS_OK, Row
+from benchmark.core.rows import STATUS_ERROR, STATUS_OK, Facts, Row
 from benchmark.tracks.mapping.counts import (
     DEFAULT_PARTIAL_WEIGHT,
     BindingCounts,
@@ -255,3 +255,77 @@ class RunRow:
 
 # Keys of :meth:`RunRow.to_json` that the envelope carries.
 _ENVELOPE = ("rowFormat", "track", "provider", "model", "transformation", "run", "file", "status", "error")
+
+
+@dataclass(frozen=True)
+class TransformationFacts:
+    """Size and shape of one ground truth, for the validation-set characteristics table."""
+
+    name: str
+    track: str = "atl"
+    file: str = ""
+    matched_rules: int = 0
+    lazy_rules: int = 0
+    called_rules: int = 0
+    helpers: int = 0
+    class_pairs: int = 0
+    bindings: int = 0
+    partial_bindings: int = 0  # bindings whose ground truth reads more than one source feature
+    target_only_bindings: int = 0
+    source_metamodel: str = ""
+    target_metamodel: str = ""
+    error: str | None = None  # the ground truth could not be read (syntax error, missing metamodel...)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "track": self.track,
+            "file": self.file,
+            "matchedRules": self.matched_rules,
+            "lazyRules": self.lazy_rules,
+            "calledRules": self.called_rules,
+            "helpers": self.helpers,
+            "classPairs": self.class_pairs,
+            "bindings": self.bindings,
+            "partialBindings": self.partial_bindings,
+            "targetOnlyBindings": self.target_only_bindings,
+            "sourceMetamodel": self.source_metamodel,
+            "targetMetamodel": self.target_metamodel,
+            "error": self.error,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TransformationFacts:
+        return cls(
+            name=data["name"],
+            track=data.get("track", "atl"),
+            file=data.get("file", ""),
+            matched_rules=int(data.get("matchedRules", 0)),
+            lazy_rules=int(data.get("lazyRules", 0)),
+            called_rules=int(data.get("calledRules", 0)),
+            helpers=int(data.get("helpers", 0)),
+            class_pairs=int(data.get("classPairs", 0)),
+            bindings=int(data.get("bindings", 0)),
+            partial_bindings=int(data.get("partialBindings", 0)),
+            target_only_bindings=int(data.get("targetOnlyBindings", 0)),
+            source_metamodel=data.get("sourceMetamodel", ""),
+            target_metamodel=data.get("targetMetamodel", ""),
+            error=data.get("error"),
+        )
+
+    def to_facts(self) -> Facts:
+        data = self.to_json()
+        payload = {k: v for k, v in data.items() if k not in ("name", "track", "file", "error")}
+        return Facts(track=self.track, task=self.name, file=self.file, error=self.error, payload=payload)
+
+    @classmethod
+    def from_facts(cls, facts: Facts) -> TransformationFacts:
+        return cls.from_json(
+            {
+                **facts.payload,
+                "name": facts.task,
+                "track": facts.track,
+                "file": facts.file,
+                "error": facts.error,
+            }
+        )

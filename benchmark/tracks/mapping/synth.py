@@ -306,7 +306,8 @@ def write_synthetic_runs(
     with ``force`` (a hand-edited run is never lost silently).
     """
     from benchmark.core.fileio import dumps_json, write_text_atomic
-    from benchmark.tracks.mapping.collection import discover, load_ground_truth, resolve_metamodels
+    from benchmark.tracks.mapping.discovery import discover
+    from benchmark.tracks.mapping.ground_truth import load_ground_truth, resolve_metamodels
 
     report = SynthReport()
     discovery = discover(root)

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from benchmark.core.diskcache import DiskCache
 from benchmark.core.fileio import dumps_json, write_text_atomic
 from benchmark.core.phases import phase
+from benchmark.core.results import Results, TrackSection
 from benchmark.core.track import TrackReport
 from benchmark.stats.bootstrap import DEFAULT_DRAWS, DEFAULT_SEED
 from benchmark.tracks.mapping.aggregate import CSV_COLUMNS, csv_records, run_records
@@ -120,6 +121,24 @@ def track_report(
     with phase("report index.html part (atl)"):
         html = html_part(results, stats, figures)
     return TrackReport(paths, html, tuple(report_lines(stats)))
+
+
+def section_report(
+    results: Results, section: TrackSection, out_dir: Path, options: Mapping[str, Any], cache: DiskCache
+) -> TrackReport:
+    """The track's files from its section of a session, with the :attr:`~.options.REPORT_OPTIONS`."""
+    from benchmark.tracks.mapping.reports.results import from_section
+
+    return track_report(
+        from_section(results, section),
+        out_dir,
+        level=options.get("level") or "overall",
+        draws=options.get("atl_draws") or DEFAULT_DRAWS,
+        seed=DEFAULT_SEED if options.get("atl_seed") is None else options["atl_seed"],
+        partial_weight=options.get("partial_weight"),
+        baseline=options.get("baseline") or BASELINE_PROVIDER,
+        cache=cache,
+    )
 
 
 def report_lines(stats: Statistics) -> list[str]:

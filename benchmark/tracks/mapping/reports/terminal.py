@@ -17,7 +17,12 @@ from benchmark.tracks.mapping.aggregate import (
     table_rows,
 )
 from benchmark.tracks.mapping.payload import RunRow
-from benchmark.tracks.mapping.scoring.outcomes import OUTCOME_UNUSABLE, outcome_reason, run_outcome
+from benchmark.tracks.mapping.scoring.outcomes import (
+    OUTCOME_MISSING,
+    OUTCOME_UNUSABLE,
+    outcome_reason,
+    run_outcome,
+)
 
 DIGITS = 3
 
@@ -81,3 +86,30 @@ def _with_file(file: str, reason: str) -> str:
     """``FILE: reason``; a reason that already starts with its file (a parser's ``FILE:LINE:COL: ...``) is
     not prefixed a second time."""
     return reason if reason.startswith(f"{file}:") else f"{file}: {reason}"
+
+
+def scored_line(rows: list[RunRow]) -> str:
+    """What the session scored, not what it collected: the runs that were scored (unusable ones among
+    them) and the transformations they cover, then the runs excluded (missing ones among them), so a
+    session narrowed by ``-k`` or ``--provider`` says what its tables are made of."""
+    outcomes = [run_outcome(row) for row in rows]
+    scored = [row for row in rows if row.ok]
+    transformations = len({row.transformation for row in scored})
+    excluded = len(rows) - len(scored)
+    return (
+        f"{plural(len(scored), 'run')} scored ({outcomes.count(OUTCOME_UNUSABLE)} unusable) on "
+        f"{plural(transformations, 'transformation')}, {excluded} excluded "
+        f"({outcomes.count(OUTCOME_MISSING)} missing)"
+    )
+
+
+def summary_lines(rows: Sequence[RunRow], partial_weight: float, confidence: str | None) -> list[str]:
+    """The session's terminal tables: what was scored, the aggregation's tables, the unusable runs."""
+    from benchmark.tracks.mapping.aggregate import aggregate
+
+    lines = [
+        f"{scored_line(list(rows))}, partial weight {partial_weight:g}, confidence {confidence or 'all'}"
+    ]
+    lines += format_tables(aggregate(rows, partial_weight=partial_weight)).splitlines()
+    unusable = unusable_lines(sorted(rows, key=lambda r: (name_key(r.transformation), r.file)))
+    return lines + ([""] if unusable else []) + unusable

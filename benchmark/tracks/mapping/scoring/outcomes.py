@@ -49,6 +49,17 @@ def outcome_reason(row: RunRow) -> str | None:
     return row.error
 
 
+def unusable_reason(row: RunRow) -> str | None:
+    """Why the model's answer held no usable mapping, when it did not (the run is scored as a run with no
+    suggestions)."""
+    return str(outcome_reason(row)) if run_outcome(row) == OUTCOME_UNUSABLE else None
+
+
+def missing_reason(row: RunRow) -> str | None:
+    """Why the run of an error row got no answer, when that is why it was not scored."""
+    return outcome_reason(row) if run_outcome(row) == OUTCOME_MISSING else None
+
+
 def mark_missing(row: RunRow, reason: str) -> RunRow:
     """The error row of a run file that says no answer was obtained, marked as missing with ``reason``."""
     return replace(row, extra={**row.extra, ROW_MISSING: reason})
