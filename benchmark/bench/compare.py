@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     result = compare(document, suggestions, source_view=source, target_view=target)
     row = result.to_row(run="r1")
     rows = [
-        RunRow(f"P{i % 4}", "m", f"T{i % 8}", f"r{i}", classes=row.classes, bindings=row.bindings)
+        RunRow.of(f"P{i % 4}", "m", f"T{i % 8}", f"r{i}", classes=row.classes, bindings=row.bindings)
         for i in range(1000)
     ]
     print(

@@ -25,7 +25,7 @@ from benchmark.tracks.mapping.scoring.compare import error_row
 
 
 def row(provider, transformation, run, classes, bindings, model="m", w=0.5, **kwargs):
-    return RunRow(
+    return RunRow.of(
         provider=provider,
         model=model,
         transformation=transformation,

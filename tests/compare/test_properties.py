@@ -233,7 +233,7 @@ def test_suggestion_built_from_the_ground_truth(document, w):
 
 rows = st.lists(
     st.builds(
-        lambda p, t, r, c, b: RunRow(
+        lambda p, t, r, c, b: RunRow.of(
             provider=p, model="m", transformation=t, run=str(r), classes=c, bindings=b
         ),
         st.sampled_from(("P1", "P2")),

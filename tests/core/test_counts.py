@@ -4,7 +4,7 @@ from benchmark.tracks.mapping.payload import BindingItem, ClassItem, CountSlice,
 
 
 def test_row_survives_the_json_string_that_crosses_xdist():
-    row = RunRow(
+    row = RunRow.of(
         provider="Synthetic-Noisy",
         model="seed-7",
         transformation="Grafcet2Petrinet",

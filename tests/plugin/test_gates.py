@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from validate_session import mapping_harness
 
 from benchmark.core.results import Results, ResultsHeader, TrackSection
@@ -13,7 +11,7 @@ from benchmark.tracks.mapping.counts import BindingCounts, ClassCounts
 from benchmark.tracks.mapping.payload import RunRow
 
 # class TP 2, FN 1; bindings: 2 exact, 2 partial, 1 only-generated.
-ROW = RunRow(
+ROW = RunRow.of(
     provider="P",
     model="m",
     transformation="T",
@@ -33,8 +31,8 @@ def _tracks(tmp_path, weight: str = "0.5"):
 
 def test_a_saved_session_scored_at_another_weight_is_compared_at_this_one(tmp_path) -> None:
     """Same counts, w = 0 then w = 1: nothing changed but the option, so no drop is reported."""
-    before = _results(replace(ROW, partial_weight=1.0))
-    now = _results(replace(ROW, partial_weight=0.0))
+    before = _results(ROW.replaced(partial_weight=1.0))
+    now = _results(ROW.replaced(partial_weight=0.0))
     lines, failures = compare_with(now, before, 0.0, _tracks(tmp_path, "0"))
     assert lines[1:] == ["  P: 0.5714 -> 0.5714 (+0.0000)"]
     assert lines[0] == "change of micro overall F1 (atl) against the saved session:"
@@ -42,7 +40,7 @@ def test_a_saved_session_scored_at_another_weight_is_compared_at_this_one(tmp_pa
 
 
 def test_a_real_drop_beyond_max_drop_fails(tmp_path) -> None:
-    worse = replace(ROW, bindings=BindingCounts(exact=1, partial=2, only_generated=1, only_atl=1))
+    worse = ROW.replaced(bindings=BindingCounts(exact=1, partial=2, only_generated=1, only_atl=1))
     lines, failures = compare_with(_results(worse), _results(ROW), 0.01, _tracks(tmp_path))
     assert lines[1:] == ["  P: 0.7143 -> 0.6154 (-0.0989)"]
     assert len(failures) == 1 and "dropped by" in failures[0]
@@ -74,7 +72,7 @@ def test_min_score_and_min_f1_are_one_gate(tmp_path) -> None:
 
 
 def test_compare_prints_differing_settings_and_refuses_a_verdict_across_confidence_filters(tmp_path) -> None:
-    worse = replace(ROW, bindings=BindingCounts(exact=0, partial=2, only_generated=1, only_atl=3))
+    worse = ROW.replaced(bindings=BindingCounts(exact=0, partial=2, only_generated=1, only_atl=3))
     now = Results(
         ResultsHeader(),
         (TrackSection("atl", {"confidence": "high", "baselines": []}, rows=(worse.to_envelope(),)),),

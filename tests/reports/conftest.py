@@ -46,7 +46,7 @@ def build_row(
         binding_items.append(BindingItem(s, t, f, category, suggested=tuple(suggested), ground_truth=gt))
         totals[category] += 1
     verdicts = [v for _, _, v in classes]
-    return RunRow(
+    return RunRow.of(
         provider=provider,
         model=f"{provider.lower()}-m",
         transformation=transformation,

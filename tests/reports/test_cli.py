@@ -93,7 +93,7 @@ def test_bad_options_exit_2(results_file, tmp_path, capsys):
 def test_rows_of_a_track_that_is_not_installed_exit_2_and_write_nothing(small_results, tmp_path, capsys):
     from dataclasses import replace
 
-    mixed = replace(small_results, rows=(*small_results.rows, replace(small_results.rows[0], track="nosuch")))
+    mixed = replace(small_results, rows=(*small_results.rows, small_results.rows[0].replaced(track="nosuch")))
     path = mixed.save(tmp_path / "results.json")
     assert main(["report", str(path), "-o", str(tmp_path / "out"), "--draws", "10"]) == 2
     assert "unknown track 'nosuch'; known tracks: atl" in capsys.readouterr().err

@@ -91,10 +91,9 @@ def test_stability_per_transformation_and_mean(make_row):
 
 
 def test_stability_refuses_rows_without_verdicts(make_row):
-    from dataclasses import replace
 
     row = make_row("P", "T", "r1", classes=[("A", "X", "tp")])
-    stripped = replace(row, class_items=())
+    stripped = row.replaced(class_items=())
     result = stability([stripped, row])
     assert result.mean is None and "verdicts" in (result.note or "")
 

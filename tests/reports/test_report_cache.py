@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -38,7 +37,7 @@ def test_other_rows_or_options_are_other_entries(small_results):
     key = statistics_key(rows, options)
     assert statistics_key(rows, dict(options, draws=DRAWS + 1)) != key
     assert statistics_key(rows, dict(options, level="class")) != key
-    changed = replace(rows[-1], suggestions=rows[-1].suggestions + 1)
+    changed = rows[-1].replaced(suggestions=rows[-1].suggestions + 1)
     assert statistics_key([*rows[:-1], changed], options) != key
     assert statistics_key(list(rows), dict(options)) == key
 

@@ -131,7 +131,7 @@ def _texts(results: MappingResults, draws: int = 50) -> dict[str, str]:
 
 def test_hostile_names_are_escaped_everywhere(small_results):
     rows = tuple(
-        replace(r, provider="<script>alert(1)</script> & 50%_$|") if r.provider == "Alpha" else r
+        r.replaced(provider="<script>alert(1)</script> & 50%_$|") if r.provider == "Alpha" else r
         for r in small_results.rows
     )
     texts = _texts(replace(small_results, rows=rows))
@@ -168,7 +168,7 @@ def test_an_empty_session_still_writes_every_artefact(tmp_path):
 def test_rows_of_two_tracks_are_refused_not_pooled(small_results, tmp_path):
     """Statistics group rows by provider alone, so a provider's rows of another track would be pooled
     with its ATL rows into one figure: write_reports refuses the session and writes nothing."""
-    other = replace(small_results.rows[0], track="roundtrip")
+    other = small_results.rows[0].replaced(track="roundtrip")
     mixed = replace(small_results, rows=(*small_results.rows, other))
     with pytest.raises(InputFormatError) as raised:
         write_reports(mixed, tmp_path / "out", draws=10)
@@ -178,7 +178,7 @@ def test_rows_of_two_tracks_are_refused_not_pooled(small_results, tmp_path):
         compute_statistics(mixed.rows, draws=10)
     assert not (tmp_path / "out").exists()
     # one track other than atl is fine: nothing is pooled across tracks
-    alone = tuple(replace(r, track="roundtrip") for r in small_results.rows)
+    alone = tuple(r.replaced(track="roundtrip") for r in small_results.rows)
     assert compute_statistics(alone, draws=10).providers
 
 
@@ -230,9 +230,9 @@ def test_made_up_names_are_shown_per_provider(make_row):
     checked = {"hallucinationsChecked": True}
     base = make_row("Dreamer", "T1", "r1", classes=[("S", "X", "tp")])
     rows = (
-        replace(base, hallucinated_classes=("Ghost",), hallucinated_features=("X.nope",), extra=checked),
-        replace(base, run="r2", hallucinated_classes=("Ghost",), hallucinated_features=(), extra=checked),
-        replace(make_row("Careful", "T1", "r1", classes=[("S", "X", "tp")]), extra=checked),
+        base.replaced(hallucinated_classes=("Ghost",), hallucinated_features=("X.nope",), extra=checked),
+        base.replaced(run="r2", hallucinated_classes=("Ghost",), hallucinated_features=(), extra=checked),
+        make_row("Careful", "T1", "r1", classes=[("S", "X", "tp")]).replaced(extra=checked),
         make_row("Unchecked", "T1", "r1", classes=[("S", "X", "tp")]),  # scored without metamodels
     )
     results = MappingResults(ResultsHeader(created="2024-01-01"), (), rows)
@@ -264,8 +264,8 @@ def test_unusable_runs_are_counted_per_provider_in_every_table(make_row):
     from benchmark.tracks.mapping.scoring.outcomes import ROW_UNUSABLE
 
     usable = make_row("Flaky", "T1", "r1", classes=[("S", "X", "tp")])
-    unusable = replace(
-        make_row("Flaky", "T1", "r2", classes=[("S", "X", "fn")]), extra={ROW_UNUSABLE: "invalid JSON"}
+    unusable = make_row("Flaky", "T1", "r2", classes=[("S", "X", "fn")]).replaced(
+        extra={ROW_UNUSABLE: "invalid JSON"}
     )
     rows = (usable, unusable, make_row("Steady", "T1", "r1", classes=[("S", "X", "tp")]))
     texts = _texts(MappingResults(ResultsHeader(created="2024-01-01"), (), rows))
@@ -293,12 +293,13 @@ def test_unusable_runs_are_counted_per_provider_in_every_table(make_row):
 def test_tables_tex_has_every_paper_table_each_complete_and_notes_said_once(make_row):
     checked = {"hallucinationsChecked": True}
     rows = (
-        replace(
-            make_row("Dreamer", "T1", "r1", classes=[("S", "X", "tp")], bindings=[("S", "X", "f", "exact")]),
+        make_row(
+            "Dreamer", "T1", "r1", classes=[("S", "X", "tp")], bindings=[("S", "X", "f", "exact")]
+        ).replaced(
             hallucinated_classes=("Ghost",),
             extra=checked,
         ),
-        replace(make_row("Dreamer", "T2", "r1", classes=[("S", "Y", "fp")]), extra=checked),
+        make_row("Dreamer", "T2", "r1", classes=[("S", "Y", "fp")]).replaced(extra=checked),
         make_row("Solo", "T1", "r1", classes=[("S", "X", "tp")]),
         make_row("Mute", "T2", "r1", classes=[("S", "X", "fn")]),
     )

@@ -3,8 +3,6 @@ session produces (one provider, one run, one transformation, error rows, silent 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from benchmark.core.errors import ConfigurationError
@@ -172,8 +170,8 @@ def test_many_runs_stay_fast_and_exact(make_row):
         bindings=[("S", "X", "f", "exact"), ("S", "X", "g", "onlyAtl")],
     )
     other = make_row("B", "T1", "r", classes=[("S", "X", "fn")], bindings=[("S", "X", "f", "divergent")])
-    rows = [replace(base, run=f"r{i:04d}") for i in range(600)]
-    rows += [replace(other, run=f"r{i:04d}") for i in range(600)]
+    rows = [base.replaced(run=f"r{i:04d}") for i in range(600)]
+    rows += [other.replaced(run=f"r{i:04d}") for i in range(600)]
     stats = compute_statistics(rows, draws=300)
     a = stats.provider("A")
     assert a.runs == 600 and a.stability.mean == 1.0

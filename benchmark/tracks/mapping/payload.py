@@ -1,12 +1,13 @@
-"""The count table: one row per (track, provider, model, transformation, run).
+"""The mapping track's payloads: what a row holds beside its identity, and a ground truth's facts.
 
-It is the single source of truth for every metric, table and plot: the pytest suite records rows, the
-aggregate and statistics modules read nothing else, and ``results.json`` stores them so a saved session
-can be re-scored and re-plotted without any other file. A row therefore carries raw counts (never
-derived metrics) plus the per-item verdicts that paired statistics, stability and drill-down pages need.
-
-The harness carries rows as envelopes (:meth:`RunRow.to_envelope`: identity in the envelope, the counts in
-the payload) and the track decodes them back (:meth:`RunRow.from_envelope`).
+The count table (one row per track, provider, model, transformation and run) is the single source of
+truth for every metric, table and plot: the pytest suite records rows, the aggregate and statistics modules
+read nothing else, and ``results.json`` stores them so a saved session can be re-scored and re-plotted
+without any other file. The harness carries a row as its envelope (:class:`benchmark.core.rows.Row`:
+identity and status) with a payload only this module writes and reads (:class:`MappingPayload`: raw
+counts, never derived metrics, and per-item verdicts); :class:`RunRow` is the two together, as the
+track's aggregation, statistics and reports read them. :class:`TransformationFacts` is the payload of a
+ground truth's facts.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from benchmark.core.rows import STATUS_ERROR, STATUS_OK, Facts, Row
+from benchmark.core.rows import STATUS_OK, Facts, Row
 from benchmark.tracks.mapping.counts import (
     DEFAULT_PARTIAL_WEIGHT,
     BindingCounts,
@@ -113,24 +114,35 @@ class BindingItem:
         )
 
 
-@dataclass(frozen=True)
-class RunRow:
-    """One scored run. Identity: (track, provider, model, transformation, run).
+PAYLOAD_FIELDS = (
+    "partial_weight",
+    "confidence_filter",
+    "classes",
+    "bindings",
+    "bindings_by_kind",
+    "confidence_slices",
+    "hallucinated_classes",
+    "hallucinated_features",
+    "suggestions",
+    "invalid",
+    "duplicates",
+    "class_items",
+    "binding_items",
+    "extra",
+)
 
-    ``status`` is ``ok`` or ``error``; an error row keeps its identity and ``error`` text so reports can
-    say which runs were excluded and why, and carries zero counts that aggregation skips.
+
+@dataclass(frozen=True)
+class MappingPayload:
+    """What a mapping row holds beside its identity: the raw counts of one run (never derived metrics),
+    the per-item verdicts that paired statistics, stability and the drill-down need, and side facts.
+
+    Written and read here only (:meth:`to_json` / :meth:`from_json`): ``results.json`` stores it as the
+    payload of the harness's row envelope.
     """
 
-    provider: str
-    model: str
-    transformation: str
-    run: str
-    track: str = "atl"
-    file: str = ""
     partial_weight: float = DEFAULT_PARTIAL_WEIGHT
     confidence_filter: str = "all"
-    status: str = STATUS_OK
-    error: str | None = None
     classes: ClassCounts = ClassCounts()
     bindings: BindingCounts = BindingCounts()
     bindings_by_kind: dict[str, BindingCounts] = field(default_factory=dict)
@@ -144,34 +156,10 @@ class RunRow:
     binding_items: tuple[BindingItem, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
-    @property
-    def key(self) -> tuple[str, str, str, str, str]:
-        return (self.track, self.provider, self.model, self.transformation, self.run)
-
-    @property
-    def ok(self) -> bool:
-        return self.status == STATUS_OK
-
-    def scores(self, w: float | None = None) -> LevelScores:
-        """Metrics of this run alone, at the row's own partial weight unless ``w`` is given."""
-        return level_scores(self.classes, self.bindings, self.partial_weight if w is None else w)
-
-    def with_error(self, message: str) -> RunRow:
-        return replace(self, status=STATUS_ERROR, error=message)
-
     def to_json(self) -> dict[str, Any]:
         return {
-            "rowFormat": ROW_FORMAT_VERSION,
-            "track": self.track,
-            "provider": self.provider,
-            "model": self.model,
-            "transformation": self.transformation,
-            "run": self.run,
-            "file": self.file,
             "partialWeight": self.partial_weight,
             "confidenceFilter": self.confidence_filter,
-            "status": self.status,
-            "error": self.error,
             "class": self.classes.to_json(),
             "binding": self.bindings.to_json(),
             "bindingByKind": {k: v.to_json() for k, v in sorted(self.bindings_by_kind.items())},
@@ -191,19 +179,11 @@ class RunRow:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> RunRow:
+    def from_json(cls, data: dict[str, Any]) -> MappingPayload:
         hallucinations = data.get("hallucinations", {})
         return cls(
-            track=data.get("track", "atl"),
-            provider=data["provider"],
-            model=data["model"],
-            transformation=data["transformation"],
-            run=data["run"],
-            file=data.get("file", ""),
             partial_weight=float(data.get("partialWeight", DEFAULT_PARTIAL_WEIGHT)),
             confidence_filter=data.get("confidenceFilter", "all"),
-            status=data.get("status", STATUS_OK),
-            error=data.get("error"),
             classes=ClassCounts.from_json(data["class"]),
             bindings=BindingCounts.from_json(data["binding"]),
             bindings_by_kind={
@@ -222,39 +202,173 @@ class RunRow:
             extra=dict(data.get("extra", {})),
         )
 
+
+@dataclass(frozen=True)
+class RunRow:
+    """One scored run as the mapping track reads it: the harness's envelope (identity, status) and the
+    typed payload. Identity: (track, provider, model, transformation, run); ``transformation`` is the
+    envelope's task. An error row keeps its identity and ``error`` text, so reports can say which runs
+    were excluded and why, and carries zero counts that aggregation skips."""
+
+    envelope: Row
+    payload: MappingPayload = MappingPayload()
+
+    @classmethod
+    def of(
+        cls,
+        provider: str,
+        model: str,
+        transformation: str,
+        run: str,
+        *,
+        track: str = "atl",
+        file: str = "",
+        status: str = STATUS_OK,
+        error: str | None = None,
+        **payload: Any,
+    ) -> RunRow:
+        """A row from its identity and payload fields (:data:`PAYLOAD_FIELDS`)."""
+        envelope = Row(track, provider, model, transformation, run, file, status, error)
+        return cls(envelope, MappingPayload(**payload))
+
+    # identity, from the envelope
+    @property
+    def track(self) -> str:
+        return self.envelope.track
+
+    @property
+    def provider(self) -> str:
+        return self.envelope.provider
+
+    @property
+    def model(self) -> str:
+        return self.envelope.model
+
+    @property
+    def transformation(self) -> str:
+        return self.envelope.task
+
+    @property
+    def run(self) -> str:
+        return self.envelope.run
+
+    @property
+    def file(self) -> str:
+        return self.envelope.file
+
+    @property
+    def status(self) -> str:
+        return self.envelope.status
+
+    @property
+    def error(self) -> str | None:
+        return self.envelope.error
+
+    @property
+    def key(self) -> tuple[str, str, str, str, str]:
+        return (self.track, self.provider, self.model, self.transformation, self.run)
+
+    @property
+    def ok(self) -> bool:
+        return self.envelope.ok
+
+    # the payload's fields, read through
+    @property
+    def partial_weight(self) -> float:
+        return self.payload.partial_weight
+
+    @property
+    def confidence_filter(self) -> str:
+        return self.payload.confidence_filter
+
+    @property
+    def classes(self) -> ClassCounts:
+        return self.payload.classes
+
+    @property
+    def bindings(self) -> BindingCounts:
+        return self.payload.bindings
+
+    @property
+    def bindings_by_kind(self) -> dict[str, BindingCounts]:
+        return self.payload.bindings_by_kind
+
+    @property
+    def confidence_slices(self) -> dict[str, CountSlice]:
+        return self.payload.confidence_slices
+
+    @property
+    def hallucinated_classes(self) -> tuple[str, ...]:
+        return self.payload.hallucinated_classes
+
+    @property
+    def hallucinated_features(self) -> tuple[str, ...]:
+        return self.payload.hallucinated_features
+
+    @property
+    def suggestions(self) -> int:
+        return self.payload.suggestions
+
+    @property
+    def invalid(self) -> int:
+        return self.payload.invalid
+
+    @property
+    def duplicates(self) -> int:
+        return self.payload.duplicates
+
+    @property
+    def class_items(self) -> tuple[ClassItem, ...]:
+        return self.payload.class_items
+
+    @property
+    def binding_items(self) -> tuple[BindingItem, ...]:
+        return self.payload.binding_items
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        return self.payload.extra
+
+    def scores(self, w: float | None = None) -> LevelScores:
+        """Metrics of this run alone, at the row's own partial weight unless ``w`` is given."""
+        return level_scores(self.classes, self.bindings, self.partial_weight if w is None else w)
+
+    def replaced(self, **changes: Any) -> RunRow:
+        """A copy with some identity fields (``provider``, ``transformation``...) or payload fields
+        changed."""
+        payload = {k: v for k, v in changes.items() if k in PAYLOAD_FIELDS}
+        identity = {
+            ("task" if k == "transformation" else k): v for k, v in changes.items() if k not in payload
+        }
+        return RunRow(replace(self.envelope, **identity), replace(self.payload, **payload))
+
+    def with_error(self, message: str) -> RunRow:
+        return RunRow(self.envelope.with_error(message), self.payload)
+
+    def to_json(self) -> dict[str, Any]:
+        """The row as one flat object (``results.json`` version 1 stored rows so)."""
+        identity = {
+            "rowFormat": ROW_FORMAT_VERSION,
+            "track": self.track,
+            "provider": self.provider,
+            "model": self.model,
+            "transformation": self.transformation,
+            "run": self.run,
+            "file": self.file,
+        }
+        return {**identity, **self.payload.to_json(), "status": self.status, "error": self.error}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RunRow:
+        return cls.from_envelope(Row.from_v1({"rowFormat": 1, **data}))
+
     def to_envelope(self) -> Row:
-        """The harness's row: identity in the envelope, everything else in the payload."""
-        data = self.to_json()
-        payload = {k: v for k, v in data.items() if k not in _ENVELOPE}
-        return Row(
-            track=self.track,
-            provider=self.provider,
-            model=self.model,
-            task=self.transformation,
-            run=self.run,
-            file=self.file,
-            status=self.status,
-            error=self.error,
-            payload=payload,
-        )
+        """The harness's row: identity in the envelope, the payload's JSON in its payload."""
+        return replace(self.envelope, payload=self.payload.to_json())
 
     @classmethod
     def from_envelope(cls, row: Row) -> RunRow:
-        identity = {
-            "track": row.track,
-            "provider": row.provider,
-            "model": row.model,
-            "transformation": row.task,
-            "run": row.run,
-            "file": row.file,
-            "status": row.status,
-            "error": row.error,
-        }
-        return cls.from_json({**row.payload, **identity})
-
-
-# Keys of :meth:`RunRow.to_json` that the envelope carries.
-_ENVELOPE = ("rowFormat", "track", "provider", "model", "transformation", "run", "file", "status", "error")
+        return cls(replace(row, payload={}), MappingPayload.from_json(row.payload))
 
 
 @dataclass(frozen=True)

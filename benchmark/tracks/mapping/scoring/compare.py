@@ -365,7 +365,7 @@ class Comparison:
         if self.suggestions.answer_shape is not None:
             row_extra["answerShape"] = self.suggestions.answer_shape
         row_extra.update(extra or {})
-        return RunRow(
+        return RunRow.of(
             provider=provider or self.suggestions.provider,
             model=model or self.suggestions.model,
             transformation=transformation or self.ground_truth.transformation.name,
@@ -457,7 +457,7 @@ def error_row(
 ) -> RunRow:
     """A row for a run that could not be scored: identity and reason kept, counts zero, excluded from
     aggregation and listed by it."""
-    return RunRow(
+    return RunRow.of(
         provider=provider,
         model=model,
         transformation=transformation,

@@ -18,7 +18,6 @@ the same way:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 
 from benchmark.tracks.mapping.payload import RunRow
 
@@ -62,7 +61,7 @@ def missing_reason(row: RunRow) -> str | None:
 
 def mark_missing(row: RunRow, reason: str) -> RunRow:
     """The error row of a run file that says no answer was obtained, marked as missing with ``reason``."""
-    return replace(row, extra={**row.extra, ROW_MISSING: reason})
+    return row.replaced(extra={**row.extra, ROW_MISSING: reason})
 
 
 def count_outcomes(rows: Iterable[RunRow]) -> dict[tuple[str, str], dict[str, int]]:
