@@ -63,7 +63,8 @@ def _timed_ms(action: Any) -> float:
 
 def run(args: argparse.Namespace) -> int:
     from benchmark.tracks.roundtrip.scoring.scorer import clear_reference_cache
-    from benchmark.tracks.roundtrip.study.manifest import default_data_dir, load_study
+    from benchmark.tracks.roundtrip.study.load import load_study
+    from benchmark.tracks.roundtrip.study.manifest import default_data_dir
     from benchmark.tracks.roundtrip.synth import PROFILES, write_synthetic_runs
 
     source = args.data or default_data_dir()

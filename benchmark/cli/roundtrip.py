@@ -191,7 +191,7 @@ def _lines(args: argparse.Namespace) -> int:
 
 def _cases(args: argparse.Namespace) -> int:
     from benchmark.core.errors import ConfigurationError
-    from benchmark.tracks.roundtrip.study.manifest import load_study
+    from benchmark.tracks.roundtrip.study.load import load_study
 
     if args.data is not None and args.folder is not None:
         raise ConfigurationError("give the data folder once: DIR or the deprecated --data", field="--data")
@@ -209,7 +209,7 @@ def _synth(args: argparse.Namespace) -> int:
     from benchmark.core.errors import ConfigurationError
     from benchmark.core.options import read_argparse
     from benchmark.tracks.roundtrip.options import SYNTH_OPTIONS
-    from benchmark.tracks.roundtrip.study.manifest import load_study
+    from benchmark.tracks.roundtrip.study.load import load_study
     from benchmark.tracks.roundtrip.synth import BUNDLED_PROFILES, PROFILES, write_synthetic_runs
 
     profiles = args.profile or list(BUNDLED_PROFILES)

@@ -9,7 +9,8 @@ import pytest
 
 from benchmark.core.errors import InputFormatError
 from benchmark.tracks.roundtrip.models.sqlmeta import SQL_NS_URI
-from benchmark.tracks.roundtrip.study.manifest import default_data_dir, load_study
+from benchmark.tracks.roundtrip.study.load import load_study
+from benchmark.tracks.roundtrip.study.manifest import default_data_dir
 from benchmark.tracks.roundtrip.study.own_layout import study_answers
 
 DATA = default_data_dir()

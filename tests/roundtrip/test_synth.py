@@ -8,7 +8,7 @@ from benchmark.core.fileio import dumps_json
 from benchmark.tracks.roundtrip.reading.models import read_answer_data
 from benchmark.tracks.roundtrip.reading.runfile import read_run
 from benchmark.tracks.roundtrip.scoring.scorer import reference_lines, score_lines
-from benchmark.tracks.roundtrip.study.manifest import load_study
+from benchmark.tracks.roundtrip.study.load import load_study
 from benchmark.tracks.roundtrip.synth import BUNDLED_EXAMPLES, BUNDLED_PROFILES, PROFILES, synthetic_runs
 
 STUDY = load_study()

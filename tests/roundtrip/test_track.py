@@ -10,7 +10,8 @@ import pytest
 
 from benchmark.core.errors import InputFormatError
 from benchmark.tracks.roundtrip.reading.models import ECORE, SQL
-from benchmark.tracks.roundtrip.study.manifest import default_data_dir, load_study, manifest_cases
+from benchmark.tracks.roundtrip.study.load import load_study
+from benchmark.tracks.roundtrip.study.manifest import default_data_dir, manifest_cases
 
 
 def test_cases_come_from_the_manifest() -> None:

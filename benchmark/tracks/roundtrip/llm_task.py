@@ -30,6 +30,7 @@ from benchmark.core.fileio import dumps_json, sha256_file, sha256_text, write_te
 from benchmark.llm.naming import log_file_name
 from benchmark.llm.requests import Job, JobResult, LlmRequest
 from benchmark.llm.task import FILED_NO_ANSWER, FILED_OK, FILED_REFUSED, FILED_UNUSABLE, Filed
+from benchmark.tracks.roundtrip.names import FORWARD, INVERSE
 from benchmark.tracks.roundtrip.prompt import (
     EXAMPLE_RULE,
     RoundTripTemplates,
@@ -49,7 +50,7 @@ from benchmark.tracks.roundtrip.reading.runfile import (
     generator_of,
     run_path,
 )
-from benchmark.tracks.roundtrip.study.manifest import FORWARD, INVERSE, RoundTripCase, Study
+from benchmark.tracks.roundtrip.study.cases import RoundTripCase, Study
 
 GENERATOR = "atlbench generate"
 

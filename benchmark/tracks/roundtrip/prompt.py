@@ -24,7 +24,8 @@ from typing import Any
 
 from benchmark.core.errors import ConfigurationError
 from benchmark.llm.prompt import PromptTemplate, builtin_template, load_template
-from benchmark.tracks.roundtrip.study.manifest import FORWARD, INVERSE, BasePair
+from benchmark.tracks.roundtrip.names import FORWARD, INVERSE
+from benchmark.tracks.roundtrip.study.cases import BasePair
 
 PACKAGE = "benchmark.tracks.roundtrip"
 BUILTIN_FILES = {INVERSE: "prompt_inverse.md", FORWARD: "prompt_forward.md", "system": "prompt_system.md"}

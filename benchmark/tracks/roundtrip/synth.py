@@ -38,7 +38,7 @@ from benchmark.tracks.roundtrip.models.ecoremodel import EcoreAttribute, EcoreCl
 from benchmark.tracks.roundtrip.models.forward import ForwardMappingError, forward
 from benchmark.tracks.roundtrip.models.sql_io import read_sql, write_sql
 from benchmark.tracks.roundtrip.models.sqlmodel import SqlColumn, SqlSchema
-from benchmark.tracks.roundtrip.names import BUNDLED_EXAMPLES
+from benchmark.tracks.roundtrip.names import BUNDLED_EXAMPLES, FORWARD, INVERSE
 from benchmark.tracks.roundtrip.prompt import EXAMPLE_RULE, example_pairs
 from benchmark.tracks.roundtrip.reading.runfile import (
     STATUS_NOT_RUN,
@@ -47,7 +47,7 @@ from benchmark.tracks.roundtrip.reading.runfile import (
     generator_of,
     run_path,
 )
-from benchmark.tracks.roundtrip.study.manifest import FORWARD, INVERSE, RoundTripCase, Study
+from benchmark.tracks.roundtrip.study.cases import RoundTripCase, Study
 
 GENERATOR = "atlbench roundtrip synth"
 GENERATOR_VERSION = 1

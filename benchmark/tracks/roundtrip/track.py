@@ -42,7 +42,7 @@ if TYPE_CHECKING:  # imported where used: every session loads the track for its 
     from benchmark.tracks.roundtrip.reading.models import ReadModel
     from benchmark.tracks.roundtrip.reading.runfile import StageRun
     from benchmark.tracks.roundtrip.scoring.scorer import ScoreReport
-    from benchmark.tracks.roundtrip.study.manifest import RoundTripCase, Study
+    from benchmark.tracks.roundtrip.study.cases import RoundTripCase, Study
 
 STAGE_STATUS_OK = "ok"
 
@@ -117,7 +117,7 @@ class RoundTripTrack(Track):
     # ------------------------------------------------------------------------------- the study
     @cached_property
     def study(self) -> Study:
-        from benchmark.tracks.roundtrip.study.manifest import load_study
+        from benchmark.tracks.roundtrip.study.load import load_study
 
         return load_study(self.data_root)
 

@@ -29,9 +29,9 @@ from typing import Any
 
 from benchmark.core.errors import InputFormatError
 from benchmark.llm.naming import run_stem
+from benchmark.tracks.roundtrip.names import STAGES
 from benchmark.tracks.roundtrip.reading.answer import extract_model
 from benchmark.tracks.roundtrip.reading.models import ModelKind
-from benchmark.tracks.roundtrip.study.manifest import STAGES
 
 RUN_FORMAT = "atlbench-roundtrip-run"
 RUN_FORMAT_VERSION = 1

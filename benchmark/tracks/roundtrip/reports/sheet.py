@@ -34,7 +34,7 @@ from benchmark.stats.bootstrap import (
     resample_sums,
     rng_for,
 )
-from benchmark.tracks.roundtrip.study.manifest import BASELINES
+from benchmark.tracks.roundtrip.names import BASELINES
 
 SHEET_COLUMNS = (
     "pair", "operator", "k", "provider", "model", "run", "stage", "LOC", "Cr", "InCr", "Ad", "Miss",

@@ -32,8 +32,9 @@ import pyecore.ecore as ecore
 
 from benchmark.core.errors import InputFormatError
 from benchmark.tracks.roundtrip.models.sqlmeta import SQL_METAMODEL_FILE, SQL_ROOT_CLASS
+from benchmark.tracks.roundtrip.names import FORWARD, INVERSE
 from benchmark.tracks.roundtrip.reading.models import ModelKind, sql_model_kind
-from benchmark.tracks.roundtrip.study.manifest import FORWARD, INVERSE, BasePair, RoundTripCase, Study
+from benchmark.tracks.roundtrip.study.cases import BasePair, RoundTripCase, Study
 
 _SOURCE = re.compile(r"^S_(?P<pair>.+)\.ecore$")
 _TARGET = re.compile(r"^T_(?P<pair>.+)\.sql\.xmi$")
