@@ -35,6 +35,7 @@ from benchmark.stats.bootstrap import (
     rng_for,
 )
 from benchmark.tracks.roundtrip.names import BASELINES
+from benchmark.tracks.roundtrip.payload import StagePayload
 
 SHEET_COLUMNS = (
     "pair", "operator", "k", "provider", "model", "run", "stage", "LOC", "Cr", "InCr", "Ad", "Miss",
@@ -66,16 +67,16 @@ class SheetRow:
     provider: str
     model: str
     run: str
-    payload: dict[str, Any]
+    payload: StagePayload
 
     @property
     def pair(self) -> str:
-        return str(self.payload["pair"])
+        return self.payload.pair
 
     def value(self, key: str) -> float:
         if key == "flagCount":
-            return float(len(self.payload.get("flags") or []))
-        value = self.payload.get(key)
+            return float(len(self.payload.flags))
+        value = self.payload.column(key)
         return float(value) if value is not None else 0.0
 
     def csv_values(self) -> list[str]:
@@ -84,11 +85,11 @@ class SheetRow:
             if column in ("provider", "model", "run"):
                 value: Any = getattr(self, column)
             else:
-                value = self.payload.get(column)
+                value = self.payload.column(column)
             if column == "run":
-                value = self.payload.get("runIndex") if self.payload.get("runIndex") is not None else self.run
+                value = self.payload.run_index if self.payload.run_index is not None else self.run
             if column == "flags":
-                value = len(value or [])
+                value = len(value)
             if isinstance(value, bool):
                 value = "yes" if value else "no"
             elif isinstance(value, float):
@@ -99,16 +100,16 @@ class SheetRow:
 
 def sheet_rows(rows: Iterable[Any]) -> list[SheetRow]:
     """The scored (``ok``) rows as sheet lines, in sheet order: pair, operator, k, provider, run, stage."""
-    found = [SheetRow(r.provider, r.model, r.run, dict(r.payload)) for r in rows if r.ok]
+    found = [SheetRow(r.provider, r.model, r.run, StagePayload.of_row(r)) for r in rows if r.ok]
     return sorted(
         found,
         key=lambda s: (
             s.pair,
-            str(s.payload["operator"]),
-            s.payload["k"] if s.payload.get("k") is not None else 0,
+            s.payload.operator,
+            s.payload.k if s.payload.k is not None else 0,
             s.provider,
             s.run,
-            STAGE_ORDER.get(str(s.payload["stage"]), 9),
+            STAGE_ORDER.get(s.payload.stage, 9),
         ),
     )
 
@@ -151,7 +152,7 @@ class Group:
 def _key_of(row: SheetRow, by: str) -> str:
     if by == "provider":
         return row.provider
-    value = row.payload.get(by)
+    value = row.payload.column(by)
     if by == "k":
         return "any" if value is None else str(value)
     return str(value)
@@ -185,7 +186,7 @@ def aggregate(
             note = None if len(by_pair) > 1 else "one pair: the interval shows no variation over pairs"
             for index, column in enumerate(INTERVAL_COLUMNS):
                 intervals[column] = percentile_interval(sums[:, index] / sums[:, -1], note=note)
-        status = [str(r.payload.get("stageStatus")) for r in members]
+        status = [r.payload.stage_status for r in members]
         result.append(
             Group(
                 keys=keys,
@@ -307,3 +308,15 @@ def latex_table(groups: Sequence[Group]) -> str:
         ),
     ]
     return Table.of("roundtrip-table", "Round trip per provider and stage", columns, groups).to_latex()
+
+
+def summary_lines(rows: Sequence[Any], layout: str, verbose: bool) -> list[str]:
+    """The session's terminal tables: provider x stage (and provider x k with ``-v``), the excluded rows."""
+    scored = sheet_rows(rows)
+    lines = [f"{len(scored)} stage evaluations, {len({r.pair for r in scored})} pairs, {layout} data"]
+    lines += terminal_lines(aggregate(scored, ("provider", "stage"), draws=0), ("provider", "stage"))
+    if verbose:
+        lines.append("")
+        lines += terminal_lines(aggregate(scored, ("provider", "k"), draws=0), ("provider", "k"))
+    lines += [f"excluded: {r.provider} {r.task} {r.run}: {r.error}" for r in rows if not r.ok]
+    return lines

@@ -1,0 +1,143 @@
+"""The round-trip track's payload: one line of the study's sheet, the scores of one stage evaluation.
+
+Written by scoring (:meth:`StagePayload.of`) and read by every reader (the sheet and its summaries, the
+headline, JUnit XML) through :meth:`StagePayload.from_json`: this module is the only one that knows the
+payload's keys, which are the sheet's column names (:meth:`StagePayload.column`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from benchmark.core.rows import Row
+
+if TYPE_CHECKING:
+    from benchmark.tracks.roundtrip.scoring.scorer import ScoreReport
+    from benchmark.tracks.roundtrip.study.cases import RoundTripCase
+
+STAGE_STATUS_OK = "ok"
+
+# JSON key -> attribute, in the payload's order.
+_KEYS = {
+    "pair": "pair",
+    "operator": "operator",
+    "k": "k",
+    "runIndex": "run_index",
+    "stage": "stage",
+    "stageStatus": "stage_status",
+    "LOC": "loc",
+    "Cr": "cr",
+    "InCr": "incr",
+    "Ad": "ad",
+    "AdHarmful": "ad_harmful",
+    "Miss": "miss",
+    "pctCorrect": "pct_correct",
+    "pctWSuccess": "pct_wsuccess",
+    "pctWSuccessSheet": "pct_wsuccess_sheet",
+    "deltaDetected": "delta_detected",
+    "deltaRecall": "delta_recall",
+    "deltaPrecision": "delta_precision",
+    "deltaLines": "delta_lines",
+    "loadable": "loadable",
+    "loadError": "load_error",
+    "readAs": "read_as",
+    "equivalent": "equivalent",
+    "flags": "flags",
+    "extractionNotes": "extraction_notes",
+}
+
+
+@dataclass(frozen=True)
+class StagePayload:
+    """What a stage evaluation is about (pair, operator, k, run, stage and how it went) and its scores:
+    the sheet's nine columns, the delta scores, loadability and flags."""
+
+    pair: str
+    operator: str
+    k: int | None  # None for a baseline
+    run_index: int | None
+    stage: str
+    stage_status: str
+    loc: int
+    cr: int
+    incr: int
+    ad: int
+    ad_harmful: int
+    miss: int
+    pct_correct: float
+    pct_wsuccess: float
+    pct_wsuccess_sheet: float
+    delta_detected: bool
+    delta_recall: float
+    delta_precision: float
+    delta_lines: int
+    loadable: bool
+    load_error: str | None
+    read_as: str
+    equivalent: bool
+    flags: tuple[str, ...] = ()
+    extraction_notes: tuple[str, ...] = ()
+
+    @classmethod
+    def of(
+        cls,
+        report: ScoreReport,
+        case: RoundTripCase,
+        stage: str,
+        k: int | None,
+        run_index: int | None,
+        status: str,
+    ) -> StagePayload:
+        """The payload of a stage evaluation scored as ``report``."""
+        counts = report.counts
+        return cls(
+            pair=case.domain,
+            operator=case.operator,
+            k=k,
+            run_index=run_index,
+            stage=stage,
+            stage_status=status,
+            loc=counts.loc,
+            cr=counts.cr,
+            incr=counts.incr,
+            ad=counts.ad,
+            ad_harmful=counts.ad_harmful,
+            miss=counts.miss,
+            pct_correct=report.pct_correct,
+            pct_wsuccess=report.pct_wsuccess,
+            pct_wsuccess_sheet=report.pct_wsuccess_sheet,
+            delta_detected=report.delta_detected,
+            delta_recall=report.delta.recall,
+            delta_precision=report.delta.precision,
+            delta_lines=report.delta.lines,
+            loadable=report.loadable,
+            load_error=report.load_error,
+            read_as=report.read_as,
+            equivalent=report.equivalent,
+            flags=tuple(report.flags),
+            extraction_notes=tuple((report.extraction or {}).get("notes", [])),
+        )
+
+    def column(self, key: str) -> Any:
+        """The value of the sheet's column ``key`` (a payload key: ``pctCorrect``, ``Cr``...)."""
+        return getattr(self, _KEYS[key])
+
+    def to_json(self) -> dict[str, Any]:
+        data = {key: getattr(self, name) for key, name in _KEYS.items()}
+        data["flags"], data["extractionNotes"] = list(self.flags), list(self.extraction_notes)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> StagePayload:
+        values = {name: data.get(key) for key, name in _KEYS.items()}
+        values["flags"] = tuple(data.get("flags") or ())
+        values["extraction_notes"] = tuple(data.get("extractionNotes") or ())
+        return cls(**values)
+
+    @classmethod
+    def of_row(cls, row: Row) -> StagePayload:
+        return cls.from_json(row.payload)
+
+
+__all__ = ["STAGE_STATUS_OK", "StagePayload"]

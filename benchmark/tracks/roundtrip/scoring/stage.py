@@ -1,0 +1,153 @@
+"""Scoring one stage evaluation of the round-trip track, and checking the references it is scored against.
+
+The answer is read from its run file (or study answer file), or is the baseline's own model; it is scored
+line by line (:func:`~.scorer.score_lines`) against the stage's expected model with its base model as the
+base, the references' lines read once per content. A stage's payload is a function of the scored file's
+bytes, of its two reference models and of this code, so it is kept in the disk cache under that key and a
+repeated session reads it back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from benchmark.core.diskcache import DiskCache, code_fingerprint, make_key
+from benchmark.core.errors import BenchmarkError, ConfigurationError
+from benchmark.core.fileio import sha256_file
+from benchmark.core.rows import Facts, Row
+from benchmark.core.track import GroundTruthCase, GroundTruthProblem, RunCase
+from benchmark.core.wording import word
+from benchmark.tracks.roundtrip.collection import StageCase, StageCases
+from benchmark.tracks.roundtrip.names import ECHO, STAGES
+from benchmark.tracks.roundtrip.payload import STAGE_STATUS_OK, StagePayload
+from benchmark.tracks.roundtrip.reading.models import ReadModel, read_answer, read_answer_data
+from benchmark.tracks.roundtrip.reading.runfile import STATUS_NOT_RUN, StageRun, read_run
+from benchmark.tracks.roundtrip.scoring.scorer import reference_lines, score_lines
+from benchmark.tracks.roundtrip.scoring.witness import diff_lines
+from benchmark.tracks.roundtrip.study.cases import RoundTripCase
+
+
+class StageScorer:
+    """Scores the run cases of one study; checks and describes its cases (once per task and process)."""
+
+    def __init__(
+        self,
+        cases: StageCases,
+        cache: DiskCache,
+        error_row: Callable[[RunCase, str], Row],
+        track: str = "roundtrip",
+    ) -> None:
+        self.cases = cases
+        self.study = cases.study
+        self.cache = cache
+        self.error_row = error_row  # the track's (the harness's envelope of a run that was not scored)
+        self.name = track
+        self._problems: dict[str, str | None] = {}
+
+    def _case(self, task: str) -> RoundTripCase:
+        try:
+            return self.study.case(task)
+        except KeyError:
+            raise ConfigurationError(f"no round-trip case {task!r}", file=self.study.root) from None
+
+    def error(self, task: str) -> str | None:
+        """Why the case's four models cannot be read (once per task and process)."""
+        if task not in self._problems:
+            try:
+                case = self._case(task)
+                for stage in (case.inverse, case.forward):
+                    reference_lines(stage.base, stage.kind)
+                    reference_lines(stage.expected, stage.kind)
+                self._problems[task] = None
+            except BenchmarkError as error:
+                self._problems[task] = f"case {task} is unusable: {error}"
+        return self._problems[task]
+
+    def check(self, case: GroundTruthCase) -> Facts:
+        problem = self.error(case.task)
+        if problem is not None:
+            raise GroundTruthProblem(problem)
+        facts = self.facts(case.task)
+        empty = [s for s in STAGES if facts.payload[f"{s}DeltaLines"] == 0]
+        if empty:
+            raise GroundTruthProblem(
+                f"case {case.task}: the delta changes no canonical line on the {' and '.join(empty)} "
+                f"{word(len(empty), 'side')}, so it measures nothing"
+            )
+        return facts
+
+    def facts(self, task: str) -> Facts:
+        case = self._case(task)
+        payload: dict[str, Any] = {"pair": case.domain, "operator": case.operator, "seed": case.seed}
+        error = self.error(task)
+        if error is None:
+            for stage in (case.inverse, case.forward):
+                base = reference_lines(stage.base, stage.kind)
+                expected = reference_lines(stage.expected, stage.kind)
+                diff = diff_lines(base, expected)
+                payload[f"{stage.name}BaseLines"] = len(base)
+                payload[f"{stage.name}ExpectedLines"] = len(expected)
+                payload[f"{stage.name}DeltaLines"] = len(diff.entries())
+        return Facts(self.name, task, str(case.delta_source), error, payload)
+
+    # ---------------------------------------------------------------------------------- scoring
+    def _read(self, stage_case: StageCase, case: RunCase) -> tuple[ReadModel, str]:
+        stage = stage_case.case.stage(stage_case.stage)
+        if case.baseline is not None:  # our own, loadable models: their lines are cached already
+            model = stage.base if case.baseline == ECHO else stage.expected
+            lines = reference_lines(model, stage.kind)
+            return ReadModel(str(model), stage.kind.name, True, None, "model", lines), STAGE_STATUS_OK
+        assert case.file is not None
+        if stage_case.source == "study answer":
+            return read_answer(case.file, stage.kind), STAGE_STATUS_OK
+        run: StageRun = read_run(case.file)
+        if run.status == STATUS_NOT_RUN:
+            reason = run.reason or "not run: the inverse answer is unusable"
+            return ReadModel(str(case.file), stage.kind.name, False, reason, "nothing", ()), run.status
+        assert run.answer is not None
+        return read_answer_data(run.answer.encode("utf-8"), str(case.file), stage.kind), run.status
+
+    def _payload(self, case: RunCase, stage_case: StageCase) -> dict[str, Any]:
+        stage = stage_case.case.stage(stage_case.stage)
+        read, status = self._read(stage_case, case)
+        report = score_lines(
+            reference_lines(stage.base, stage.kind),
+            reference_lines(stage.expected, stage.kind),
+            read,
+            base_file=str(stage.base),
+            expected_file=str(stage.expected),
+        )
+        return StagePayload.of(
+            report, stage_case.case, stage_case.stage, stage_case.k, stage_case.run_index, status
+        ).to_json()
+
+    def _payload_key(self, case: RunCase, stage_case: StageCase) -> str:
+        """A stage's payload is a function of the scored file's bytes, of its two reference models and of
+        this code: the key of its disk-cache entry (a repeated session reads it back)."""
+        stage = stage_case.case.stage(stage_case.stage)
+        return make_key(
+            stage_case.case.case_id,
+            stage_case.stage,
+            stage_case.source,
+            case.baseline or "",
+            str(stage_case.k),
+            str(stage_case.run_index),
+            stage.kind.ns_uri,
+            sha256_file(case.file) if case.file is not None else "",
+            sha256_file(stage.base),
+            sha256_file(stage.expected),
+            code_fingerprint("tracks.roundtrip", "lang.ecore", "core.xmlguard"),
+        )
+
+    def score(self, case: RunCase) -> Row:
+        problem = self.error(case.task)
+        if problem is not None:
+            return self.error_row(case, problem)
+        try:
+            stage_case = self.cases.stage_case(case)
+            key = self._payload_key(case, stage_case)
+            payload = self.cache.get_or_compute("roundtrip", key, lambda: self._payload(case, stage_case))
+        except BenchmarkError as error:
+            return self.error_row(case, str(error))
+        return Row(self.name, case.provider, case.model, case.task, case.run, case.label, payload=payload)
