@@ -31,7 +31,7 @@ from benchmark.llm.task import FILED_NO_ANSWER, FILED_OK, FILED_REFUSED, FILED_U
 from benchmark.tracks.ocl.dataset import Dataset
 from benchmark.tracks.ocl.runs import RUN_FORMAT, RUN_VERSION, run_path
 from benchmark.tracks.ocl.scoring.extract import extract_constraint
-from benchmark.tracks.ocl.variants import ORIGINAL, Variant
+from benchmark.tracks.ocl.variants import ORIGINAL, Variant, Variants
 
 BUILTIN_TEMPLATE = ("benchmark.tracks.ocl", "prompt_template.md")
 PLACEHOLDERS = frozenset({"modelName", "plantuml", "specification", "constraintId"})
@@ -64,7 +64,7 @@ def _selected(key: str, selectors: Sequence[str]) -> bool:
 class OclTask:
     """The jobs of one mode: every selected (model, constraint) times every run index."""
 
-    def __init__(self, track: Any, dataset: Dataset, request: Any, template: PromptTemplate) -> None:
+    def __init__(self, variants: Variants, dataset: Dataset, request: Any, template: PromptTemplate) -> None:
         from benchmark.core.errors import ConfigurationError
 
         self.root = dataset.root
@@ -73,13 +73,13 @@ class OclTask:
         self.redactor = request.redactor
         self.template = template
         self.mode = request.options.get("ocl_mode") or ORIGINAL
-        self.seed = track.seed
+        self.seed = variants.seed
         self.requests: list[Request] = []
         for name, entry in dataset.models.items():
             chosen = [cid for cid in entry.constraints if _selected(f"{name}/{cid}", request.selectors)]
             if not chosen:
                 continue
-            variant = track.variant(name, self.mode)
+            variant = variants.variant(name, self.mode)
             self.requests += [Request(name, cid, variant) for cid in chosen]
         if not self.requests:
             raise ConfigurationError(f"no constraint matches {' '.join(request.selectors)}", field="-k")
@@ -196,9 +196,9 @@ class OclTask:
 class OclTrackTask:
     """The OCL track's :class:`~benchmark.llm.task.TrackTask`: a single pass of :class:`OclTask`."""
 
-    def __init__(self, track: Any, dataset: Dataset, request: Any) -> None:
+    def __init__(self, variants: Variants, dataset: Dataset, request: Any) -> None:
         self.template = ocl_template(request.prompt_template)
-        self.task = OclTask(track, dataset, request, self.template)
+        self.task = OclTask(variants, dataset, request, self.template)
 
     def passes(self) -> Iterator[OclTask]:
         yield self.task

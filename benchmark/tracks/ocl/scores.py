@@ -41,7 +41,7 @@ from benchmark.stats.bootstrap import (
     resample_sums,
     rng_for,
 )
-from benchmark.tracks.ocl.scoring.judge import AGREEMENT, OUTCOMES
+from benchmark.tracks.ocl.payload import AGREEMENT, OUTCOMES, OclPayload
 
 ORIGINAL = "original"
 METRICS = ("accuracy_original", "accuracy_transformed", "robustness", "retention", "drop")
@@ -74,19 +74,19 @@ def judged(rows: Iterable[Any]) -> list[Judged]:
     """Every judged answer of the track's rows (error rows carry theirs as failures: nothing is dropped)."""
     out = []
     for row in rows:
-        payload = row.payload
-        for item in payload.get("judgements", ()):
+        payload = OclPayload.of_row(row)
+        for item in payload.judgements:
             out.append(
                 Judged(
                     row.provider,
                     row.model,
                     row.run,
-                    str(payload.get("datasetModel", "")),
-                    str(payload.get("mode", "")),
-                    str(item["id"]),
-                    str(item["outcome"]),
-                    str(item.get("detail", "")),
-                    tuple(item.get("states", ())),
+                    payload.dataset_model,
+                    payload.mode,
+                    item.constraint,
+                    item.outcome,
+                    item.detail,
+                    item.states,
                     row.file,
                 )
             )

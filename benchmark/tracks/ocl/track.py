@@ -1,43 +1,28 @@
-"""The OCL robustness track: LLM-written constraints judged on original and transformed models.
+"""The OCL robustness track (``ocl``): the hooks through which the harness runs it (``docs/TRACKS.md``,
+``docs/OCL.md``).
 
-Ground-truth cases are (dataset model, mode) pairs: the variant is built (:mod:`.variants`) and its
-transformed references must give, on the transformed states, the verdicts ``states.json`` records for the
-original (the transformations' law, checked on the data the runs are judged with). Run cases are
-(dataset model, mode, provider, run): one per run file (:mod:`.runs`) and dataset model it answers, plus
-the live baselines (:mod:`.baselines`), each judging every constraint of the model (:mod:`.judge`).
-Case ids read ``library-rename-Synthetic-Noisy-run01`` and ``library-rename-Oracle``, so ``-k rename``,
-``-k library`` or ``-k Oracle`` select what they say. Variants and their judges are built once per process
-and model (SOIL parsing is the cost; every mode transforms the parsed states), and kept in the session's
-disk cache, so a repeated session loads them instead of parsing and transforming again.
+LLM-written constraints are judged on original and transformed models. Each hook hands over to a room:
+:mod:`.collection` (the cases of the dataset and its run files), :mod:`.variants` (each model's variants
+and their judges, built once per process and kept in the disk cache), :mod:`.scoring` (a run's
+judgements, and the ground truth's check), :mod:`.payload` (the typed payload), :mod:`.scores`,
+:mod:`.pairs` and :mod:`.reports` (what is read from the rows), :mod:`.llm_task`, :mod:`.options`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from benchmark.core.errors import BenchmarkError, ConfigurationError
-from benchmark.core.fileio import sha256_file
 from benchmark.core.rows import Facts, Row
-from benchmark.core.track import (
-    Collection,
-    GroundTruthCase,
-    GroundTruthProblem,
-    RunCase,
-    SkippedInput,
-    Track,
-)
-from benchmark.core.wording import plural
-from benchmark.tracks.ocl.dataset import Dataset, DatasetError, load_dataset
+from benchmark.core.track import Collection, GroundTruthCase, RunCase, Track
 from benchmark.tracks.ocl.options import GENERATE_OPTIONS, REPORT_OPTIONS, TRACK_OPTIONS
-from benchmark.tracks.ocl.runs import RunFileError, peek_run, read_run, run_files
-from benchmark.tracks.ocl.variants import ORIGINAL, modes
 
 if TYPE_CHECKING:  # imported where used: every session loads the track for its options (docs/TRACKS.md)
-    from benchmark.tracks.ocl.scoring.judge import Judgement, Referee
-    from benchmark.tracks.ocl.variants import Variant, VariantSource
+    from benchmark.tracks.ocl.collection import Tasks
+    from benchmark.tracks.ocl.dataset import Dataset
+    from benchmark.tracks.ocl.scoring.runs import RunJudge
+    from benchmark.tracks.ocl.variants import Variants
 
 
 class OclTrack(Track):
@@ -49,269 +34,71 @@ class OclTrack(Track):
     generate_options = GENERATE_OPTIONS
     headline_name = "robustness"
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._dataset: Dataset | None = None
-        self._dataset_error: str | None = None
-        self._sources: dict[str, VariantSource] = {}
-        self._variants: dict[tuple[str, str], Variant | str] = {}
-        self._referees: dict[tuple[str, str], Referee] = {}
-        self._tasks: dict[str, tuple[str, str]] = {}
-
-    # ------------------------------------------------------------------------------- dataset
+    # ------------------------------------------------------------------------------- the rooms
 
     @property
     def seed(self) -> int:
         return self.option("ocl_seed")
 
-    def dataset(self) -> Dataset | None:
-        if self._dataset is None and self._dataset_error is None:
-            try:
-                self._dataset = load_dataset(self.data_root)
-            except DatasetError as error:
-                self._dataset_error = str(error)
-        return self._dataset
+    @cached_property
+    def loaded(self) -> tuple[Dataset | None, str | None]:
+        """(the dataset, None), or (None, why it cannot be read)."""
+        from benchmark.tracks.ocl.dataset import DatasetError, load_dataset
 
-    def task_of(self, model: str, mode: str) -> str:
-        task = f"{model}-{mode}"
-        self._tasks[task] = (model, mode)
-        return task
+        try:
+            return load_dataset(self.data_root), None
+        except DatasetError as error:
+            return None, str(error)
 
-    def split(self, task: str) -> tuple[str, str] | None:
-        if task in self._tasks:
-            return self._tasks[task]
-        dataset = self.dataset()
-        for mode in modes():
-            model = task[: -len(mode) - 1] if task.endswith(f"-{mode}") else None
-            if model and dataset is not None and model in dataset.models:
-                return self._tasks.setdefault(task, (model, mode))
-        return None
+    @cached_property
+    def tasks(self) -> Tasks:
+        from benchmark.tracks.ocl.collection import Tasks
 
-    def variant(self, model: str, mode: str) -> Variant:
-        """The variant (built once per process); raises :class:`GroundTruthProblem` when it cannot be."""
-        from benchmark.tracks.ocl.variants import VariantSource
+        return Tasks(self.loaded[0])
 
-        key = (model, mode)
-        if key not in self._variants:
-            dataset = self.dataset()
-            assert dataset is not None
-            try:
-                if model not in self._sources:
-                    self._sources[model] = VariantSource(dataset.models[model], self.cache)
-                self._variants[key] = self._sources[model].variant(mode, self.seed)
-            except BenchmarkError as error:
-                self._variants[key] = f"{model} ({mode}): {error}"
-        found = self._variants[key]
-        if isinstance(found, str):
-            raise GroundTruthProblem(found)
-        return found
+    @cached_property
+    def variants(self) -> Variants | None:
+        from benchmark.tracks.ocl.variants import Variants
 
-    def referee(self, model: str, mode: str) -> Referee:
-        key = (model, mode)
-        if key not in self._referees:
-            self._referees[key] = self.variant(model, mode).referee()
-        return self._referees[key]
+        dataset = self.loaded[0]
+        return None if dataset is None else Variants(dataset, self.seed, self.cache)
 
-    # ------------------------------------------------------------------------------- collection
+    @cached_property
+    def judge(self) -> RunJudge:
+        from benchmark.tracks.ocl.scoring.runs import RunJudge
+
+        dataset, error = self.loaded
+        return RunJudge(
+            self.data_root, dataset, error, self.tasks, self.variants, super().error_row, self.name
+        )
+
+    # ------------------------------------------------------------------------------- the hooks
 
     def collect(self) -> Collection:
-        if not self.data_root.is_dir():
-            return Collection(skipped=(SkippedInput(self.data_root, "no OCL dataset folder"),))
-        dataset = self.dataset()
-        if dataset is None:
-            truth = GroundTruthCase(self.name, "dataset", self.data_root / "specification.json")
-            return Collection(ground_truths=(truth,))
-        truths, runs, skipped = [], [], []
-        for model in dataset.models.values():
-            for mode in modes():
-                task = self.task_of(model.name, mode)
-                truths.append(GroundTruthCase(self.name, task, model.use_file))
-                for baseline in self.option("ocl_baselines"):
-                    runs.append(
-                        RunCase(
-                            self.name, task, baseline, "baseline", f"{task}-{baseline}", baseline=baseline
-                        )
-                    )
-        seen: set[str] = set()
-        for path in run_files(self.data_root):
-            run = peek_run(path)
-            if run is None:  # unreadable: a case of its own, whose row says why
-                label = path.relative_to(self.data_root).with_suffix("").as_posix().replace("/", "-")
-                runs.append(
-                    RunCase(self.name, "runs", "unknown", path.stem, f"unreadable-{label}", file=path)
-                )
-                continue
-            for model in sorted(run.answers):
-                task = self.task_of(model, run.mode)
-                case_id = f"{task}-{run.provider}-{run.run}"
-                if case_id in seen:
-                    case_id = f"{case_id}-{path.stem}"
-                seen.add(case_id)
-                runs.append(
-                    RunCase(self.name, task, run.provider, run.run, case_id, file=path, model=run.model)
-                )
-            for model in sorted(set(dataset.models) - set(run.answers)):
-                skipped.append(SkippedInput(path, f"no answers for model {model}"))
-        return Collection(
-            tuple(sorted(truths, key=lambda c: c.case_id)),
-            tuple(sorted(runs, key=lambda c: c.case_id)),
-            tuple(skipped),
-        )
+        from benchmark.tracks.ocl.collection import collect
 
-    # ----------------------------------------------------------------------------- ground truth
+        return collect(self.data_root, self.loaded[0], self.tasks, self.option("ocl_baselines"), self.name)
 
     def ground_truth_error(self, task: str) -> str | None:
-        if self.dataset() is None:
-            return f"the OCL dataset is unusable: {self._dataset_error}"
-        if task == "runs":
-            return None
-        parts = self.split(task)
-        if parts is None:
-            return f"{task}: no such dataset model and mode (modes: {', '.join(modes())})"
-        try:
-            self.variant(*parts)
-        except GroundTruthProblem as error:
-            return f"the variant is unusable: {error}"
-        return None
+        return self.judge.error(task)
 
     def check_ground_truth(self, case: GroundTruthCase) -> Facts:
-        problem = self.ground_truth_error(case.task)
-        if problem is not None:
-            raise GroundTruthProblem(problem)
-        model, mode = self.split(case.task)  # type: ignore[misc]
-        dataset = self.dataset()
-        assert dataset is not None
-        recorded = dataset.models[model].verdicts
-        referee = self.referee(model, mode)
-        wrong = [
-            f"  - {cid} on {state}: the reference {'holds' if got[cid] else 'fails'}, states.json says "
-            f"{'holds' if recorded[state][cid] else 'fails'}"
-            for state, got in referee.verdicts.items()
-            for cid in got
-            if got[cid] is not recorded[state][cid]
-        ]
-        if wrong:
-            raise GroundTruthProblem(
-                f"{dataset.models[model].states_file}: mode {mode} changes "
-                f"{plural(len(wrong), 'verdict')} of the "
-                "references (the transformed reference on the transformed state must agree with the "
-                "original):\n" + "\n".join(wrong)
-            )
-        return self.facts(case.task)
+        return self.judge.check(case)
 
     def facts(self, task: str) -> Facts:
-        dataset = self.dataset()
-        parts = self.split(task)
-        if dataset is None or parts is None:
-            return Facts(self.name, task, str(self.data_root), self._dataset_error or "unknown task")
-        entry = dataset.models[parts[0]]
-        return Facts(
-            self.name,
-            task,
-            str(entry.use_file),
-            payload={
-                "datasetModel": entry.name,
-                "mode": parts[1],
-                "constraints": len(entry.constraints),
-                "states": len(entry.verdicts),
-            },
-        )
-
-    # ---------------------------------------------------------------------------------- scoring
-
-    def answers_of(self, case: RunCase, model: str, mode: str) -> tuple[dict[str, str], str]:
-        """(constraint id -> raw answer, the LLM's model name) of a run case."""
-        from benchmark.tracks.ocl.baselines import baseline_answers
-
-        if case.baseline is not None:
-            return baseline_answers(
-                case.baseline, self.variant(model, mode), self.variant(model, ORIGINAL)
-            ), case.model
-        assert case.file is not None
-        run = read_run(case.file)
-        if run.mode != mode:
-            raise RunFileError(
-                f"the file is for mode {run.mode}, its case for {mode}", file=case.file, field="$.mode"
-            )
-        if run.seed != self.seed:
-            raise RunFileError(
-                f"the prompts were built with transformation seed {run.seed}, this session judges seed "
-                f"{self.seed} (--ocl-seed)",
-                file=case.file,
-                field="$.seed",
-            )
-        return run.answers.get(model, {}), run.model
+        return self.judge.facts(task)
 
     def score_run(self, case: RunCase) -> Row:
-        parts = self.split(case.task)
-        if parts is None:
-            try:
-                read_run(case.file) if case.file is not None else None
-            except RunFileError as error:
-                return self.error_row(case, str(error))
-            return self.error_row(case, f"{case.task}: no such dataset model and mode")
-        model, mode = parts
-        try:
-            answers, llm = self.answers_of(case, model, mode)
-            referee = self.referee(model, mode)
-        except (BenchmarkError, GroundTruthProblem) as error:
-            return self.error_row(case, str(error))
-        dataset = self.dataset()
-        assert dataset is not None
-        label = case.label
-        judgements = [
-            referee.judge(cid, answers.get(cid), label=f"{label} [{model}.{cid}]")
-            for cid in dataset.models[model].constraints
-        ]
-        unknown = sorted(set(answers) - set(dataset.models[model].constraints))
-        return Row(
-            self.name,
-            case.provider,
-            llm,
-            case.task,
-            case.run,
-            label,
-            payload=self._payload(model, mode, judgements, unknown),
-        )
-
-    def _payload(
-        self, model: str, mode: str, judgements: Sequence[Judgement], unknown: Sequence[str] = ()
-    ) -> dict[str, Any]:
-        return {
-            "datasetModel": model,
-            "mode": mode,
-            "seed": self.seed,
-            "judgements": [j.to_json() for j in judgements],
-            "unknownConstraints": list(unknown),
-        }
+        return self.judge.score(case)
 
     def error_row(self, case: RunCase, message: str) -> Row:
         """An unusable run still counts: every constraint of its model is a failure (``missing``)."""
-        from benchmark.tracks.ocl.scoring.judge import MISSING, Judgement
-
-        row = super().error_row(case, message)
-        parts = self.split(case.task)
-        dataset = self.dataset()
-        if parts is None or dataset is None:
-            return row
-        model, mode = parts
-        judgements = [
-            Judgement(cid, MISSING, f"run unusable: {message}") for cid in dataset.models[model].constraints
-        ]
-        return replace(row, payload=self._payload(model, mode, judgements))
-
-    # ----------------------------------------------------------------------------------- inputs
+        return self.judge.error_row(case, message)
 
     def input_files(self) -> dict[str, str]:
-        dataset = self.dataset()
-        if dataset is None:
-            return {}
-        files = [self.data_root / "specification.json"]
-        for entry in dataset.models.values():
-            files += [entry.use_file, entry.puml_file, entry.states_file]
-            files += [entry.state_path(s) for s in entry.verdicts]
-        files += run_files(self.data_root)
-        return {p.relative_to(self.data_root).as_posix(): sha256_file(p) for p in sorted(set(files))}
+        from benchmark.tracks.ocl.collection import input_files
+
+        return input_files(self.data_root, self.loaded[0])
 
     def options_json(self) -> dict[str, Any]:
         return {"baselines": list(self.option("ocl_baselines")), "seed": self.seed}
@@ -321,56 +108,33 @@ class OclTrack(Track):
             return f"the transformation seeds differ ({before.get('seed', 0)} then {now.get('seed', 0)})"
         return None
 
-    # -------------------------------------------------------------------------------- reading
-
-    def scores(self, rows: Any, draws: int | None = None) -> Any:
-        from benchmark.stats.bootstrap import DEFAULT_DRAWS
-        from benchmark.tracks.ocl.scores import judged, score
-
-        return score(judged(rows), draws=draws or DEFAULT_DRAWS)
-
-    def mode_pairs(self, rows: Any, draws: int | None = None) -> Any:
-        from benchmark.stats.bootstrap import DEFAULT_DRAWS
-        from benchmark.tracks.ocl.pairs import compare_modes
-        from benchmark.tracks.ocl.scores import judged
-
-        return compare_modes(judged(rows), draws=draws or DEFAULT_DRAWS)
-
     def headline(self, rows: Any) -> dict[str, float]:
-        from benchmark.tracks.ocl.scores import headline
+        from benchmark.tracks.ocl.scores import headline, judged, score
 
-        return headline(self.scores(rows, draws=1))
+        return headline(score(judged(rows), draws=1))
 
     def junit_properties(self, row: Row) -> list[tuple[str, str]]:
-        from benchmark.tracks.ocl.scoring.judge import OUTCOMES
+        from benchmark.tracks.ocl.payload import OclPayload
 
-        items = row.payload.get("judgements", [])
-        counts = {o: sum(1 for j in items if j["outcome"] == o) for o in OUTCOMES}
-        props = [("mode", str(row.payload.get("mode", ""))), ("constraints", str(len(items)))]
-        props += [(o.replace(" ", "_"), str(n)) for o, n in counts.items() if n]
-        return props
+        payload = OclPayload.of_row(row)
+        props = [("mode", payload.mode), ("constraints", str(len(payload.judgements)))]
+        return props + [(o.replace(" ", "_"), str(n)) for o, n in payload.outcome_counts().items() if n]
 
     def summary_lines(self, results: Any, section: Any, verbose: bool) -> list[str]:
-        from benchmark.tracks.ocl.reports.files import summary_lines
+        from benchmark.tracks.ocl.reports.tables import summary_lines
 
-        rows = section.rows
-        return summary_lines(self.scores(rows), rows, verbose, self.mode_pairs(rows))
+        return summary_lines(section.rows, verbose)
 
     def write_reports(self, results: Any, section: Any, out_dir: Path, options: Any) -> Any:
         from benchmark.tracks.ocl.reports.files import track_report
 
-        draws = options.get("ocl_draws")
-        rows = section.rows
-        return track_report(section, self.scores(rows, draws), Path(out_dir), self.mode_pairs(rows, draws))
-
-    # ------------------------------------------------------------------------------------ LLM
+        return track_report(section, Path(out_dir), options.get("ocl_draws"))
 
     def llm_task(self, request: Any) -> Any:
+        from benchmark.core.errors import ConfigurationError
         from benchmark.tracks.ocl.llm_task import OclTrackTask
 
-        dataset = self.dataset()
-        if dataset is None:
-            raise ConfigurationError(
-                f"the OCL dataset is unusable: {self._dataset_error}", field="--ocl-root"
-            )
-        return OclTrackTask(self, dataset, request)
+        dataset, error = self.loaded
+        if dataset is None or self.variants is None:
+            raise ConfigurationError(f"the OCL dataset is unusable: {error}", field="--ocl-root")
+        return OclTrackTask(self.variants, dataset, request)

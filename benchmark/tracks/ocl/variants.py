@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # the OCL library loads when a variant is built, not when the
     from benchmark.core.diskcache import DiskCache
     from benchmark.lang.ocl.model import Invariant, Model
     from benchmark.lang.ocl.state import ObjectState
-    from benchmark.tracks.ocl.dataset import DatasetModel
+    from benchmark.tracks.ocl.dataset import Dataset, DatasetModel
     from benchmark.tracks.ocl.scoring.judge import Referee
 
 T = TypeVar("T")
@@ -168,6 +168,43 @@ class VariantSource:
         )
 
 
+class Variants:
+    """The variants and their judges of one dataset for one seed, each built once per process (through the
+    disk cache when one is given). A variant that cannot be built is said once, as the reason."""
+
+    def __init__(self, dataset: Dataset, seed: int, cache: DiskCache | None = None) -> None:
+        self.dataset = dataset
+        self.seed = seed
+        self.cache = cache
+        self._sources: dict[str, VariantSource] = {}
+        self._variants: dict[tuple[str, str], Variant | str] = {}
+        self._referees: dict[tuple[str, str], Referee] = {}
+
+    def variant(self, model: str, mode: str) -> Variant:
+        """The variant; raises :class:`~benchmark.core.track.GroundTruthProblem` when it cannot be built."""
+        from benchmark.core.errors import BenchmarkError
+        from benchmark.core.track import GroundTruthProblem
+
+        key = (model, mode)
+        if key not in self._variants:
+            try:
+                if model not in self._sources:
+                    self._sources[model] = VariantSource(self.dataset.models[model], self.cache)
+                self._variants[key] = self._sources[model].variant(mode, self.seed)
+            except BenchmarkError as error:
+                self._variants[key] = f"{model} ({mode}): {error}"
+        found = self._variants[key]
+        if isinstance(found, str):
+            raise GroundTruthProblem(found)
+        return found
+
+    def referee(self, model: str, mode: str) -> Referee:
+        key = (model, mode)
+        if key not in self._referees:
+            self._referees[key] = self.variant(model, mode).referee()
+        return self._referees[key]
+
+
 def _invariant(model: Model, cid: str) -> Invariant:
     for inv in model.invariants:
         if inv.name == cid:
@@ -175,4 +212,4 @@ def _invariant(model: Model, cid: str) -> Invariant:
     raise KeyError(f"model {model.name} has no invariant {cid}")
 
 
-__all__ = ["ORIGINAL", "Variant", "VariantSource", "modes", "reference_text"]
+__all__ = ["ORIGINAL", "Variant", "VariantSource", "Variants", "modes", "reference_text"]

@@ -25,7 +25,7 @@ def track(root: Path) -> OclTrack:
 @pytest.fixture
 def references(library_root: Path) -> dict[str, str]:
     """The rename variant's references: what the fake model answers, by constraint id."""
-    return track(library_root).variant("library", "rename").references
+    return track(library_root).variants.variant("library", "rename").references
 
 
 @pytest.fixture

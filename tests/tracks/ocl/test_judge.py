@@ -7,8 +7,7 @@ import pytest
 from benchmark.lang.ocl.compiler import Runtime
 from benchmark.lang.ocl.soil import parse_soil
 from benchmark.lang.ocl.use_io import parse_use
-from benchmark.tracks.ocl.scoring.extract import extract_constraint
-from benchmark.tracks.ocl.scoring.judge import (
+from benchmark.tracks.ocl.payload import (
     AGREEMENT,
     DISAGREEMENT,
     EVALUATION_ERROR,
@@ -16,8 +15,9 @@ from benchmark.tracks.ocl.scoring.judge import (
     SYNTAX_ERROR,
     TYPE_ERROR,
     WRONG_CONTEXT,
-    Referee,
 )
+from benchmark.tracks.ocl.scoring.extract import extract_constraint
+from benchmark.tracks.ocl.scoring.judge import Referee
 
 MODEL = """model Shop
 class Customer

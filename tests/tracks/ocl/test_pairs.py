@@ -11,8 +11,9 @@ import pytest
 
 from benchmark.core.track import TrackContext
 from benchmark.tracks.ocl.pairs import compare_modes
-from benchmark.tracks.ocl.reports.files import PAIRS, PAIRS_LATEX, mode_pairs_csv, pair_lines, track_report
-from benchmark.tracks.ocl.scores import Judged, judged, score
+from benchmark.tracks.ocl.reports.files import PAIRS_LATEX, mode_pairs_csv, track_report
+from benchmark.tracks.ocl.reports.tables import PAIRS, pair_lines
+from benchmark.tracks.ocl.scores import Judged, judged
 from benchmark.tracks.ocl.track import OclTrack
 
 
@@ -84,7 +85,7 @@ def test_track_reports_write_the_pairs(library_root: Path, tmp_path: Path) -> No
     assert all(p.delta == 0 and p.test.discordant == 0 for p in oracle)  # right everywhere
     out = tmp_path / "out"
     out.mkdir()
-    report = track_report(SimpleNamespace(rows=rows), score(answers, draws=50), out, pairs)
+    report = track_report(SimpleNamespace(rows=rows), out, draws=50)
     written = (out / PAIRS).read_text(encoding="utf-8").splitlines()
     assert len(written) == len(pairs) + 1 and out / PAIRS in report.paths
     assert r"\begin{tabular}" in (out / PAIRS_LATEX).read_text(encoding="utf-8")

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from benchmark.core.track import TrackContext
+from benchmark.tracks.ocl.payload import AGREEMENT, MISSING, TYPE_ERROR
 from benchmark.tracks.ocl.runs import RunFileError, read_run, run_path
 from benchmark.tracks.ocl.scores import judged, score
-from benchmark.tracks.ocl.scoring.judge import AGREEMENT, MISSING, TYPE_ERROR
 from benchmark.tracks.ocl.track import OclTrack
 from benchmark.tracks.ocl.variants import modes
 
@@ -66,7 +66,7 @@ def test_baselines_and_the_law(library_root: Path) -> None:
 
 def test_a_run_file_is_judged_per_constraint_and_nothing_is_dropped(library_root: Path) -> None:
     track = make_track(library_root, ocl_baselines=())
-    original = track.variant("library", "original").references
+    original = track.variants.variant("library", "original").references
     first, second, *rest = list(original)
     write_run(library_root, "original", {first: original[first], second: "no idea", "stray": "x"})
     (case,) = track.collect().runs

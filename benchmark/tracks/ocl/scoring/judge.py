@@ -20,9 +20,7 @@ class whose verdicts agree everywhere is an agreement: correctness is semantic, 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from benchmark.lang.ocl.check import check_invariant
 from benchmark.lang.ocl.compiler import CompiledInvariant, Runtime
@@ -30,44 +28,17 @@ from benchmark.lang.ocl.errors import OclError, OclSyntaxError, OclTypeError
 from benchmark.lang.ocl.model import Invariant, Model
 from benchmark.lang.ocl.state import ObjectState
 from benchmark.lang.ocl.use_io import parse_constraints
+from benchmark.tracks.ocl.payload import (
+    AGREEMENT,
+    DISAGREEMENT,
+    EVALUATION_ERROR,
+    MISSING,
+    SYNTAX_ERROR,
+    TYPE_ERROR,
+    WRONG_CONTEXT,
+    Judgement,
+)
 from benchmark.tracks.ocl.scoring.extract import find_constraint
-
-MISSING = "missing"
-SYNTAX_ERROR = "syntax error"
-TYPE_ERROR = "type error"
-EVALUATION_ERROR = "evaluation error"
-WRONG_CONTEXT = "wrong context"
-DISAGREEMENT = "disagreement"
-AGREEMENT = "agreement"
-
-#: every outcome, in the order of the rules (and of the tables' columns)
-OUTCOMES = (MISSING, SYNTAX_ERROR, TYPE_ERROR, EVALUATION_ERROR, WRONG_CONTEXT, DISAGREEMENT, AGREEMENT)
-
-
-@dataclass(frozen=True)
-class Judgement:
-    constraint: str
-    outcome: str
-    detail: str = ""  # the error message, or the answer's invariant(s) as extracted
-    states: tuple[str, ...] = ()  # the states where the verdicts differ (or evaluation failed)
-
-    @property
-    def correct(self) -> bool:
-        return self.outcome == AGREEMENT
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.constraint,
-            "outcome": self.outcome,
-            "detail": self.detail,
-            "states": list(self.states),
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Judgement:
-        return cls(
-            str(data["id"]), str(data["outcome"]), str(data.get("detail", "")), tuple(data.get("states", ()))
-        )
 
 
 @dataclass
@@ -150,4 +121,4 @@ class Referee:
         return Judgement(constraint, AGREEMENT, text)
 
 
-__all__ = ["OUTCOMES", "Judgement", "Referee"]
+__all__ = ["Referee"]

@@ -1,0 +1,100 @@
+"""The OCL track's payload: the judgement of every constraint of one run on one dataset model and mode.
+
+Written by scoring (:mod:`.scoring.runs`) and read by every reader (the scores, the mode pairs, the
+per-constraint CSV, JUnit XML) through :meth:`OclPayload.from_json`, the only place that knows its keys.
+A judgement's outcome is one of :data:`OUTCOMES` (``docs/OCL.md``; :mod:`.scoring.judge` decides it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from benchmark.core.rows import Row
+
+MISSING = "missing"
+SYNTAX_ERROR = "syntax error"
+TYPE_ERROR = "type error"
+EVALUATION_ERROR = "evaluation error"
+WRONG_CONTEXT = "wrong context"
+DISAGREEMENT = "disagreement"
+AGREEMENT = "agreement"
+
+#: every outcome, in the order of the rules (and of the tables' columns)
+OUTCOMES = (MISSING, SYNTAX_ERROR, TYPE_ERROR, EVALUATION_ERROR, WRONG_CONTEXT, DISAGREEMENT, AGREEMENT)
+
+
+@dataclass(frozen=True)
+class Judgement:
+    constraint: str
+    outcome: str
+    detail: str = ""  # the error message, or the answer's invariant(s) as extracted
+    states: tuple[str, ...] = ()  # the states where the verdicts differ (or evaluation failed)
+
+    @property
+    def correct(self) -> bool:
+        return self.outcome == AGREEMENT
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.constraint,
+            "outcome": self.outcome,
+            "detail": self.detail,
+            "states": list(self.states),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Judgement:
+        return cls(
+            str(data["id"]), str(data["outcome"]), str(data.get("detail", "")), tuple(data.get("states", ()))
+        )
+
+
+@dataclass(frozen=True)
+class OclPayload:
+    """What a row of the OCL track holds beside its identity: which dataset model and mode it answers,
+    the transformation seed its prompts were built with, a judgement per constraint of the model, and the
+    constraint ids the run answered that the model does not have."""
+
+    dataset_model: str
+    mode: str
+    seed: int
+    judgements: tuple[Judgement, ...] = ()
+    unknown_constraints: tuple[str, ...] = ()
+
+    def outcome_counts(self) -> dict[str, int]:
+        return {o: sum(1 for j in self.judgements if j.outcome == o) for o in OUTCOMES}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "datasetModel": self.dataset_model,
+            "mode": self.mode,
+            "seed": self.seed,
+            "judgements": [j.to_json() for j in self.judgements],
+            "unknownConstraints": list(self.unknown_constraints),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> OclPayload:
+        return cls(
+            dataset_model=str(data.get("datasetModel", "")),
+            mode=str(data.get("mode", "")),
+            seed=int(data.get("seed", 0)),
+            judgements=tuple(Judgement.from_json(j) for j in data.get("judgements", ())),
+            unknown_constraints=tuple(data.get("unknownConstraints", ())),
+        )
+
+    @classmethod
+    def of_row(cls, row: Row) -> OclPayload:
+        return cls.from_json(row.payload)
+
+
+def judged_payload(
+    model: str, mode: str, seed: int, judgements: Sequence[Judgement], unknown: Sequence[str] = ()
+) -> dict[str, Any]:
+    """The JSON payload of a judged run (what a row carries)."""
+    return OclPayload(model, mode, seed, tuple(judgements), tuple(unknown)).to_json()
+
+
+__all__ = ["OUTCOMES", "Judgement", "OclPayload", "judged_payload"]

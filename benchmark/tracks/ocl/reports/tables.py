@@ -1,0 +1,164 @@
+"""The OCL track's tables: scores per provider and mode, outcomes, mode pairs, as report-kit
+:class:`~benchmark.reports.table.Table` values (terminal, HTML, LaTeX), and the session's terminal summary.
+
+A column is one :class:`~benchmark.reports.table.Column`: a table gains one in every format with one more
+declaration.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from benchmark.reports.table import Column, Table
+from benchmark.stats.bootstrap import DEFAULT_DRAWS
+from benchmark.tracks.ocl.pairs import ModePair, compare_modes
+from benchmark.tracks.ocl.payload import OUTCOMES
+from benchmark.tracks.ocl.scores import ORIGINAL, ModeScore, judged, score
+
+ALPHA = 0.05  # what the terminal calls a difference (Holm-adjusted McNemar p below it)
+PAIRS = "ocl_mode_pairs.csv"  # where every pair is (the terminal lists those that differ)
+
+
+def scores_and_pairs(rows: Sequence[Any], draws: int | None = None) -> tuple[list[ModeScore], list[ModePair]]:
+    """The scores per provider and mode and the mode pairs of a session's rows, with ``draws`` bootstrap
+    draws (default 2000)."""
+    answers = judged(rows)
+    return score(answers, draws=draws or DEFAULT_DRAWS), compare_modes(answers, draws=draws or DEFAULT_DRAWS)
+
+
+def _pct(value: float) -> str:
+    return "—" if math.isnan(value) else f"{100 * value:.1f}"
+
+
+def _ci(score: ModeScore, metric: str) -> str:
+    interval = score.intervals.get(metric)
+    if interval is None:
+        return ""
+    return f"[{100 * interval.low:.1f}, {100 * interval.high:.1f}]"
+
+
+def _delta_ci(pair: ModePair) -> str:
+    interval = pair.interval
+    if interval is None:
+        return ""
+    return f"[{100 * interval.low:+.1f}, {100 * interval.high:+.1f}]"
+
+
+def _transformed(cell: Any) -> Any:
+    """A cell that only a transformation mode has (empty on the original's line)."""
+    return lambda s: cell(s) if s.mode != ORIGINAL else ""
+
+
+# --------------------------------------------------------------------------------------------- tables
+
+SCORE_COLUMNS: tuple[Column[ModeScore], ...] = (
+    Column("provider", lambda s: s.provider, "l"),
+    Column("mode", lambda s: s.mode, "l"),
+    Column("answers", lambda s: str(s.items)),
+    Column("acc. original %", lambda s: _pct(s.values["accuracy_original"])),
+    Column("acc. transformed %", _transformed(lambda s: _pct(s.values["accuracy_transformed"]))),
+    Column(
+        "robustness % [95% CI]",
+        _transformed(lambda s: f"{_pct(s.values['robustness'])} {_ci(s, 'robustness')}"),
+    ),
+    Column("retention %", _transformed(lambda s: _pct(s.values["retention"]))),
+)
+OUTCOME_COLUMNS: tuple[Column[ModeScore], ...] = (
+    Column("provider", lambda s: s.provider, "l"),
+    Column("mode", lambda s: s.mode, "l"),
+    *(Column(o, lambda s, o=o: str(s.outcomes.get(o, 0))) for o in OUTCOMES),
+)
+PAIR_COLUMNS: tuple[Column[ModePair], ...] = (
+    Column("provider", lambda p: p.provider, "l"),
+    Column("mode A", lambda p: p.first, "l"),
+    Column("mode B", lambda p: p.second, "l"),
+    Column("answers", lambda p: str(p.answers)),
+    Column("acc. A %", lambda p: _pct(p.accuracy_first)),
+    Column("acc. B %", lambda p: _pct(p.accuracy_second)),
+    Column("A - B % [95% CI]", lambda p: f"{100 * p.delta:+.1f} {_delta_ci(p)}"),
+    Column("A only", lambda p: str(p.test.b)),
+    Column("B only", lambda p: str(p.test.c)),
+    Column("McNemar p", lambda p: f"{p.test.p_value:.3g}"),
+    Column("p (Holm)", lambda p: f"{p.p_holm:.3g}"),
+)
+# The paper's tables (ocl_robustness.tex, ocl_mode_pairs.tex): transformation modes only, no counts.
+LATEX_SCORE_COLUMNS: tuple[Column[ModeScore], ...] = (
+    Column("Provider", lambda s: s.provider, "l"),
+    Column("Mode", lambda s: s.mode, "l"),
+    Column("Acc. original (%)", lambda s: _pct(s.values["accuracy_original"])),
+    Column("Acc. transformed (%)", lambda s: _pct(s.values["accuracy_transformed"])),
+    Column("Robustness (%)", lambda s: _pct(s.values["robustness"])),
+    Column("Retention (%)", lambda s: _pct(s.values["retention"])),
+)
+LATEX_PAIR_COLUMNS: tuple[Column[ModePair], ...] = (
+    Column("Provider", lambda p: p.provider, "l"),
+    Column("Mode A", lambda p: p.first, "l"),
+    Column("Mode B", lambda p: p.second, "l"),
+    Column("Answers", lambda p: str(p.answers)),
+    Column("Acc. A (%)", lambda p: _pct(p.accuracy_first)),
+    Column("Acc. B (%)", lambda p: _pct(p.accuracy_second)),
+    Column("A − B (%)", lambda p: f"{100 * p.delta:+.1f}"),
+    Column("95% CI", _delta_ci),
+    Column("p (Holm)", lambda p: f"{p.p_holm:.3g}"),
+)
+
+
+def scores_table(scores: Sequence[ModeScore]) -> Table:
+    return Table.of("ocl-scores", "OCL robustness per provider and mode", SCORE_COLUMNS, scores)
+
+
+def outcomes_table(scores: Sequence[ModeScore]) -> Table:
+    return Table.of("ocl-outcomes", "OCL outcomes per provider and mode", OUTCOME_COLUMNS, scores)
+
+
+def pairs_table(pairs: Sequence[ModePair]) -> Table:
+    return Table.of("ocl-mode-pairs", "OCL modes compared pairwise per provider", PAIR_COLUMNS, pairs)
+
+
+# ---------------------------------------------------------------------------------------------- terminal
+
+
+def pair_lines(pairs: Sequence[ModePair], verbose: bool) -> list[str]:
+    """The mode comparisons for the terminal: every pair with ``-v``, otherwise those that differ."""
+    differ = [p for p in pairs if p.p_holm < ALPHA]
+    shown = list(pairs) if verbose else differ
+    lines = [
+        f"mode pairs: {len(differ)} of {len(pairs)} differ (McNemar, Holm-adjusted per provider, "
+        f"p < {ALPHA:g})" + ("" if verbose else f"; -v lists every pair, {PAIRS} has them")
+    ]
+    if shown:
+        lines += pairs_table(shown).to_terminal()
+    return lines
+
+
+def summary_lines(rows: Sequence[Any], verbose: bool) -> list[str]:
+    """The session's terminal tables: scores, outcomes, the mode pairs that differ, the unusable runs."""
+    scores, pairs = scores_and_pairs(rows)
+    answers = judged(rows)
+    errors = [row for row in rows if not row.ok]
+    lines = [
+        f"{len({(a.model, a.constraint) for a in answers})} constraints, {len(rows)} judged runs "
+        f"({len(errors)} unusable, counted as failures), {len(answers)} answers"
+    ]
+    lines += scores_table(scores).to_terminal()
+    lines.append("")
+    lines += outcomes_table(scores).to_terminal()
+    if pairs:
+        lines.append("")
+        lines += pair_lines(pairs, verbose)
+    for row in errors if verbose else errors[:5]:
+        lines.append(f"unusable run {row.provider} {row.task} {row.run}: {row.error}")
+    if not verbose and len(errors) > 5:
+        lines.append(f"... {len(errors) - 5} more unusable runs (-v lists them)")
+    return lines
+
+
+def latex_table(scores: Sequence[ModeScore]) -> str:
+    shown = [s for s in scores if s.mode != ORIGINAL]
+    return Table.of("ocl-robustness", "OCL robustness", LATEX_SCORE_COLUMNS, shown).to_latex()
+
+
+def latex_pairs(pairs: Sequence[ModePair]) -> str:
+    return Table.of("ocl-mode-pairs", "OCL mode pairs", LATEX_PAIR_COLUMNS, pairs).to_latex()

@@ -1,0 +1,168 @@
+"""Judging one run of the OCL track, and checking the ground truth it is judged against.
+
+A run case's answers come from its run file (checked: the file's mode and seed must be the case's and the
+session's) or from a baseline; every constraint of its dataset model is judged on the variant of its mode
+(:class:`~.judge.Referee`), none dropped: a constraint without an answer is ``missing``, and a run that
+cannot be read at all still counts, every constraint a failure. A ground truth is usable when its variant
+can be built and, on the transformed states, the transformed references give the verdicts ``states.json``
+records for the original (the transformations' law, checked on the data the runs are judged with).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from benchmark.core.errors import BenchmarkError
+from benchmark.core.rows import Facts, Row
+from benchmark.core.track import GroundTruthCase, GroundTruthProblem, RunCase
+from benchmark.core.wording import plural
+from benchmark.tracks.ocl.baselines import baseline_answers
+from benchmark.tracks.ocl.collection import UNREADABLE_TASK, Tasks
+from benchmark.tracks.ocl.dataset import Dataset
+from benchmark.tracks.ocl.payload import MISSING, Judgement, judged_payload
+from benchmark.tracks.ocl.runs import RunFileError, read_run
+from benchmark.tracks.ocl.variants import ORIGINAL, Variants, modes
+
+
+class RunJudge:
+    """Judges the run cases of one dataset (or says, for every case, why it cannot be judged)."""
+
+    def __init__(
+        self,
+        root: Path,
+        dataset: Dataset | None,
+        dataset_error: str | None,
+        tasks: Tasks,
+        variants: Variants | None,
+        error_row: Callable[[RunCase, str], Row],
+        track: str = "ocl",
+    ) -> None:
+        self.root = root
+        self.dataset = dataset
+        self.dataset_error = dataset_error
+        self.tasks = tasks
+        self.variants = variants
+        self.base_error_row = error_row  # the harness's envelope of a run that could not be judged
+        self.name = track
+
+    @property
+    def seed(self) -> int:
+        assert self.variants is not None
+        return self.variants.seed
+
+    # ----------------------------------------------------------------------------- ground truth
+
+    def error(self, task: str) -> str | None:
+        if self.dataset is None or self.variants is None:
+            return f"the OCL dataset is unusable: {self.dataset_error}"
+        if task == UNREADABLE_TASK:
+            return None
+        parts = self.tasks.split(task)
+        if parts is None:
+            return f"{task}: no such dataset model and mode (modes: {', '.join(modes())})"
+        try:
+            self.variants.variant(*parts)
+        except GroundTruthProblem as error:
+            return f"the variant is unusable: {error}"
+        return None
+
+    def check(self, case: GroundTruthCase) -> Facts:
+        problem = self.error(case.task)
+        if problem is not None:
+            raise GroundTruthProblem(problem)
+        assert self.dataset is not None and self.variants is not None
+        model, mode = self.tasks.split(case.task)  # type: ignore[misc]
+        recorded = self.dataset.models[model].verdicts
+        referee = self.variants.referee(model, mode)
+        wrong = [
+            f"  - {cid} on {state}: the reference {'holds' if got[cid] else 'fails'}, states.json says "
+            f"{'holds' if recorded[state][cid] else 'fails'}"
+            for state, got in referee.verdicts.items()
+            for cid in got
+            if got[cid] is not recorded[state][cid]
+        ]
+        if wrong:
+            raise GroundTruthProblem(
+                f"{self.dataset.models[model].states_file}: mode {mode} changes "
+                f"{plural(len(wrong), 'verdict')} of the "
+                "references (the transformed reference on the transformed state must agree with the "
+                "original):\n" + "\n".join(wrong)
+            )
+        return self.facts(case.task)
+
+    def facts(self, task: str) -> Facts:
+        parts = self.tasks.split(task)
+        if self.dataset is None or parts is None:
+            return Facts(self.name, task, str(self.root), self.dataset_error or "unknown task")
+        entry = self.dataset.models[parts[0]]
+        return Facts(
+            self.name,
+            task,
+            str(entry.use_file),
+            payload={
+                "datasetModel": entry.name,
+                "mode": parts[1],
+                "constraints": len(entry.constraints),
+                "states": len(entry.verdicts),
+            },
+        )
+
+    # ---------------------------------------------------------------------------------- scoring
+
+    def answers_of(self, case: RunCase, model: str, mode: str) -> tuple[dict[str, str], str]:
+        """(constraint id -> raw answer, the LLM's model name) of a run case."""
+        assert self.variants is not None
+        if case.baseline is not None:
+            variant, original = self.variants.variant(model, mode), self.variants.variant(model, ORIGINAL)
+            return baseline_answers(case.baseline, variant, original), case.model
+        assert case.file is not None
+        run = read_run(case.file)
+        if run.mode != mode:
+            raise RunFileError(
+                f"the file is for mode {run.mode}, its case for {mode}", file=case.file, field="$.mode"
+            )
+        if run.seed != self.seed:
+            raise RunFileError(
+                f"the prompts were built with transformation seed {run.seed}, this session judges seed "
+                f"{self.seed} (--ocl-seed)",
+                file=case.file,
+                field="$.seed",
+            )
+        return run.answers.get(model, {}), run.model
+
+    def score(self, case: RunCase) -> Row:
+        parts = self.tasks.split(case.task)
+        if parts is None:
+            try:
+                read_run(case.file) if case.file is not None else None
+            except RunFileError as error:
+                return self.error_row(case, str(error))
+            return self.error_row(case, f"{case.task}: no such dataset model and mode")
+        model, mode = parts
+        assert self.dataset is not None and self.variants is not None
+        try:
+            answers, llm = self.answers_of(case, model, mode)
+            referee = self.variants.referee(model, mode)
+        except (BenchmarkError, GroundTruthProblem) as error:
+            return self.error_row(case, str(error))
+        constraints = self.dataset.models[model].constraints
+        label = case.label
+        judgements = [
+            referee.judge(cid, answers.get(cid), label=f"{label} [{model}.{cid}]") for cid in constraints
+        ]
+        unknown = sorted(set(answers) - set(constraints))
+        payload = judged_payload(model, mode, self.seed, judgements, unknown)
+        return Row(self.name, case.provider, llm, case.task, case.run, label, payload=payload)
+
+    def error_row(self, case: RunCase, message: str) -> Row:
+        """An unusable run still counts: every constraint of its model is a failure (``missing``)."""
+        row = self.base_error_row(case, message)
+        parts = self.tasks.split(case.task)
+        if parts is None or self.dataset is None or self.variants is None:
+            return row
+        model, mode = parts
+        constraints = self.dataset.models[model].constraints
+        judgements = [Judgement(cid, MISSING, f"run unusable: {message}") for cid in constraints]
+        return replace(row, payload=judged_payload(model, mode, self.seed, judgements))
