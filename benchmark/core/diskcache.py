@@ -64,7 +64,7 @@ def code_fingerprint(*modules: str) -> str:
         base = root / module.replace(".", "/")
         files = sorted(base.rglob("*")) if base.is_dir() else [base.with_suffix(".py")]
         for path in files:
-            if path.is_file() and path.suffix in (".py", ".lark", ".json"):
+            if path.is_file() and path.suffix in (".py", ".lark", ".json", ".txt"):
                 digest.update(path.relative_to(root).as_posix().encode())
                 digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

@@ -19,20 +19,8 @@ and helper expansion), :mod:`~benchmark.tracks.mapping.extractor.inheritance` (`
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from benchmark.lang.atl import parse_file
 from benchmark.tracks.mapping.extractor.checks import CODES as DIAGNOSTIC_CODES
-from benchmark.tracks.mapping.extractor.document import ExtractionError, extract
+from benchmark.tracks.mapping.extractor.document import ExtractionError, extract, extract_file
 from benchmark.tracks.mapping.extractor.operations import STANDARD_OPERATIONS
-from benchmark.tracks.mapping.interchange import InterchangeDocument
 
 __all__ = ["extract", "extract_file", "ExtractionError", "STANDARD_OPERATIONS", "DIAGNOSTIC_CODES"]
-
-
-def extract_file(path: str | Path) -> InterchangeDocument:
-    """Parse an ATL file and extract its interchange document; ``transformation.file`` is ``str(path)``.
-
-    Raises :class:`~benchmark.lang.atl.AtlSyntaxError` when the file does not parse and
-    :class:`~benchmark.core.errors.InputFormatError` when it cannot be read."""
-    return extract(parse_file(path), file=str(path))

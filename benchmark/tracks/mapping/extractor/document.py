@@ -14,6 +14,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from benchmark.core.errors import BenchmarkError
 from benchmark.lang.atl import ast
@@ -31,6 +32,17 @@ from benchmark.tracks.mapping.interchange import (
     ModelDecl,
     TransformationInfo,
 )
+
+
+def extract_file(path: str | Path) -> InterchangeDocument:
+    """Parse an ATL file and extract its interchange document; ``transformation.file`` is ``str(path)``.
+
+    Raises :class:`~benchmark.lang.atl.AtlSyntaxError` when the file does not parse and
+    :class:`~benchmark.core.errors.InputFormatError` when it cannot be read."""
+    from benchmark.lang.atl import parse_file
+
+    return extract(parse_file(path), file=str(path))
+
 
 __all__ = ["extract", "ExtractionError"]
 

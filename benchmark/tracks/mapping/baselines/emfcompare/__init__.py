@@ -11,33 +11,13 @@ the Java engine and the remaining known differences.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
-
 from benchmark.tracks.mapping.baselines.emfcompare.matcher import (
     Match,
     MatchResult,
     MatchStatistics,
+    Resource,
+    match,
     match_roots,
 )
-
-
-class Resource(Protocol):
-    """What the engine needs of a loaded metamodel (``benchmark.lang.ecore.LoadedMetamodel``)."""
-
-    @property
-    def roots(self) -> tuple[Any, ...]: ...
-
-    @property
-    def xmi_ids(self) -> Any: ...
-
-
-def match(left: Resource, right: Resource) -> MatchResult:
-    """Every match EMF Compare makes between two metamodels: pairs and unmatched objects of each side.
-
-    ``left`` drives the matching (the outcome is not symmetric); objects carrying an ``xmi:id`` are
-    paired by id first, exactly as EMF Compare does.
-    """
-    return match_roots(left.roots, right.roots, left_ids=left.xmi_ids, right_ids=right.xmi_ids)
-
 
 __all__ = ["Match", "MatchResult", "MatchStatistics", "Resource", "match", "match_roots"]

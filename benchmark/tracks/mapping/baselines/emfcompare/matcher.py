@@ -15,7 +15,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from benchmark.tracks.mapping.baselines.emfcompare.distance import (
     CACHE_SIZE,
@@ -366,3 +366,22 @@ def _match_roots(
         statistics.distances_computed = proximity.meter.computed
         statistics.exact_lru = proximity.meter._exact_lru  # noqa: SLF001
     return MatchResult(matches, statistics)
+
+
+class Resource(Protocol):
+    """What the engine needs of a loaded metamodel (``benchmark.lang.ecore.LoadedMetamodel``)."""
+
+    @property
+    def roots(self) -> tuple[Any, ...]: ...
+
+    @property
+    def xmi_ids(self) -> Any: ...
+
+
+def match(left: Resource, right: Resource) -> MatchResult:
+    """Every match EMF Compare makes between two metamodels: pairs and unmatched objects of each side.
+
+    ``left`` drives the matching (the outcome is not symmetric); objects carrying an ``xmi:id`` are
+    paired by id first, exactly as EMF Compare does.
+    """
+    return match_roots(left.roots, right.roots, left_ids=left.xmi_ids, right_ids=right.xmi_ids)

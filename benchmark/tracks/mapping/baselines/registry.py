@@ -1,0 +1,57 @@
+"""The registry of baselines: a baseline's name (its ``analysis.provider``) to its function, each entry
+importing its module on first call, so registering a baseline is one line and listing them imports nothing
+heavy; :func:`run_baseline` loads the two metamodels and runs one."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from benchmark.core.errors import ConfigurationError
+
+if TYPE_CHECKING:
+    from benchmark.lang.ecore.loader import LoadedMetamodel
+
+BaselineFunction = Callable[["LoadedMetamodel", "LoadedMetamodel"], dict[str, Any]]
+
+
+def _lazy(module: str, function: str) -> BaselineFunction:
+    """A baseline function that imports ``module`` when it is first called."""
+
+    def run(source: LoadedMetamodel, target: LoadedMetamodel) -> dict[str, Any]:
+        implementation: BaselineFunction = getattr(importlib.import_module(module), function)
+        return implementation(source, target)
+
+    run.__name__ = function
+    run.__qualname__ = function
+    run.__doc__ = f"Lazily imported {module}.{function}."
+    return run
+
+
+BASELINES: dict[str, BaselineFunction] = {
+    "EMFCompare": _lazy("benchmark.tracks.mapping.baselines.emfcompare.document", "emf_compare"),
+    "NameEquality": _lazy("benchmark.tracks.mapping.baselines.name_equality", "name_equality"),
+}
+
+
+def run_baseline(
+    name: str, source_path: str | Path, target_path: str | Path, *, transformation: str | None = None
+) -> dict[str, Any]:
+    """Load both metamodels (``.ecore`` or ``.km3``) and run the baseline called ``name``.
+
+    ``transformation`` names the export's transformation (default: ``<Source>2<Target>`` from the main
+    package names, the ATL Zoo's convention).
+    """
+    try:
+        baseline = BASELINES[name]
+    except KeyError:
+        known = ", ".join(sorted(BASELINES))
+        raise ConfigurationError(f"unknown baseline {name!r}; known baselines: {known}") from None
+    from benchmark.lang.ecore import load_resource
+
+    document = baseline(load_resource(source_path), load_resource(target_path))
+    if transformation is not None:
+        document["transformation"]["name"] = transformation
+    return document
