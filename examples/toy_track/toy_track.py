@@ -1,9 +1,11 @@
-"""A fourth, toy track: proof that a study plugs into the harness without editing it (docs/TRACKS.md).
+"""A toy track: a complete study in one module, plugged into the harness without editing it
+(``docs/TRACKS.md``, "The example").
 
 Data: ``<root>/<task>/task.json`` holds ``{"answer": N}``; every ``<root>/<task>/runs/<provider>-<run>.json``
-holds a run's ``{"answer": N}``. A run is correct when it gives the task's answer. The payload is one
-boolean; the headline is accuracy per provider. It registers through the ``atlbench.tracks`` entry-point
-group like any installed track (the tests write the entry point into a temporary ``*.dist-info``).
+holds a run's ``{"answer": N}``. A run is correct when it gives the task's answer (within
+``--toy-tolerance``). The payload is one boolean; the headline is accuracy per provider; the report is a CSV
+file and a table in ``index.html`` drawn with the report kit. It registers through the ``atlbench.tracks``
+entry-point group (``pyproject.toml`` beside this file) like any installed track.
 """
 
 from __future__ import annotations
@@ -11,19 +13,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from benchmark.core import Collection, Facts, GroundTruthCase, Option, Row, RunCase, Track
 from benchmark.core.errors import InputFormatError
 from benchmark.core.fileio import write_text_atomic
-from benchmark.core.options import Option
-from benchmark.core.rows import Facts, Row
-from benchmark.core.track import (
-    Collection,
-    GroundTruthCase,
-    GroundTruthProblem,
-    HtmlPart,
-    RunCase,
-    Track,
-    TrackReport,
-)
+from benchmark.core.options import integer
+from benchmark.core.track import GroundTruthProblem, HtmlPart, TrackReport
+from benchmark.reports.table import Column, Table
 
 
 def _answer(path: Path) -> int:
@@ -36,7 +31,15 @@ def _answer(path: Path) -> int:
 class ToyTrack(Track):
     name = "toy"
     title = "Toy: answer the number"
-    options = (Option("--toy-tolerance", "0", "how far off an answer may be and still count", int),)
+    label = "Toy"
+    options = (
+        Option(
+            "--toy-tolerance",
+            "0",
+            "how far off an answer may be and still count",
+            integer("a whole number of at least 0", 0),
+        ),
+    )
     headline_name = "accuracy"
 
     def collect(self) -> Collection:
@@ -51,8 +54,9 @@ class ToyTrack(Track):
         return Collection(tuple(truths), tuple(runs))
 
     def check_ground_truth(self, case: GroundTruthCase) -> Facts:
-        if self.ground_truth_error(case.task):
-            raise GroundTruthProblem(self.ground_truth_error(case.task))
+        problem = self.ground_truth_error(case.task)
+        if problem:
+            raise GroundTruthProblem(problem)
         return self.facts(case.task)
 
     def ground_truth_error(self, task: str) -> str | None:
@@ -97,10 +101,10 @@ class ToyTrack(Track):
         return [f"{p}: accuracy {a:.3f}" for p, a in sorted(self.headline(section.rows).items())]
 
     def write_reports(self, results, section, out_dir, options) -> TrackReport:
-        lines = [
-            "provider,accuracy",
-            *(f"{p},{a:.3f}" for p, a in sorted(self.headline(section.rows).items())),
-        ]
+        scores = sorted(self.headline(section.rows).items())
+        lines = ["provider,accuracy", *(f"{p},{a:.3f}" for p, a in scores)]
         path = write_text_atomic(Path(out_dir) / "toy_scores.csv", "\n".join(lines) + "\n")
-        html = "<table>" + "".join(f"<tr><td>{line}</td></tr>" for line in lines) + "</table>"
-        return TrackReport((path,), HtmlPart(sections=(("scores", "Toy scores", html),)), tuple(lines))
+        columns = (Column("Provider", lambda s: s[0], "l"), Column("Accuracy", lambda s: f"{s[1]:.3f}"))
+        table = Table.of("toy-scores", "Toy scores", columns, scores)
+        html = HtmlPart(sections=(("scores", "Toy scores", table.to_html(heading=False)),))
+        return TrackReport((path,), html, tuple(lines))

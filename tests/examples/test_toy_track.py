@@ -1,6 +1,8 @@
-"""A toy track, registered through the ``atlbench.tracks`` entry-point group from a package of its own,
-runs through pytest (``-n 2`` and ``-n 0``), ``atlbench validate``, ``results.json``, ``atlbench report`` and
-``index.html`` with no edit in ``core/``, ``harness/`` or ``reports/`` (issue 13's proof of genericity)."""
+"""The toy track of ``examples/toy_track``, registered through the ``atlbench.tracks`` entry-point group
+from a package of its own (its ``pyproject.toml``'s entry point, installed here as a ``*.dist-info`` on
+``PYTHONPATH``), runs as its README says, and through pytest (``-n 2`` and ``-n 0``), ``atlbench validate``,
+``results.json``, ``atlbench report`` and ``index.html`` with no edit in ``core/``, ``harness/`` or
+``reports/`` (issue 13's proof of genericity), alone and in one session with the mapping track."""
 
 from __future__ import annotations
 
@@ -9,12 +11,13 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).parent
-REPO = HERE.parents[2]
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLE = REPO / "examples" / "toy_track"
 MAPPING_TREE = REPO / "tests" / "plugin" / "data" / "tree"
 
 
@@ -22,11 +25,14 @@ MAPPING_TREE = REPO / "tests" / "plugin" / "data" / "tree"
 def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """A site folder holding the toy track as a package with its entry point, on PYTHONPATH."""
     site = tmp_path_factory.mktemp("site")
-    shutil.copy(HERE / "toy_track.py", site / "toy_track.py")
-    info = site / "toy_track-0.1.dist-info"
+    shutil.copy(EXAMPLE / "toy_track.py", site / "toy_track.py")
+    info = site / "atlbench_toy_track-0.1.0.dist-info"
     info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-track\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[atlbench.tracks]\ntoy = toy_track:ToyTrack\n")
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: atlbench-toy-track\nVersion: 0.1.0\n")
+    project = tomllib.loads((EXAMPLE / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    entry_points = project["entry-points"]["atlbench.tracks"]
+    lines = ["[atlbench.tracks]", *(f"{name} = {target}" for name, target in entry_points.items())]
+    (info / "entry_points.txt").write_text("\n".join(lines) + "\n")
     path = os.pathsep.join([str(site), str(REPO), os.environ.get("PYTHONPATH", "")])
     return {**os.environ, "PYTHONPATH": path}
 
@@ -35,21 +41,13 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 def tree(tmp_path: Path) -> Path:
     """A validation root with the toy track's data in toy/ and two mapping transformations beside it."""
     root = tmp_path / "validation"
-    for task, answer, runs in (
-        ("t1", 1, {"Alpha-1": 1, "Beta-1": 2}),
-        ("t2", 2, {"Alpha-1": 2, "Beta-1": 2}),
-    ):
-        folder = root / "toy" / task
-        (folder / "runs").mkdir(parents=True)
-        (folder / "task.json").write_text(json.dumps({"answer": answer}))
-        for name, value in runs.items():
-            (folder / "runs" / f"{name}.json").write_text(json.dumps({"answer": value}))
+    shutil.copytree(EXAMPLE / "validation" / "toy", root / "toy")
     (root / "toy" / "t2" / "runs" / "Gamma-1.json").write_text("{not json")
     for name in ("Library2Catalog", "Shapes2Figures"):
         shutil.copytree(MAPPING_TREE / name, root / name)
     cases = tmp_path / "cases"
     cases.mkdir()
-    shutil.copy(HERE / "test_toy.py.txt", cases / "test_toy.py")
+    shutil.copy(EXAMPLE / "cases" / "test_toy.py", cases / "test_toy.py")
     shutil.copy(REPO / "cases" / "test_rq1.py", cases / "test_rq1.py")
     (tmp_path / "pytest.ini").write_text(
         "[pytest]\naddopts = -p benchmark.harness.plugin -p no:cacheprovider\n"
@@ -64,6 +62,21 @@ def _run(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProc
 def _rows(results: Path, track: str) -> list[dict]:
     section = json.loads(results.read_text())["tracks"][track]
     return [{k: v for k, v in row.items() if k != "file"} for row in section["rows"]]
+
+
+def test_the_example_runs_as_its_readme_says(installed, tmp_path):
+    """``cd examples/toy_track && pytest``: its own pytest.ini, test module and data; every case passes."""
+    work = tmp_path / "toy_track"
+    shutil.copytree(EXAMPLE, work, ignore=shutil.ignore_patterns("reports", "__pycache__", ".pytest_cache"))
+    done = _run(installed, work, sys.executable, "-m", "pytest", "-n", "0", "-p", "no:cacheprovider")
+    assert done.returncode == 0, done.stdout
+    assert "6 passed" in done.stdout and "Alpha: accuracy 1.000" in done.stdout, done.stdout
+    assert (work / "reports" / "toy_scores.csv").read_text() == "provider,accuracy\nAlpha,1.000\nBeta,0.500\n"
+    validated = _run(
+        installed, work, sys.executable, "-m", "benchmark", "validate", "validation", "--track", "toy"
+    )
+    assert validated.returncode == 0, validated.stderr
+    assert "Beta: accuracy 0.500" in validated.stdout
 
 
 def test_the_toy_track_runs_through_pytest_validate_and_report(installed, tree, tmp_path):
