@@ -2,9 +2,9 @@
 
 Usage: ``python -m benchmark.bench llm_runner [--runs 200] [--prompt-kb 40] [--concurrency 4]``. Each run
 is a ``--prompt-kb`` KB prompt answered with a 40-entry JSON array by the test suite's local HTTP server
-(``tests/llm/fake_llm_server.py``) through the real ``openai`` SDK. Timed (wall clock, since the point
-is the round trip through SDK, HTTP and threads): direct requests with ``--concurrency`` workers, the same
-runs replayed from the cache (what ``--offline`` costs), replayed from raw logs only, and sent as one
+(:mod:`benchmark.bench.support.fake_llm_server`) through the real ``openai`` SDK. Timed (wall clock, since
+the point is the round trip through SDK, HTTP and threads): direct requests with ``--concurrency`` workers,
+the same runs replayed from the cache (what ``--offline`` costs), replayed from raw logs only, and sent as one
 batch. A real model takes seconds to minutes per answer, so these figures only show that the runner's
 own share is negligible.
 """
@@ -18,15 +18,15 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmark.bench.support.fake_llm_server import FakeLLMServer
 from benchmark.core.wording import plural
-from benchmark.llm.batch import PollPolicy  # noqa: E402
-from benchmark.llm.cache import LogReplay, ResponseCache  # noqa: E402
-from benchmark.llm.config import KIND_OPENAI, ProviderConfig  # noqa: E402
-from benchmark.llm.engine import Engine  # noqa: E402
-from benchmark.llm.rawlog import RawLog  # noqa: E402
-from benchmark.llm.redact import Redactor  # noqa: E402
-from benchmark.llm.requests import GenerationParameters, Job, LlmRequest  # noqa: E402
-from tests.llm.fake_llm_server import FakeLLMServer  # noqa: E402
+from benchmark.llm.batch import PollPolicy
+from benchmark.llm.cache import LogReplay, ResponseCache
+from benchmark.llm.config import KIND_OPENAI, ProviderConfig
+from benchmark.llm.engine import Engine
+from benchmark.llm.rawlog import RawLog
+from benchmark.llm.redact import Redactor
+from benchmark.llm.requests import GenerationParameters, Job, LlmRequest
 
 ANSWER = json.dumps(
     [

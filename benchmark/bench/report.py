@@ -2,7 +2,7 @@
 
 Usage: ``python -m benchmark.bench report [--transformations 8] [--providers 5] [--runs 5] [--draws 2000]
 [--huge-runs 300]``. The session is generated through the real comparator
-(:func:`synthetic_results.synthetic_results`: every LLM provider has RUNS runs per
+(:func:`benchmark.bench.support.synthetic_results.synthetic_results`: every LLM provider has RUNS runs per
 transformation, plus one EMFCompare baseline run), saved as results.json, and the report command's
 steps are timed: loading the file, the statistics, the figures, and writing every artefact. CPU time of
 this process (other processes on the machine do not count) and wall-clock time are both printed; the
@@ -12,7 +12,6 @@ import of matplotlib is timed on its own, since a fresh ``atlbench report`` pays
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -34,12 +33,7 @@ def timed(label: str, action: Callable[[], T]) -> tuple[T, float, float]:
 
 
 def session(transformations: int, providers: int, runs: int, draws: int, out: Path) -> None:
-    try:
-        from synthetic_results import synthetic_results
-    except ImportError:  # the generator is a test helper: run from a checkout, it lies in tests/support
-        sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "support"))
-        from synthetic_results import synthetic_results
-
+    from benchmark.bench.support.synthetic_results import synthetic_results
     from benchmark.core.results import Results
     from benchmark.tracks.mapping.reports.figures import all_figures
     from benchmark.tracks.mapping.reports.files import write_reports

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from benchmark.bench.support.fake_llm_server import FakeLLMServer
 from benchmark.llm.batch import PollPolicy
 from benchmark.llm.generate import GenerateOptions
-from tests.llm.fake_llm_server import FakeLLMServer
 
 DATA = Path(__file__).parent / "data"
 FAKE_OPENAI_KEY = "sk-test-FAKEKEY-0123456789abcdef"

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmark.bench.support.fake_llm_server import FakeLLMServer, Reply
 from benchmark.llm.batch import BatchJournal, PollPolicy
 from benchmark.llm.cache import ResponseCache
 from benchmark.llm.config import KIND_ANTHROPIC, KIND_OPENAI, ProviderConfig
@@ -15,7 +16,6 @@ from benchmark.llm.rawlog import RawLog
 from benchmark.llm.redact import Redactor
 from benchmark.llm.requests import GenerationParameters, Job, LlmRequest
 from benchmark.llm.retry import RetryPolicy
-from tests.llm.fake_llm_server import FakeLLMServer, Reply
 
 
 def provider(server: FakeLLMServer, kind: str = KIND_OPENAI, **overrides: object) -> ProviderConfig:

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from benchmark.bench.support.fake_llm_server import FakeLLMServer, Reply
 from benchmark.cli import main
 from benchmark.core.errors import ConfigurationError, InputFormatError
 from benchmark.llm.generate import GenerateOptions, generate, plan
 from benchmark.tracks.mapping.llm_task import GENERATOR
 from benchmark.tracks.mapping.scoring.suggestions import load_suggestions, parse_suggestions
 from tests.llm.conftest import BOOK_ANSWER, FAKE_ANTHROPIC_KEY, FAKE_OPENAI_KEY
-from tests.llm.fake_llm_server import FakeLLMServer, Reply
 
 Options = Callable[..., GenerateOptions]
 

@@ -7,8 +7,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
-from synthetic_results import synthetic_results
 
+from benchmark.bench.support.synthetic_results import synthetic_results
 from benchmark.tracks.mapping.counts import BindingCounts, ClassCounts
 from benchmark.tracks.mapping.payload import BindingItem, ClassItem, RunRow
 from benchmark.tracks.mapping.reports.results import MappingResults as Results

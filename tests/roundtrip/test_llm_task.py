@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmark.bench.support.fake_llm_server import FakeLLMServer
 from benchmark.core.fileio import sha256_text
 from benchmark.core.track import TrackContext
 from benchmark.llm.batch import PollPolicy
@@ -19,7 +20,6 @@ from benchmark.tracks.roundtrip.prompt import BUILTIN_FILES, PACKAGE
 from benchmark.tracks.roundtrip.reading.runfile import read_run
 from benchmark.tracks.roundtrip.study.manifest import default_data_dir
 from benchmark.tracks.roundtrip.track import RoundTripTrack
-from tests.llm.fake_llm_server import FakeLLMServer
 
 DATA = default_data_dir()
 PAIRS = ("library", "shop", "blog")

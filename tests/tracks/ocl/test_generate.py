@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmark.bench.support.fake_llm_server import FakeLLMServer
 from benchmark.core.errors import InputFormatError
 from benchmark.core.track import TrackContext
 from benchmark.llm.batch import PollPolicy
@@ -15,7 +16,6 @@ from benchmark.llm.generate import GenerateOptions, generate
 from benchmark.tracks.ocl.runs import read_run
 from benchmark.tracks.ocl.track import OclTrack
 from tests.llm.conftest import FAKE_OPENAI_KEY, write_config
-from tests.llm.fake_llm_server import FakeLLMServer
 
 
 def track(root: Path) -> OclTrack:

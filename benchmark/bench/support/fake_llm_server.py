@@ -1,4 +1,5 @@
-"""A real HTTP server on 127.0.0.1 that speaks just enough of the OpenAI and Anthropic APIs for the tests.
+"""A real HTTP server on 127.0.0.1 that speaks just enough of the OpenAI and Anthropic APIs for the tests and
+the LLM runner's speed benchmark.
 
 Endpoints: ``POST /v1/chat/completions``, ``POST /v1/messages`` (direct answers); OpenAI's batch flow
 (``POST /v1/files``, ``POST /v1/batches``, ``GET /v1/batches/{id}``, ``GET /v1/files/{id}/content``) and
