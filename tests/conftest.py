@@ -1,4 +1,5 @@
-"""Test-suite wide settings that must be known before collection (this file is loaded by the controller).
+"""Test-suite wide settings that must be known before collection (this file is loaded by the controller),
+and the fixtures shared across the suite (``chromium``).
 
 Under ``pytest -n``, every test below ``tests/real_llm/`` runs on one xdist worker, first, so that one
 session fixture starts one model server for all of them and the slowest tests do not end the session.
@@ -12,9 +13,12 @@ rest. Another ``--dist`` mode given on the command line is left alone.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
+
+from benchmark.reports.browser import find_chromium
 
 REAL_LLM_PREFIX = "tests/real_llm/"
 
@@ -50,3 +54,16 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
                     node.shutdown()
 
     return RealLlmTestsTogether(config, log)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """The Chromium the report's browser tests open pages in; they skip without one, unless
+    ``ATLBENCH_REQUIRE_BROWSER=1`` (CI sets it): then they fail."""
+    found = find_chromium()
+    if found is None:
+        message = "Chromium not found (apt-get install chromium, or set ATLBENCH_CHROMIUM)"
+        if os.environ.get("ATLBENCH_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"ATLBENCH_REQUIRE_BROWSER=1 but {message}")
+        pytest.skip(message)
+    return found

@@ -45,7 +45,7 @@ def scores_array(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray) -> dict[str, np
     """:func:`scores` element-wise over arrays (bootstrap draws), with the same zero-denominator rule.
 
     The operations are the ones :func:`scores` performs, in the same order, so each element equals the
-    scalar result bit for bit (``tests/core/test_metrics.py`` checks it).
+    scalar result bit for bit (``tests/tracks/mapping/test_counts.py`` checks it).
     """
     import numpy as np
 

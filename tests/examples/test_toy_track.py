@@ -18,7 +18,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "toy_track"
-MAPPING_TREE = REPO / "tests" / "plugin" / "data" / "tree"
+MAPPING_TREE = REPO / "tests" / "harness" / "data" / "tree"
 
 
 @pytest.fixture(scope="module")

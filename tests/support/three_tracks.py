@@ -1,6 +1,6 @@
 """A small session of the three bundled tracks whose names hold every character LaTeX treats as markup.
 
-The mapping track scores the test tree of ``tests/plugin/data/tree`` (two transformations, live baselines);
+The mapping track scores the test tree of ``tests/harness/data/tree`` (two transformations, live baselines);
 the round-trip track two cases of the bundled study; the OCL track the bundled runs of one dataset model
 (every mode). Then one provider of each track, and one transformation, are renamed to names holding each
 of ``\\ { } ~ ^ < > & % $ # _ |`` (as a user's provider or task may be named): every report writer must
@@ -31,7 +31,7 @@ RENAMED = {"atl": "Synthetic-Noisy", "roundtrip": "Synthetic-Sloppy", "ocl": "Sy
 def _harness() -> Harness:
     classes = [track_class(name) for name in TRACKS]
     given = {
-        "atl_root": str(REPO / "tests" / "plugin" / "data" / "tree"),
+        "atl_root": str(REPO / "tests" / "harness" / "data" / "tree"),
         "roundtrip_root": str(REPO / "validation" / "roundtrip"),
         "ocl_root": str(REPO / "validation" / "ocl"),
     }

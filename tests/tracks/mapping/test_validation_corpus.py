@@ -20,7 +20,7 @@ from benchmark.lang.ecore.view import MetamodelView
 from benchmark.tracks.mapping.extractor import extract_file
 from benchmark.tracks.mapping.interchange import InterchangeDocument
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 VALIDATION = ROOT / "validation"
 DOCS = ROOT / "docs" / "transformations"
 

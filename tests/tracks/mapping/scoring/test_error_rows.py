@@ -120,7 +120,7 @@ def test_validate_fails_on_the_ground_truth_problems_the_pytest_suite_fails_on(t
 
     from benchmark.cli import main
 
-    tree = Path(__file__).parents[1] / "plugin" / "data" / "tree"
+    tree = Path(__file__).resolve().parents[3] / "harness" / "data" / "tree"
     shutil.copytree(tree / "Shapes2Figures", tmp_path / "Shapes2Figures")
     atl = tmp_path / "Shapes2Figures" / "Shapes2Figures.atl"
     atl.write_text(atl.read_text().replace("name <- s.name", "title <- s.name"))
@@ -141,7 +141,7 @@ def test_validate_fails_on_missing_runs_in_one_line_unless_they_are_accepted(tmp
 
     from benchmark.cli import main
 
-    tree = Path(__file__).parents[1] / "plugin" / "data" / "tree"
+    tree = Path(__file__).resolve().parents[3] / "harness" / "data" / "tree"
     shutil.copytree(tree / "Library2Catalog", tmp_path / "Library2Catalog")
     runs = tmp_path / "Library2Catalog" / "runs"
     for path in runs.glob("*Noisy-run01.json"):  # the tree's truncated export: an input error, not missing
@@ -175,7 +175,7 @@ def test_validate_says_a_cause_shared_by_a_transformations_runs_once(tmp_path, c
 
     from benchmark.cli import main
 
-    tree = Path(__file__).parents[1] / "plugin" / "data" / "tree"
+    tree = Path(__file__).resolve().parents[3] / "harness" / "data" / "tree"
     shutil.copytree(tree / "Shapes2Figures", tmp_path / "Shapes2Figures")
     atl = tmp_path / "Shapes2Figures" / "Shapes2Figures.atl"
     atl.write_text(atl.read_text().replace("to f :", "to f ;"))

@@ -46,6 +46,12 @@ package PrimitiveTypes { datatype String; }
 
 
 @pytest.fixture
+def data() -> Path:
+    """The metamodels of the language tests (``tests/lang/ecore/data``)."""
+    return Path(__file__).resolve().parents[3] / "lang" / "ecore" / "data"
+
+
+@pytest.fixture
 def pair(tmp_path: Path) -> tuple[Path, Path]:
     source = tmp_path / "Families.km3"
     target = tmp_path / "Persons.km3"

@@ -7,7 +7,7 @@ before). Checked three ways:
 * on generated models, invariants and states (hypothesis, ``tests/support/ocl_models.py``), through the
   writers: the transformed model, constraints and states are written as ``.use``/constraints/SOIL text
   and read back before they are judged;
-* on the small fixture dataset ``tests/ocl/data/transform`` (two models, two layouts, a constraints file,
+* on the small fixture dataset ``tests/lang/ocl/data/transform`` (two models, two layouts, a constraints file,
   a specification, states with undefined values and broken multiplicities), through ``atlbench``'s
   dataset transformation and files, for every mode and two seeds;
 * on the bundled dataset ``validation/ocl`` when it exists (it is written by the dataset part of the
@@ -37,8 +37,8 @@ from benchmark.tracks.ocl.transform.modes import MODES, transform
 from benchmark.tracks.ocl.transform.reify_association import ASSOCIATION_CLASS_FORM, FORMS
 from benchmark.tracks.ocl.transform.subject import Subject, detached
 
-FIXTURE = Path(__file__).parent / "data" / "transform"
-VALIDATION = Path(__file__).resolve().parents[2] / "validation" / "ocl"
+FIXTURE = Path(__file__).resolve().parents[2] / "lang" / "ocl" / "data" / "transform"
+VALIDATION = Path(__file__).resolve().parents[3] / "validation" / "ocl"
 
 # Each example transforms one model twice (a drawn mode and `full') and judges 4 invariants on 2
 # states before and after: 40 examples take a few seconds and reach every step and rewrite rule.

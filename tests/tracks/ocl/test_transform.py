@@ -11,6 +11,7 @@ import math
 import re
 
 import pytest
+from campus import CAMPUS_SOIL, CAMPUS_USE
 
 from benchmark.core.errors import ConfigurationError, InputFormatError
 from benchmark.lang.ocl import ast
@@ -42,8 +43,6 @@ from benchmark.tracks.ocl.transform.synonyms import (
     synonym_of,
     with_synonyms,
 )
-
-from .conftest import CAMPUS_SOIL, CAMPUS_USE
 
 
 @pytest.fixture(scope="module")

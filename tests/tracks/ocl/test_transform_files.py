@@ -1,6 +1,6 @@
 """``atlbench ocl transform`` end to end, and the dataset walker's layouts.
 
-The fixture ``tests/ocl/data/transform`` mixes the two layouts the walker reads: ``library`` is flat
+The fixture ``tests/lang/ocl/data/transform`` mixes the two layouts the walker reads: ``library`` is flat
 (``library.use``, ``library.puml``, ``library.ocl``, states under ``states/library/``), ``shop`` has a
 folder of its own with its states listed in ``states.json``; one ``specification.json`` covers both.
 """
@@ -21,7 +21,7 @@ from benchmark.lang.ocl.puml_io import read_puml
 from benchmark.lang.ocl.use_io import read_use
 from benchmark.tracks.ocl.transform.dataset import discover, load_dataset, transform_dataset
 
-FIXTURE = Path(__file__).parent / "data" / "transform"
+FIXTURE = Path(__file__).resolve().parents[2] / "lang" / "ocl" / "data" / "transform"
 
 
 def _tree(root: Path) -> dict[str, bytes]:

@@ -6,10 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
+from campus import CAMPUS_SOIL, CAMPUS_USE
 
 from benchmark.cli import main
-
-from .conftest import CAMPUS_SOIL, CAMPUS_USE
 
 
 @pytest.fixture()

@@ -1,13 +1,5 @@
-"""A campus model and object state written for these tests (not taken from USE's examples)."""
-
-from __future__ import annotations
-
-from collections.abc import Callable
-
-import pytest
-
-from benchmark.lang.ocl.engine import OclEngine
-from benchmark.lang.ocl.state import ObjectState
+"""A campus model and object state written for the OCL tests (not taken from USE's examples): the
+language's tests (``tests/lang/ocl``) evaluate OCL on it, the track's (``tests/tracks/ocl``) transform it."""
 
 CAMPUS_USE = """\
 -- campus model for the OCL track tests
@@ -144,23 +136,3 @@ CAMPUS_SOIL = """\
 !insert (ann, c1, r1) into Exam
 check
 """
-
-
-@pytest.fixture(scope="module")
-def engine() -> OclEngine:
-    return OclEngine.from_text(CAMPUS_USE, file="campus.use")
-
-
-@pytest.fixture(scope="module")
-def state(engine: OclEngine) -> ObjectState:
-    return engine.state_from_text(CAMPUS_SOIL, file="campus.soil")
-
-
-@pytest.fixture(scope="module")
-def show(engine: OclEngine, state: ObjectState) -> Callable[[str], str]:
-    """What USE's ``?`` command prints for an expression in the campus state."""
-
-    def evaluate(expr: str) -> str:
-        return engine.evaluate(expr, state).text
-
-    return evaluate

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from campus import CAMPUS_USE
 
 from benchmark.lang.ocl.engine import OclEngine
 from benchmark.lang.ocl.errors import ModelError, OclSyntaxError
@@ -10,8 +11,6 @@ from benchmark.lang.ocl.model import MANY, Multiplicity, model_key, models_equal
 from benchmark.lang.ocl.puml_io import parse_puml, write_puml
 from benchmark.lang.ocl.types import CollectionType
 from benchmark.lang.ocl.use_io import parse_use, write_use
-
-from .conftest import CAMPUS_USE
 
 
 def test_use_reader_builds_the_model() -> None:

@@ -410,7 +410,7 @@ def test_an_in_process_session_leaves_the_report_stack_importable(
 ) -> None:
     """After an in-process session has written reports (and pytester has unloaded what it imported),
     this process can still write reports: what the outer session does at its end when ``cases`` and
-    ``tests/plugin`` run together. Fails, run alone, when numpy is first imported inside the session."""
+    ``tests/harness`` run together. Fails, run alone, when numpy is first imported inside the session."""
     result = run(pytester, "-k", "Library and Oracle")
     result.assert_outcomes(passed=1)
     assert (pytester.path / "reports" / "index.html").exists()

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "INTERCHANGE_FORMAT.md"
+DOC = Path(__file__).resolve().parents[4] / "docs" / "INTERCHANGE_FORMAT.md"
 _EXAMPLE = re.compile(
     r"<!-- example: (?P<name>[\w-]+) -->\s*```atl\n(?P<atl>.*?)```\s*```json\n(?P<json>.*?)```", re.DOTALL
 )

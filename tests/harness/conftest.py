@@ -5,7 +5,7 @@ ends, unload every module it imported itself. Python modules survive that (they 
 compiled extensions do not: numpy refuses a second import in one process ("cannot load module more than
 once per process"). A benchmark session writes its reports with numpy, scipy and matplotlib, so the first
 in-process session to import them would break every later user in this process — the outer session's own
-report writing included (``pytest -n 0 cases tests/plugin``). Importing them here, at collection, puts them
+report writing included (``pytest -n 0 cases tests/harness``). Importing them here, at collection, puts them
 in the snapshot so that no session ever unloads them. Pure-Python benchmark modules are listed too: they
 would survive, but re-importing the parser, pyecore and the plugin costs seconds per session.
 """

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from benchmark.cli import main
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 REPORT_DRAWS = 200  # as in conftest.written_reports
 
 

@@ -16,7 +16,7 @@ from benchmark.tracks.mapping.scoring.compare import compare
 from benchmark.tracks.mapping.scoring.suggestions import parse_suggestions
 from benchmark.tracks.mapping.synth import PROFILES, run_seed, synthesize
 
-TREE = Path(__file__).parents[1] / "plugin" / "data" / "tree"
+TREE = Path(__file__).resolve().parents[2] / "harness" / "data" / "tree"
 
 
 def _truth(partial: bool = False) -> InterchangeDocument:

@@ -15,7 +15,7 @@ from benchmark.lang.ocl.soil import read_soil
 from benchmark.lang.ocl.use_io import read_use
 from benchmark.lang.ocl.values import FALSE, TRUE, OclBoolean
 
-LIBRARY = Path(__file__).resolve().parents[2] / "validation" / "ocl" / "library"
+LIBRARY = Path(__file__).resolve().parents[3] / "validation" / "ocl" / "library"
 
 
 def test_a_pickled_state_evaluates_and_links_as_the_original() -> None:

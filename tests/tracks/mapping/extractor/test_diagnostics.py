@@ -137,7 +137,7 @@ def test_parser_leniency_is_an_info_diagnostic():
 def test_every_code_has_a_severity_and_a_meaning_and_is_documented():
     from pathlib import Path
 
-    page = (Path(__file__).resolve().parents[2] / "docs" / "INTERCHANGE_FORMAT.md").read_text("utf-8")
+    page = (Path(__file__).resolve().parents[4] / "docs" / "INTERCHANGE_FORMAT.md").read_text("utf-8")
     for code, (severity, meaning) in DIAGNOSTIC_CODES.items():
         assert severity in ("error", "warning", "info") and meaning
         assert f"| `{code}` | {severity} |" in page, code
