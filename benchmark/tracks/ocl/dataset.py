@@ -15,8 +15,8 @@ Reading checks the shape and every cross reference: each model of the specificat
 both model files, each constraint names feature categories from :data:`CATEGORIES`, each state file is
 listed in ``states.json`` and each listed file exists, and each state gives a verdict for exactly the
 model's constraints. Problems raise :class:`DatasetError` naming the file and the JSON field. Whether the
-recorded verdicts are *true* is the evaluator's question, not the reader's: ``tests/tracks/ocl/test_dataset.py``
-evaluates every reference constraint on every state and compares.
+recorded verdicts are *true* is the evaluator's question, not the reader's:
+``tests/tracks/ocl/test_dataset.py`` evaluates every reference constraint on every state and compares.
 """
 
 from __future__ import annotations

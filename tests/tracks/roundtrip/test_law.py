@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 from benchmark.tracks.roundtrip.models.ecore_io import write_ecore
 from benchmark.tracks.roundtrip.models.ecoremodel import EcorePackage
 from benchmark.tracks.roundtrip.models.forward import forward
+from benchmark.tracks.roundtrip.models.lines import ecore_lines, sql_lines
 from benchmark.tracks.roundtrip.models.sql_io import write_sql
 from benchmark.tracks.roundtrip.operators import OPERATOR_NAMES, OperatorNotApplicable, operator
-from benchmark.tracks.roundtrip.scoring.lines import ecore_lines, sql_lines
-from benchmark.tracks.roundtrip.scoring.witness import diff_lines, witness_problems
+from benchmark.tracks.roundtrip.operators.witness import diff_lines, witness_problems
 
 LAW_SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

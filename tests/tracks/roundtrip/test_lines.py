@@ -13,6 +13,7 @@ from benchmark.tracks.roundtrip.models.ecoremodel import (
     EcorePackage,
     EcoreReference,
 )
+from benchmark.tracks.roundtrip.models.lines import ecore_lines, has_schema_image, sql_lines
 from benchmark.tracks.roundtrip.models.sqlmodel import (
     SqlColumn,
     SqlForeignKey,
@@ -20,8 +21,7 @@ from benchmark.tracks.roundtrip.models.sqlmodel import (
     SqlSchema,
     SqlTable,
 )
-from benchmark.tracks.roundtrip.scoring.lines import ecore_lines, has_schema_image, sql_lines
-from benchmark.tracks.roundtrip.scoring.synonyms import normalize_ecore_type, normalize_sql_type
+from benchmark.tracks.roundtrip.models.synonyms import normalize_ecore_type, normalize_sql_type
 
 
 def test_ecore_lines_render_every_kind() -> None:

@@ -13,9 +13,9 @@ from benchmark.tracks.roundtrip.models.ecoremodel import (
     EcoreReference,
 )
 from benchmark.tracks.roundtrip.models.forward import forward
+from benchmark.tracks.roundtrip.models.lines import sql_lines
 from benchmark.tracks.roundtrip.models.sql_io import write_sql
 from benchmark.tracks.roundtrip.operators import OPERATORS, OperatorNotApplicable, choose, operator
-from benchmark.tracks.roundtrip.scoring.lines import sql_lines
 
 SHOP = EcorePackage(
     "shop",

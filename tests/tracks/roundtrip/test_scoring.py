@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.tracks.roundtrip.scoring.lines import CanonicalLine, Property
+from benchmark.tracks.roundtrip.models.lines import CanonicalLine, Property
 from benchmark.tracks.roundtrip.scoring.scorer import match_lines, score
 
 

@@ -31,7 +31,7 @@ from benchmark.tracks.roundtrip.models.sqlmodel import (
     SqlSchema,
     SqlTable,
 )
-from benchmark.tracks.roundtrip.scoring.synonyms import canonical_ecore_type
+from benchmark.tracks.roundtrip.models.synonyms import canonical_ecore_type
 
 ID_COLUMN = "id"
 OWNER_COLUMN = "owner_id"

@@ -15,6 +15,7 @@ from benchmark.tracks.roundtrip.models.sqlview import (
     is_value_table,
     table_features,
 )
+from benchmark.tracks.roundtrip.models.synonyms import sql_type_family
 from benchmark.tracks.roundtrip.operators.base import DeltaOperator, Target, appears, changes, disappears
 from benchmark.tracks.roundtrip.operators.common import (
     persistent_attributes,
@@ -22,7 +23,6 @@ from benchmark.tracks.roundtrip.operators.common import (
     taken,
     with_derived_fk_names,
 )
-from benchmark.tracks.roundtrip.scoring.synonyms import sql_type_family
 
 # (name, type) of the attribute add_attribute introduces; names no bundled domain uses.
 NEW_ATTRIBUTES: tuple[tuple[str, str], ...] = (

@@ -13,9 +13,9 @@ from benchmark.tracks.roundtrip.models.ecoremodel import (
     EcoreReference,
 )
 from benchmark.tracks.roundtrip.models.forward import fk_name, is_mapped
+from benchmark.tracks.roundtrip.models.lines import fold
 from benchmark.tracks.roundtrip.models.sqlmodel import SqlSchema, SqlTable
 from benchmark.tracks.roundtrip.models.sqlview import aux_feature, aux_owner
-from benchmark.tracks.roundtrip.scoring.lines import fold
 
 
 def taken(existing: Iterable[str], name: str) -> bool:

@@ -31,12 +31,12 @@ from benchmark.core.xmlguard import check_xml_prolog, parse_xml_recovering, pars
 from benchmark.lang.ecore.pyecore_loading import load_ecore_data, load_instance_data
 from benchmark.tracks.roundtrip.models.ecore_io import packages_from_pyecore
 from benchmark.tracks.roundtrip.models.ecoremodel import ECORE_NS_URI
+from benchmark.tracks.roundtrip.models.lines import CanonicalLine, ecore_lines, sql_lines
 from benchmark.tracks.roundtrip.models.sql_io import schema_from_pyecore
 from benchmark.tracks.roundtrip.models.sqlmeta import SQL_NS_URI, SQL_ROOT_CLASS, sql_package
 from benchmark.tracks.roundtrip.reading.answer import ExtractedAnswer, extract_model
 from benchmark.tracks.roundtrip.reading.conformance import Problem, conformance_problem, model_roots
 from benchmark.tracks.roundtrip.reading.lenient import lenient_ecore, lenient_sql
-from benchmark.tracks.roundtrip.scoring.lines import CanonicalLine, ecore_lines, sql_lines
 
 ReadMode = Literal["model", "plain XML", "nothing"]
 

@@ -8,7 +8,7 @@ prose and fences first, :mod:`benchmark.tracks.roundtrip.reading.answer`) as far
 * lines are grouped by normalized key; within a key, an output line identical to an expected line is
   paired first (**Cr**), then remaining lines pair in document order (**InCr**, with the properties that
   differ); expected lines left over are **Miss**, output lines left over **Ad** (harmful when the line has
-  an image in the schema, :func:`benchmark.tracks.roundtrip.scoring.lines.has_schema_image`);
+  an image in the schema, :func:`benchmark.tracks.roundtrip.models.lines.has_schema_image`);
 * the **delta lines** are what the delta did to the base: every expected line not identical to a base line
   (added or changed) and every base key absent from the expected model (removed). The output
   *reproduces* an added or changed line when that line is Cr, a removed one when the key is absent;
@@ -31,6 +31,7 @@ from typing import Any, Literal
 
 from benchmark.core.errors import InputFormatError
 from benchmark.core.metrics import ratio
+from benchmark.tracks.roundtrip.models.lines import CanonicalLine, has_schema_image
 from benchmark.tracks.roundtrip.reading.models import (
     ModelKind,
     ReadModel,
@@ -39,7 +40,6 @@ from benchmark.tracks.roundtrip.reading.models import (
     read_model_data,
 )
 from benchmark.tracks.roundtrip.scoring.counts import LineCounts
-from benchmark.tracks.roundtrip.scoring.lines import CanonicalLine, has_schema_image
 
 Verdict = Literal["Cr", "InCr", "Miss", "Ad"]
 DeltaRole = Literal["added", "changed", "removed"]

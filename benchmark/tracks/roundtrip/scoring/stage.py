@@ -20,11 +20,11 @@ from benchmark.core.track import GroundTruthCase, GroundTruthProblem, RunCase
 from benchmark.core.wording import word
 from benchmark.tracks.roundtrip.collection import StageCase, StageCases
 from benchmark.tracks.roundtrip.names import ECHO, STAGES
+from benchmark.tracks.roundtrip.operators.witness import diff_lines
 from benchmark.tracks.roundtrip.payload import STAGE_STATUS_OK, StagePayload
 from benchmark.tracks.roundtrip.reading.models import ReadModel, read_answer, read_answer_data
 from benchmark.tracks.roundtrip.reading.runfile import STATUS_NOT_RUN, StageRun, read_run
 from benchmark.tracks.roundtrip.scoring.scorer import reference_lines, score_lines
-from benchmark.tracks.roundtrip.scoring.witness import diff_lines
 from benchmark.tracks.roundtrip.study.cases import RoundTripCase
 
 

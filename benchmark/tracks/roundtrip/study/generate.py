@@ -25,11 +25,11 @@ from benchmark.core.wording import plural
 from benchmark.tracks.roundtrip.models.ecore_io import read_ecore, write_ecore
 from benchmark.tracks.roundtrip.models.ecoremodel import EcorePackage
 from benchmark.tracks.roundtrip.models.forward import ForwardMappingError, forward
+from benchmark.tracks.roundtrip.models.lines import ecore_lines, sql_lines
 from benchmark.tracks.roundtrip.models.sql_io import write_sql
 from benchmark.tracks.roundtrip.models.sqlmeta import SQL_NS_URI
 from benchmark.tracks.roundtrip.operators import OPERATORS, DeltaOperator, OperatorNotApplicable
-from benchmark.tracks.roundtrip.scoring.lines import ecore_lines, sql_lines
-from benchmark.tracks.roundtrip.scoring.witness import diff_lines, witness_problems
+from benchmark.tracks.roundtrip.operators.witness import diff_lines, witness_problems
 
 MANIFEST_NAME = "manifest.json"
 MANIFEST_FORMAT_VERSION = 1

@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from benchmark.tracks.roundtrip.models.lines import CanonicalLine
 from benchmark.tracks.roundtrip.operators.base import Change, DeltaOperator, Side, Target
-from benchmark.tracks.roundtrip.scoring.lines import CanonicalLine
 
 
 @dataclass(frozen=True)

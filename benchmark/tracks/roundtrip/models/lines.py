@@ -43,7 +43,7 @@ from benchmark.tracks.roundtrip.models.ecoremodel import (
     EcoreReference,
 )
 from benchmark.tracks.roundtrip.models.sqlmodel import SqlSchema
-from benchmark.tracks.roundtrip.scoring.synonyms import (
+from benchmark.tracks.roundtrip.models.synonyms import (
     canonical_ecore_type,
     normalize_ecore_type,
     normalize_sql_type,
