@@ -24,18 +24,7 @@ from benchmark.core.fileio import sha256_file
 from benchmark.core.track import Collection, GroundTruthCase, RunCase, SkippedInput
 from benchmark.tracks.roundtrip.names import STAGES
 from benchmark.tracks.roundtrip.reading.runfile import RUNS_DIR, read_run
-from benchmark.tracks.roundtrip.study.cases import RoundTripCase, Study
-
-
-@dataclass(frozen=True)
-class StageCase:
-    """What a run case scores: a case's stage, from a run file, a study answer or a baseline."""
-
-    case: RoundTripCase
-    stage: str
-    k: int | None  # None for a baseline
-    run_index: int | None
-    source: str  # "run file" | "study answer" | "baseline"
+from benchmark.tracks.roundtrip.study.cases import RoundTripCase, StageCase, Study
 
 
 def run_name(k: int | None, run_index: int | None, stage: str, baseline: str | None = None) -> str:

@@ -1,20 +1,16 @@
 """The round-trip track's payload: one line of the study's sheet, the scores of one stage evaluation.
 
-Written by scoring (:meth:`StagePayload.of`) and read by every reader (the sheet and its summaries, the
-headline, JUnit XML) through :meth:`StagePayload.from_json`: this module is the only one that knows the
-payload's keys, which are the sheet's column names (:meth:`StagePayload.column`).
+Written by scoring (:func:`benchmark.tracks.roundtrip.scoring.stage.stage_payload`) and read by every reader
+(the sheet and its summaries, the headline, JUnit XML) through :meth:`StagePayload.from_json`: this module is
+the only one that knows the payload's keys, which are the sheet's column names (:meth:`StagePayload.column`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from benchmark.core.rows import Row
-
-if TYPE_CHECKING:
-    from benchmark.tracks.roundtrip.scoring.scorer import ScoreReport
-    from benchmark.tracks.roundtrip.study.cases import RoundTripCase
 
 STAGE_STATUS_OK = "ok"
 
@@ -78,46 +74,6 @@ class StagePayload:
     equivalent: bool
     flags: tuple[str, ...] = ()
     extraction_notes: tuple[str, ...] = ()
-
-    @classmethod
-    def of(
-        cls,
-        report: ScoreReport,
-        case: RoundTripCase,
-        stage: str,
-        k: int | None,
-        run_index: int | None,
-        status: str,
-    ) -> StagePayload:
-        """The payload of a stage evaluation scored as ``report``."""
-        counts = report.counts
-        return cls(
-            pair=case.domain,
-            operator=case.operator,
-            k=k,
-            run_index=run_index,
-            stage=stage,
-            stage_status=status,
-            loc=counts.loc,
-            cr=counts.cr,
-            incr=counts.incr,
-            ad=counts.ad,
-            ad_harmful=counts.ad_harmful,
-            miss=counts.miss,
-            pct_correct=report.pct_correct,
-            pct_wsuccess=report.pct_wsuccess,
-            pct_wsuccess_sheet=report.pct_wsuccess_sheet,
-            delta_detected=report.delta_detected,
-            delta_recall=report.delta.recall,
-            delta_precision=report.delta.precision,
-            delta_lines=report.delta.lines,
-            loadable=report.loadable,
-            load_error=report.load_error,
-            read_as=report.read_as,
-            equivalent=report.equivalent,
-            flags=tuple(report.flags),
-            extraction_notes=tuple((report.extraction or {}).get("notes", [])),
-        )
 
     def column(self, key: str) -> Any:
         """The value of the sheet's column ``key`` (a payload key: ``pctCorrect``, ``Cr``...)."""

@@ -54,7 +54,7 @@ class RoundTripTrack(Track):
     def scorer(self) -> StageScorer:
         from benchmark.tracks.roundtrip.scoring.stage import StageScorer
 
-        return StageScorer(self.cases, self.cache, self.error_row, self.name)
+        return StageScorer(self.study, self.cases.stage_case, self.cache, self.error_row, self.name)
 
     # ------------------------------------------------------------------------------- the hooks
 

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from benchmark.tracks.roundtrip.scoring.scorer import score_stage
 from benchmark.tracks.roundtrip.study.manifest import default_data_dir, manifest_cases
 
 CASES = manifest_cases()
@@ -21,8 +22,8 @@ def test_delta_lines_are_the_witness_lines_and_the_baselines_bracket_them(case, 
     stage = case.inverse if stage_name == "inverse" else case.forward
     witness = MANIFEST[case.case_id]["witness"]["S" if stage_name == "inverse" else "T"]
     witness_lines = len(witness["appears"]) + len(witness["changes"]) + len(witness["disappears"])
-    oracle = stage.score(stage.expected)
-    echo = stage.score(stage.base)
+    oracle = score_stage(stage, stage.expected)
+    echo = score_stage(stage, stage.base)
     assert oracle.delta.lines == echo.delta.lines == witness_lines > 0
     assert (
         oracle.equivalent

@@ -9,6 +9,7 @@ import pytest
 
 from benchmark.core.errors import InputFormatError
 from benchmark.tracks.roundtrip.models.sqlmeta import SQL_NS_URI
+from benchmark.tracks.roundtrip.scoring.scorer import score_stage
 from benchmark.tracks.roundtrip.study.load import load_study
 from benchmark.tracks.roundtrip.study.manifest import default_data_dir
 from benchmark.tracks.roundtrip.study.own_layout import study_answers
@@ -45,15 +46,15 @@ def test_the_study_layout_gives_its_pairs_cases_and_sql_metamodel(tmp_path: Path
     assert study.sql_metamodel.name == "Relational.ecore"
     case = study.case("library/to_many")
     assert case.forward.kind.ns_uri == STUDY_NS
-    oracle = case.forward.score(case.delta_target)
+    oracle = score_stage(case.forward, case.delta_target)
     assert oracle.loadable and oracle.equivalent and oracle.delta_detected
-    assert case.inverse.score(case.delta_source).equivalent
+    assert score_stage(case.inverse, case.delta_source).equivalent
 
 
 def test_a_t_answer_in_the_bundled_namespace_is_not_loadable_in_the_study(tmp_path: Path) -> None:
     study = load_study(make_study(tmp_path / "study"))
     case = study.case("shop/to_many")
-    report = case.forward.score(DATA / "Delta_to_many_T_shop.sql.xmi")
+    report = score_stage(case.forward, DATA / "Delta_to_many_T_shop.sql.xmi")
     assert not report.loadable and f"namespace {STUDY_NS} is not declared" in str(report.load_error)
     assert report.counts.equivalent()  # leniently read, every line is right; it is still not equivalent
 

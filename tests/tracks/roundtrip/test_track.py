@@ -10,6 +10,7 @@ import pytest
 
 from benchmark.core.errors import InputFormatError
 from benchmark.tracks.roundtrip.reading.models import ECORE, SQL
+from benchmark.tracks.roundtrip.scoring.scorer import score_stage
 from benchmark.tracks.roundtrip.study.load import load_study
 from benchmark.tracks.roundtrip.study.manifest import default_data_dir, manifest_cases
 
@@ -29,9 +30,9 @@ def test_cases_come_from_the_manifest() -> None:
 
 def test_stages_score_outputs() -> None:
     case = next(c for c in manifest_cases() if c.case_id == "library/delete_class")
-    perfect = case.inverse.score(case.delta_source)
+    perfect = score_stage(case.inverse, case.delta_source)
     assert perfect.equivalent and perfect.delta_detected
-    unchanged = case.forward.score(case.target_model)  # the model ignored the delta
+    unchanged = score_stage(case.forward, case.target_model)  # the model ignored the delta
     assert not unchanged.delta_detected and unchanged.counts.ad > 0
 
 

@@ -1,2 +1,2 @@
-"""Scoring one stage evaluation: canonical lines, the scorer's verdicts and counts, type synonyms, and the
-delta witnesses."""
+"""Scoring one stage evaluation: the scorer's line verdicts and counts (:mod:`.scorer`, :mod:`.counts`), and a
+run case's stage read, scored and cached (:mod:`.stage`)."""

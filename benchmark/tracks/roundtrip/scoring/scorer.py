@@ -27,7 +27,7 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from benchmark.core.errors import InputFormatError
 from benchmark.core.metrics import ratio
@@ -40,6 +40,9 @@ from benchmark.tracks.roundtrip.reading.models import (
     read_model_data,
 )
 from benchmark.tracks.roundtrip.scoring.counts import LineCounts
+
+if TYPE_CHECKING:
+    from benchmark.tracks.roundtrip.study.cases import Stage
 
 Verdict = Literal["Cr", "InCr", "Miss", "Ad"]
 DeltaRole = Literal["added", "changed", "removed"]
@@ -340,3 +343,9 @@ def clear_reference_cache() -> None:
     """Forget every cached reference model (benchmarks, long sessions)."""
     with _references_lock:
         _references.clear()
+
+
+def score_stage(stage: Stage, output: str | Path) -> ScoreReport:
+    """``output`` (a model file or an answer) scored as the stage's answer: against its expected model,
+    with its base model as the base."""
+    return score(stage.base, stage.expected, output, stage.kind)

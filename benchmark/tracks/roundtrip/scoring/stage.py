@@ -18,14 +18,52 @@ from benchmark.core.fileio import sha256_file
 from benchmark.core.rows import Facts, Row
 from benchmark.core.track import GroundTruthCase, GroundTruthProblem, RunCase
 from benchmark.core.wording import word
-from benchmark.tracks.roundtrip.collection import StageCase, StageCases
 from benchmark.tracks.roundtrip.names import ECHO, STAGES
 from benchmark.tracks.roundtrip.operators.witness import diff_lines
 from benchmark.tracks.roundtrip.payload import STAGE_STATUS_OK, StagePayload
 from benchmark.tracks.roundtrip.reading.models import ReadModel, read_answer, read_answer_data
 from benchmark.tracks.roundtrip.reading.runfile import STATUS_NOT_RUN, StageRun, read_run
-from benchmark.tracks.roundtrip.scoring.scorer import reference_lines, score_lines
-from benchmark.tracks.roundtrip.study.cases import RoundTripCase
+from benchmark.tracks.roundtrip.scoring.scorer import ScoreReport, reference_lines, score_lines
+from benchmark.tracks.roundtrip.study.cases import RoundTripCase, StageCase, Study
+
+
+def stage_payload(
+    report: ScoreReport,
+    case: RoundTripCase,
+    stage: str,
+    k: int | None,
+    run_index: int | None,
+    status: str,
+) -> StagePayload:
+    """The payload of a stage evaluation scored as ``report``."""
+    counts = report.counts
+    return StagePayload(
+        pair=case.domain,
+        operator=case.operator,
+        k=k,
+        run_index=run_index,
+        stage=stage,
+        stage_status=status,
+        loc=counts.loc,
+        cr=counts.cr,
+        incr=counts.incr,
+        ad=counts.ad,
+        ad_harmful=counts.ad_harmful,
+        miss=counts.miss,
+        pct_correct=report.pct_correct,
+        pct_wsuccess=report.pct_wsuccess,
+        pct_wsuccess_sheet=report.pct_wsuccess_sheet,
+        delta_detected=report.delta_detected,
+        delta_recall=report.delta.recall,
+        delta_precision=report.delta.precision,
+        delta_lines=report.delta.lines,
+        loadable=report.loadable,
+        load_error=report.load_error,
+        read_as=report.read_as,
+        equivalent=report.equivalent,
+        flags=tuple(report.flags),
+        extraction_notes=tuple((report.extraction or {}).get("notes", [])),
+    )
 
 
 class StageScorer:
@@ -33,13 +71,14 @@ class StageScorer:
 
     def __init__(
         self,
-        cases: StageCases,
+        study: Study,
+        stage_case: Callable[[RunCase], StageCase],
         cache: DiskCache,
         error_row: Callable[[RunCase, str], Row],
         track: str = "roundtrip",
     ) -> None:
-        self.cases = cases
-        self.study = cases.study
+        self.stage_case = stage_case  # what a run case scores (the collection's)
+        self.study = study
         self.cache = cache
         self.error_row = error_row  # the track's (the harness's envelope of a run that was not scored)
         self.name = track
@@ -118,7 +157,7 @@ class StageScorer:
             base_file=str(stage.base),
             expected_file=str(stage.expected),
         )
-        return StagePayload.of(
+        return stage_payload(
             report, stage_case.case, stage_case.stage, stage_case.k, stage_case.run_index, status
         ).to_json()
 
@@ -145,7 +184,7 @@ class StageScorer:
         if problem is not None:
             return self.error_row(case, problem)
         try:
-            stage_case = self.cases.stage_case(case)
+            stage_case = self.stage_case(case)
             key = self._payload_key(case, stage_case)
             payload = self.cache.get_or_compute("roundtrip", key, lambda: self._payload(case, stage_case))
         except BenchmarkError as error:

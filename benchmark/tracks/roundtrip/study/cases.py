@@ -1,7 +1,7 @@
 """A round-trip study as values: its base pairs, and its (pair, operator) cases with their two stages.
 
 A case is one (pair, operator) of a study; it has two stages, each scored by
-:func:`benchmark.tracks.roundtrip.scoring.scorer.score`:
+:func:`benchmark.tracks.roundtrip.scoring.scorer.score_stage`:
 
 * **inverse**: shown the example pair(s) and Δ(T), the model writes S'; S' is scored against Δ(S) with S
   as the base;
@@ -20,7 +20,6 @@ from pathlib import Path
 from benchmark.tracks.roundtrip.models.sqlmeta import SQL_METAMODEL_FILE
 from benchmark.tracks.roundtrip.names import FORWARD, INVERSE
 from benchmark.tracks.roundtrip.reading.models import ECORE, SQL, ModelKind
-from benchmark.tracks.roundtrip.scoring.scorer import ScoreReport, score
 
 
 @dataclass(frozen=True)
@@ -31,9 +30,6 @@ class Stage:
     given: Path  # Δ(T) for inverse; Δ(S) for forward (replaced by the inverse answer when chaining)
     expected: Path
     base: Path
-
-    def score(self, output: str | Path) -> ScoreReport:
-        return score(self.base, self.expected, output, self.kind)
 
 
 @dataclass(frozen=True)
@@ -99,3 +95,14 @@ class Study:
             if case.case_id == case_id:
                 return case
         raise KeyError(case_id)
+
+
+@dataclass(frozen=True)
+class StageCase:
+    """What a run case scores: a case's stage, from a run file, a study answer or a baseline."""
+
+    case: RoundTripCase
+    stage: str
+    k: int | None  # None for a baseline
+    run_index: int | None
+    source: str  # "run file" | "study answer" | "baseline"
