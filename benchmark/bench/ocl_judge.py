@@ -58,6 +58,7 @@ def _judge(root: str, chosen: dict[str, list[str]], cache_dir: str | None) -> tu
     from benchmark.tracks.ocl.baselines import baseline_answers
     from benchmark.tracks.ocl.dataset import load_dataset
     from benchmark.tracks.ocl.runs import read_run, run_path
+    from benchmark.tracks.ocl.scoring.judge import Referee
     from benchmark.tracks.ocl.variants import ORIGINAL, VariantSource, modes
 
     dataset = load_dataset(root)
@@ -69,7 +70,7 @@ def _judge(root: str, chosen: dict[str, list[str]], cache_dir: str | None) -> tu
         original = source.variant(ORIGINAL)
         for mode in modes():
             variant = source.variant(mode)
-            referee = variant.referee()
+            referee = Referee.of(variant)
             given = [baseline_answers(b, variant, original) for b in ("Oracle", "Rename-blind")]
             for provider, run in PROVIDERS:
                 path = run_path(dataset.root, provider, run, mode)

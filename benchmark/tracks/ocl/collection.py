@@ -3,7 +3,8 @@ mode, provider, run) of every run file (:mod:`.runs`), plus the live baselines (
 
 Case ids read ``library-rename-Synthetic-Noisy-run01`` and ``library-rename-Oracle``, so ``-k rename``,
 ``-k library`` or ``-k Oracle`` select what they say. A task is ``<dataset model>-<mode>``
-(:class:`Tasks`); a run file that cannot be read is a case of its own (task ``runs``), whose row says why.
+(:class:`~.variants.Tasks`); a run file that cannot be read is a case of its own (task ``runs``), whose row
+says why.
 """
 
 from __future__ import annotations
@@ -15,32 +16,7 @@ from benchmark.core.fileio import sha256_file
 from benchmark.core.track import Collection, GroundTruthCase, RunCase, SkippedInput
 from benchmark.tracks.ocl.dataset import Dataset
 from benchmark.tracks.ocl.runs import peek_run, run_files
-from benchmark.tracks.ocl.variants import modes
-
-UNREADABLE_TASK = "runs"  # the task of a run file that cannot be read
-
-
-class Tasks:
-    """``<dataset model>-<mode>`` and back (a model's name may hold dashes; a mode is known)."""
-
-    def __init__(self, dataset: Dataset | None) -> None:
-        self.dataset = dataset
-        self._known: dict[str, tuple[str, str]] = {}
-
-    def of(self, model: str, mode: str) -> str:
-        task = f"{model}-{mode}"
-        self._known[task] = (model, mode)
-        return task
-
-    def split(self, task: str) -> tuple[str, str] | None:
-        """(dataset model, mode) of ``task``, or ``None`` when it names none of the dataset."""
-        if task in self._known:
-            return self._known[task]
-        for mode in modes():
-            model = task[: -len(mode) - 1] if task.endswith(f"-{mode}") else None
-            if model and self.dataset is not None and model in self.dataset.models:
-                return self._known.setdefault(task, (model, mode))
-        return None
+from benchmark.tracks.ocl.variants import UNREADABLE_TASK, Tasks, modes
 
 
 def collect(

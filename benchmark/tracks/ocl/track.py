@@ -19,10 +19,9 @@ from benchmark.core.track import Collection, GroundTruthCase, RunCase, Track
 from benchmark.tracks.ocl.options import GENERATE_OPTIONS, REPORT_OPTIONS, TRACK_OPTIONS
 
 if TYPE_CHECKING:  # imported where used: every session loads the track for its options (docs/TRACKS.md)
-    from benchmark.tracks.ocl.collection import Tasks
     from benchmark.tracks.ocl.dataset import Dataset
     from benchmark.tracks.ocl.scoring.runs import RunJudge
-    from benchmark.tracks.ocl.variants import Variants
+    from benchmark.tracks.ocl.variants import Tasks, Variants
 
 
 class OclTrack(Track):
@@ -52,7 +51,7 @@ class OclTrack(Track):
 
     @cached_property
     def tasks(self) -> Tasks:
-        from benchmark.tracks.ocl.collection import Tasks
+        from benchmark.tracks.ocl.variants import Tasks
 
         return Tasks(self.loaded[0])
 

@@ -7,7 +7,7 @@ transformations themselves are :mod:`benchmark.tracks.ocl.transform`'s (``transf
 seed)``); this module only runs them on a dataset model and keeps the result in memory. The states stay
 objects, never SOIL text: parsing SOIL is what costs (a quarter of a second per model), so a
 :class:`VariantSource` parses a model's states once and every mode transforms those objects.
-:meth:`Variant.referee` turns a variant into the judge's :class:`~benchmark.tracks.ocl.scoring.judge.Referee`.
+:meth:`Referee.of <benchmark.tracks.ocl.scoring.judge.Referee.of>` turns a variant into the judge.
 
 Given a :class:`~benchmark.core.diskcache.DiskCache`, a source also keeps the parsed model with its states
 and every variant it built on disk (pickled: loading one is some hundred times faster than parsing and
@@ -32,7 +32,6 @@ if TYPE_CHECKING:  # the OCL library loads when a variant is built, not when the
     from benchmark.lang.ocl.model import Invariant, Model
     from benchmark.lang.ocl.state import ObjectState
     from benchmark.tracks.ocl.dataset import Dataset, DatasetModel
-    from benchmark.tracks.ocl.scoring.judge import Referee
 
 T = TypeVar("T")
 
@@ -66,21 +65,6 @@ class Variant:
     puml: str  # the PlantUML view an LLM is shown, without constraints
     texts: dict[str, str]  # constraint id -> specification prose
     references: dict[str, str]  # constraint id -> reference constraint, ``context C inv id: expr``
-
-    def referee(self) -> Referee:
-        """The judge for this variant: its model, states and the reference verdicts, evaluated here."""
-        from benchmark.lang.ocl.check import check_invariant
-        from benchmark.lang.ocl.compiler import Runtime
-        from benchmark.tracks.ocl.scoring.judge import Referee
-
-        runtime = Runtime(self.model)
-        compiled = {inv.name: runtime.compile_invariant(inv) for inv in self.model.invariants}
-        verdicts = {
-            name: {cid: check_invariant(compiled[cid], runtime.context(state)).ok for cid in self.references}
-            for name, state in self.states.items()
-        }
-        contexts = {cid: compiled[cid].invariant.class_name for cid in self.references}
-        return Referee(self.model, runtime, dict(self.states), verdicts, contexts)
 
 
 class VariantSource:
@@ -168,9 +152,35 @@ class VariantSource:
         )
 
 
+UNREADABLE_TASK = "runs"  # the task of a run file that cannot be read
+
+
+class Tasks:
+    """``<dataset model>-<mode>`` and back (a model's name may hold dashes; a mode is known)."""
+
+    def __init__(self, dataset: Dataset | None) -> None:
+        self.dataset = dataset
+        self._known: dict[str, tuple[str, str]] = {}
+
+    def of(self, model: str, mode: str) -> str:
+        task = f"{model}-{mode}"
+        self._known[task] = (model, mode)
+        return task
+
+    def split(self, task: str) -> tuple[str, str] | None:
+        """(dataset model, mode) of ``task``, or ``None`` when it names none of the dataset."""
+        if task in self._known:
+            return self._known[task]
+        for mode in modes():
+            model = task[: -len(mode) - 1] if task.endswith(f"-{mode}") else None
+            if model and self.dataset is not None and model in self.dataset.models:
+                return self._known.setdefault(task, (model, mode))
+        return None
+
+
 class Variants:
-    """The variants and their judges of one dataset for one seed, each built once per process (through the
-    disk cache when one is given). A variant that cannot be built is said once, as the reason."""
+    """The variants of one dataset for one seed, each built once per process (through the disk cache when
+    one is given). A variant that cannot be built is said once, as the reason."""
 
     def __init__(self, dataset: Dataset, seed: int, cache: DiskCache | None = None) -> None:
         self.dataset = dataset
@@ -178,7 +188,6 @@ class Variants:
         self.cache = cache
         self._sources: dict[str, VariantSource] = {}
         self._variants: dict[tuple[str, str], Variant | str] = {}
-        self._referees: dict[tuple[str, str], Referee] = {}
 
     def variant(self, model: str, mode: str) -> Variant:
         """The variant; raises :class:`~benchmark.core.track.GroundTruthProblem` when it cannot be built."""
@@ -198,12 +207,6 @@ class Variants:
             raise GroundTruthProblem(found)
         return found
 
-    def referee(self, model: str, mode: str) -> Referee:
-        key = (model, mode)
-        if key not in self._referees:
-            self._referees[key] = self.variant(model, mode).referee()
-        return self._referees[key]
-
 
 def _invariant(model: Model, cid: str) -> Invariant:
     for inv in model.invariants:
@@ -212,4 +215,13 @@ def _invariant(model: Model, cid: str) -> Invariant:
     raise KeyError(f"model {model.name} has no invariant {cid}")
 
 
-__all__ = ["ORIGINAL", "Variant", "VariantSource", "Variants", "modes", "reference_text"]
+__all__ = [
+    "ORIGINAL",
+    "UNREADABLE_TASK",
+    "Tasks",
+    "Variant",
+    "VariantSource",
+    "Variants",
+    "modes",
+    "reference_text",
+]

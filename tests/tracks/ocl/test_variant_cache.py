@@ -10,6 +10,7 @@ import pytest
 from benchmark.core.diskcache import DiskCache
 from benchmark.tracks.ocl.baselines import baseline_answers
 from benchmark.tracks.ocl.dataset import load_dataset
+from benchmark.tracks.ocl.scoring.judge import Referee
 from benchmark.tracks.ocl.variants import ORIGINAL, VariantSource
 
 
@@ -25,7 +26,7 @@ def test_a_cached_variant_judges_as_a_fresh_one(library_root: Path, tmp_path: Pa
     assert cache.misses == misses and cache.hits >= 1  # read back, not rebuilt
     assert loaded is not fresh and loaded.references == fresh.references and loaded.puml == fresh.puml
     assert loaded.texts == fresh.texts and list(loaded.states) == list(fresh.states)
-    referee, expected = loaded.referee(), fresh.referee()
+    referee, expected = Referee.of(loaded), Referee.of(fresh)
     assert referee.verdicts == expected.verdicts
     original = loaded_source.variant(ORIGINAL)
     for baseline in ("Oracle", "Rename-blind"):

@@ -21,6 +21,7 @@ class whose verdicts agree everywhere is an agreement: correctness is semantic, 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from benchmark.lang.ocl.check import check_invariant
 from benchmark.lang.ocl.compiler import CompiledInvariant, Runtime
@@ -40,6 +41,9 @@ from benchmark.tracks.ocl.payload import (
 )
 from benchmark.tracks.ocl.scoring.extract import find_constraint
 
+if TYPE_CHECKING:
+    from benchmark.tracks.ocl.variants import Variant
+
 
 @dataclass
 class Referee:
@@ -52,6 +56,20 @@ class Referee:
     verdicts: dict[str, dict[str, bool]]  # state -> constraint id -> the reference holds
     contexts: dict[str, str]  # constraint id -> the reference's context class
     _scratch: list[Model] = field(default_factory=list, repr=False)
+
+    @classmethod
+    def of(cls, variant: Variant) -> Referee:
+        """The judge of a variant: its model, states and the reference verdicts, evaluated here."""
+        runtime = Runtime(variant.model)
+        compiled = {inv.name: runtime.compile_invariant(inv) for inv in variant.model.invariants}
+        verdicts = {
+            name: {
+                cid: check_invariant(compiled[cid], runtime.context(state)).ok for cid in variant.references
+            }
+            for name, state in variant.states.items()
+        }
+        contexts = {cid: compiled[cid].invariant.class_name for cid in variant.references}
+        return cls(variant.model, runtime, dict(variant.states), verdicts, contexts)
 
     def judge(self, constraint: str, answer: str | None, *, label: str = "answer") -> Judgement:
         """The outcome of ``answer`` (raw text, ``None`` when missing) for ``constraint``."""

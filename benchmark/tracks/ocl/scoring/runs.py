@@ -19,11 +19,11 @@ from benchmark.core.rows import Facts, Row
 from benchmark.core.track import GroundTruthCase, GroundTruthProblem, RunCase
 from benchmark.core.wording import plural
 from benchmark.tracks.ocl.baselines import baseline_answers
-from benchmark.tracks.ocl.collection import UNREADABLE_TASK, Tasks
 from benchmark.tracks.ocl.dataset import Dataset
 from benchmark.tracks.ocl.payload import MISSING, Judgement, judged_payload
 from benchmark.tracks.ocl.runs import RunFileError, read_run
-from benchmark.tracks.ocl.variants import ORIGINAL, Variants, modes
+from benchmark.tracks.ocl.scoring.judge import Referee
+from benchmark.tracks.ocl.variants import ORIGINAL, UNREADABLE_TASK, Tasks, Variants, modes
 
 
 class RunJudge:
@@ -46,6 +46,14 @@ class RunJudge:
         self.variants = variants
         self.base_error_row = error_row  # the harness's envelope of a run that could not be judged
         self.name = track
+        self._referees: dict[tuple[str, str], Referee] = {}
+
+    def referee(self, model: str, mode: str) -> Referee:
+        """The judge of a variant, built once per process."""
+        assert self.variants is not None
+        if (model, mode) not in self._referees:
+            self._referees[(model, mode)] = Referee.of(self.variants.variant(model, mode))
+        return self._referees[(model, mode)]
 
     @property
     def seed(self) -> int:
@@ -75,7 +83,7 @@ class RunJudge:
         assert self.dataset is not None and self.variants is not None
         model, mode = self.tasks.split(case.task)  # type: ignore[misc]
         recorded = self.dataset.models[model].verdicts
-        referee = self.variants.referee(model, mode)
+        referee = self.referee(model, mode)
         wrong = [
             f"  - {cid} on {state}: the reference {'holds' if got[cid] else 'fails'}, states.json says "
             f"{'holds' if recorded[state][cid] else 'fails'}"
@@ -144,7 +152,7 @@ class RunJudge:
         assert self.dataset is not None and self.variants is not None
         try:
             answers, llm = self.answers_of(case, model, mode)
-            referee = self.variants.referee(model, mode)
+            referee = self.referee(model, mode)
         except (BenchmarkError, GroundTruthProblem) as error:
             return self.error_row(case, str(error))
         constraints = self.dataset.models[model].constraints
