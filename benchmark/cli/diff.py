@@ -81,21 +81,16 @@ def run(args: argparse.Namespace) -> int:
     llm = compare(
         ground_truth,
         load_suggestions(args.llm),
-        partial_weight=weight,
         confidence=confidence,
         source_view=source_view,
         target_view=target_view,
     )
-    report = llm.to_json()
+    report = llm.to_json(weight)  # the comparison holds raw categories: the weight is the report's
     if args.baseline:
         baseline = compare(
-            ground_truth,
-            load_suggestions(args.baseline),
-            partial_weight=weight,
-            source_view=source_view,
-            target_view=target_view,
+            ground_truth, load_suggestions(args.baseline), source_view=source_view, target_view=target_view
         )
-        report["threeWay"] = three_way(llm, baseline).to_json()
+        report["threeWay"] = three_way(llm, baseline, weight).to_json(weight)
     if args.output:
         write_json_atomic(args.output, report)
         print(_summary_lines(report))

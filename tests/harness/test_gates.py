@@ -21,8 +21,9 @@ ROW = RunRow.of(
 )
 
 
-def _results(*rows: RunRow) -> Results:
-    return Results(ResultsHeader(), (TrackSection("atl", rows=tuple(r.to_envelope() for r in rows)),))
+def _results(*rows: RunRow, weight: float = 0.5) -> Results:
+    envelopes = tuple(r.to_envelope() for r in rows)
+    return Results(ResultsHeader(), (TrackSection("atl", {"partialWeight": weight}, rows=envelopes),))
 
 
 def _tracks(tmp_path, weight: str = "0.5"):
@@ -30,11 +31,15 @@ def _tracks(tmp_path, weight: str = "0.5"):
 
 
 def test_a_saved_session_scored_at_another_weight_is_compared_at_this_one(tmp_path) -> None:
-    """Same counts, w = 0 then w = 1: nothing changed but the option, so no drop is reported."""
-    before = _results(ROW.replaced(partial_weight=1.0))
-    now = _results(ROW.replaced(partial_weight=0.0))
+    """Same counts, w = 1 then w = 0: nothing changed but the option (said), so no drop is reported: the
+    saved counts are read at this session's weight."""
+    before = _results(ROW, weight=1.0)
+    now = _results(ROW, weight=0.0)
     lines, failures = compare_with(now, before, 0.0, _tracks(tmp_path, "0"))
-    assert lines[1:] == ["  P: 0.5714 -> 0.5714 (+0.0000)"]
+    assert lines[1:] == [
+        "  settings differ: partialWeight was 1.0, is 0.0",
+        "  P: 0.5714 -> 0.5714 (+0.0000)",
+    ]
     assert lines[0] == "change of micro overall F1 (atl) against the saved session:"
     assert failures == []
 

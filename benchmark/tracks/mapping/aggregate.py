@@ -19,14 +19,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from benchmark.core.errors import ConfigurationError
 from benchmark.tracks.mapping.counts import (
     DEFAULT_PARTIAL_WEIGHT,
     BindingCounts,
     ClassCounts,
     LevelScores,
     Scores,
-    check_partial_weight,
     level_scores,
 )
 from benchmark.tracks.mapping.payload import FEATURE_KINDS, RunRow
@@ -203,20 +201,6 @@ class Aggregation:
 # -------------------------------------------------------------------------------------- functions
 
 
-def resolve_partial_weight(rows: Iterable[RunRow], partial_weight: float | None) -> float:
-    """The weight to apply: the one given, else the rows' common weight (rows store raw counts, so any
-    weight can be re-applied; mixing rows scored at different weights without choosing one is an error)."""
-    if partial_weight is not None:
-        return check_partial_weight(partial_weight)
-    weights = sorted({row.partial_weight for row in rows})
-    if len(weights) > 1:
-        raise ConfigurationError(
-            f"rows were scored with different partial weights {weights}; choose one explicitly",
-            field="partial_weight",
-        )
-    return weights[0] if weights else DEFAULT_PARTIAL_WEIGHT
-
-
 def pooled_counts(rows: Iterable[RunRow]) -> tuple[ClassCounts, BindingCounts]:
     classes, bindings = ClassCounts(), BindingCounts()
     for row in rows:
@@ -284,13 +268,14 @@ def _kind_order(kind: str) -> tuple[int, str]:
 
 
 def aggregate(
-    rows: Iterable[RunRow], *, partial_weight: float | None = None, by_model: bool = False
+    rows: Iterable[RunRow], *, partial_weight: float = DEFAULT_PARTIAL_WEIGHT, by_model: bool = False
 ) -> Aggregation:
     """Group ok rows by provider (and model when ``by_model``) x transformation, plus an ``ALL`` row per
-    provider; error rows are listed in ``excluded``."""
+    provider; error rows are listed in ``excluded``. The rows hold raw categories: ``partial_weight``
+    (w, checked by the option that gave it) is applied here, to every group's micro and macro scores."""
     all_rows = list(rows)
     ok = [row for row in all_rows if row.ok]
-    w = resolve_partial_weight(ok, partial_weight)
+    w = partial_weight
     excluded = tuple(
         sorted(
             (
@@ -397,10 +382,13 @@ def csv_records(aggregation: Aggregation) -> list[dict[str, Any]]:
     return records
 
 
-def run_records(rows: Iterable[RunRow], *, partial_weight: float | None = None) -> list[dict[str, Any]]:
-    """One flat record per run (error rows included, with their error), every count and metric."""
+def run_records(
+    rows: Iterable[RunRow], *, partial_weight: float = DEFAULT_PARTIAL_WEIGHT
+) -> list[dict[str, Any]]:
+    """One flat record per run (error rows included, with their error), every count and metric, with
+    partial weight ``partial_weight``."""
     all_rows = list(rows)
-    w = resolve_partial_weight([r for r in all_rows if r.ok], partial_weight)
+    w = partial_weight
     records = []
 
     def order(row: RunRow) -> tuple[Any, ...]:
@@ -542,7 +530,6 @@ __all__ = [
     "micro",
     "name_key",
     "pooled_counts",
-    "resolve_partial_weight",
     "run_records",
     "split_rows",
     "spread",

@@ -11,13 +11,7 @@ from typing import Any
 
 from benchmark.core.metrics import Scores, ratio, scores, scores_array  # noqa: F401  (re-exported)
 
-DEFAULT_PARTIAL_WEIGHT = 0.5
-
-
-def check_partial_weight(weight: float) -> float:
-    if not 0.0 <= weight <= 1.0:
-        raise ValueError(f"partial weight must be in [0, 1], got {weight}")
-    return float(weight)
+DEFAULT_PARTIAL_WEIGHT = 0.5  # what --partial-weight says when it is not given (its Option checks the range)
 
 
 @dataclass(frozen=True)
@@ -70,16 +64,16 @@ class BindingCounts:
             self.only_atl + other.only_atl,
         )
 
-    def tp(self, w: float = DEFAULT_PARTIAL_WEIGHT) -> float:
+    def tp(self, w: float) -> float:
         return self.exact + w * self.partial
 
-    def fp(self, w: float = DEFAULT_PARTIAL_WEIGHT) -> float:
+    def fp(self, w: float) -> float:
         return self.only_generated + self.divergent + (1 - w) * self.partial
 
-    def fn(self, w: float = DEFAULT_PARTIAL_WEIGHT) -> float:
+    def fn(self, w: float) -> float:
         return self.only_atl + self.divergent + (1 - w) * self.partial
 
-    def scores(self, w: float = DEFAULT_PARTIAL_WEIGHT) -> Scores:
+    def scores(self, w: float) -> Scores:
         return scores(self.tp(w), self.fp(w), self.fn(w))
 
     def add_category(self, category: str, n: int = 1) -> BindingCounts:
@@ -122,9 +116,12 @@ class LevelScores:
 
 
 def level_scores(classes: ClassCounts, bindings: BindingCounts, w: float) -> LevelScores:
-    """Overall = class counts + binding counts, pooled before the formulas are applied."""
+    """The partial weight applied: binding TP = exact + w·partial (FP and FN likewise), and overall = class
+    counts + binding counts, pooled before the formulas are applied. Every score of the track is read
+    through here or :meth:`BindingCounts.tp` itself (``docs/TRACKS.md``, "The partial weight")."""
+    tp, fp, fn = bindings.tp(w), bindings.fp(w), bindings.fn(w)
     return LevelScores(
         classes=classes.scores(),
-        bindings=bindings.scores(w),
-        overall=scores(classes.tp + bindings.tp(w), classes.fp + bindings.fp(w), classes.fn + bindings.fn(w)),
+        bindings=scores(tp, fp, fn),
+        overall=scores(classes.tp + tp, classes.fp + fp, classes.fn + fn),
     )

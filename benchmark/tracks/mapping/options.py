@@ -92,7 +92,7 @@ REPORT_OPTIONS = (
     Option(
         "--partial-weight",
         "",
-        "re-apply another partial weight to the stored counts (default: the rows' own)",
+        "apply another partial weight to the stored counts (default: the session's)",
         optional_weight,
         metavar="W",
     ),

@@ -12,9 +12,11 @@ ground truth's facts.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from benchmark.core.errors import ConfigurationError
 from benchmark.core.rows import STATUS_OK, Facts, Row
 from benchmark.tracks.mapping.counts import (
     DEFAULT_PARTIAL_WEIGHT,
@@ -115,7 +117,6 @@ class BindingItem:
 
 
 PAYLOAD_FIELDS = (
-    "partial_weight",
     "confidence_filter",
     "classes",
     "bindings",
@@ -134,14 +135,15 @@ PAYLOAD_FIELDS = (
 
 @dataclass(frozen=True)
 class MappingPayload:
-    """What a mapping row holds beside its identity: the raw counts of one run (never derived metrics),
-    the per-item verdicts that paired statistics, stability and the drill-down need, and side facts.
+    """What a mapping row holds beside its identity: the raw counts of one run (never derived metrics,
+    and no partial weight: w is applied where scores are read), the per-item verdicts that paired
+    statistics, stability and the drill-down need, and side facts. A payload of an older session that
+    carries ``partialWeight`` reads as well (the weight is the session's, :func:`saved_partial_weight`).
 
     Written and read here only (:meth:`to_json` / :meth:`from_json`): ``results.json`` stores it as the
     payload of the harness's row envelope.
     """
 
-    partial_weight: float = DEFAULT_PARTIAL_WEIGHT
     confidence_filter: str = "all"
     classes: ClassCounts = ClassCounts()
     bindings: BindingCounts = BindingCounts()
@@ -158,7 +160,6 @@ class MappingPayload:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "partialWeight": self.partial_weight,
             "confidenceFilter": self.confidence_filter,
             "class": self.classes.to_json(),
             "binding": self.bindings.to_json(),
@@ -182,7 +183,6 @@ class MappingPayload:
     def from_json(cls, data: dict[str, Any]) -> MappingPayload:
         hallucinations = data.get("hallucinations", {})
         return cls(
-            partial_weight=float(data.get("partialWeight", DEFAULT_PARTIAL_WEIGHT)),
             confidence_filter=data.get("confidenceFilter", "all"),
             classes=ClassCounts.from_json(data["class"]),
             bindings=BindingCounts.from_json(data["binding"]),
@@ -274,10 +274,6 @@ class RunRow:
 
     # the payload's fields, read through
     @property
-    def partial_weight(self) -> float:
-        return self.payload.partial_weight
-
-    @property
     def confidence_filter(self) -> str:
         return self.payload.confidence_filter
 
@@ -329,9 +325,9 @@ class RunRow:
     def extra(self) -> dict[str, Any]:
         return self.payload.extra
 
-    def scores(self, w: float | None = None) -> LevelScores:
-        """Metrics of this run alone, at the row's own partial weight unless ``w`` is given."""
-        return level_scores(self.classes, self.bindings, self.partial_weight if w is None else w)
+    def scores(self, w: float) -> LevelScores:
+        """Metrics of this run alone, with partial weight ``w`` (the row holds raw categories only)."""
+        return level_scores(self.classes, self.bindings, w)
 
     def replaced(self, **changes: Any) -> RunRow:
         """A copy with some identity fields (``provider``, ``transformation``...) or payload fields
@@ -443,3 +439,17 @@ class TransformationFacts:
                 "error": facts.error,
             }
         )
+
+
+def saved_partial_weight(options: Mapping[str, Any], rows: Sequence[Row]) -> float:
+    """The partial weight a saved session was scored with: its options' (``partialWeight``); a session
+    written before rows stopped carrying the weight says it in every row instead (rows of different
+    weights are refused: choose one with ``--partial-weight``); the default when neither says."""
+    if "partialWeight" in options:
+        return float(options["partialWeight"])
+    weights = sorted({float(row.payload["partialWeight"]) for row in rows if "partialWeight" in row.payload})
+    if len(weights) > 1:
+        raise ConfigurationError(
+            f"rows were scored with different partial weights {weights}; choose one", field="--partial-weight"
+        )
+    return weights[0] if weights else DEFAULT_PARTIAL_WEIGHT

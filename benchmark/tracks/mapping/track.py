@@ -52,13 +52,7 @@ class AtlTrack(Track):
     def scorer(self) -> RunScorer:
         from benchmark.tracks.mapping.scoring.runs import RunScorer
 
-        return RunScorer(
-            self.truths,
-            self.cache,
-            partial_weight=self.option("partial_weight"),
-            confidence=self.option("confidence"),
-            track=self.name,
-        )
+        return RunScorer(self.truths, self.cache, confidence=self.option("confidence"), track=self.name)
 
     @staticmethod
     def decode(rows: Any) -> list[RunRow]:
@@ -159,10 +153,12 @@ class AtlTrack(Track):
         ]
 
     def summary_lines(self, results: Any, section: Any, verbose: bool) -> list[str]:
+        from benchmark.tracks.mapping.aggregate import aggregate
         from benchmark.tracks.mapping.reports.terminal import summary_lines
 
-        rows = self.decode(section.rows)
-        return summary_lines(rows, self.option("partial_weight"), self.option("confidence"))
+        rows, weight = self.decode(section.rows), self.option("partial_weight")
+        aggregation = aggregate(rows, partial_weight=weight)
+        return summary_lines(rows, aggregation, self.option("confidence"))
 
     def write_reports(self, results: Any, section: Any, out_dir: Path, options: Any) -> Any:
         from benchmark.tracks.mapping.reports.files import section_report

@@ -24,13 +24,12 @@ from benchmark.tracks.mapping.payload import RunRow
 from benchmark.tracks.mapping.scoring.compare import error_row
 
 
-def row(provider, transformation, run, classes, bindings, model="m", w=0.5, **kwargs):
+def row(provider, transformation, run, classes, bindings, model="m", **kwargs):
     return RunRow.of(
         provider=provider,
         model=model,
         transformation=transformation,
         run=run,
-        partial_weight=w,
         classes=ClassCounts(*classes),
         bindings=BindingCounts(**bindings),
         **kwargs,
@@ -128,11 +127,26 @@ def test_weight_is_reapplied_from_raw_counts(rows):
     assert at_one.micro.overall.precision == approx(Fraction(9, 12))
 
 
-def test_mixed_weights_need_an_explicit_choice():
-    mixed = [row("P", "T", "a", (1, 0, 0), {}, w=0.5), row("P", "T", "b", (1, 0, 0), {}, w=1.0)]
+def test_an_older_session_with_the_weight_in_its_rows_still_reads():
+    """Rows used to carry ``partialWeight``; a session saved then reads at that weight, and rows of
+    different weights need a choice."""
+    from dataclasses import replace
+
+    from benchmark.tracks.mapping.payload import RunRow, saved_partial_weight
+
+    def old(run, weight):
+        envelope = row("P", "T", run, (1, 0, 0), {}).to_envelope()
+        return replace(envelope, payload={**envelope.payload, "partialWeight": weight})
+
+    assert saved_partial_weight({}, [old("a", 0.25), old("b", 0.25)]) == 0.25
+    assert saved_partial_weight({"partialWeight": 1.0}, [old("a", 0.25)]) == 1.0
+    assert saved_partial_weight({}, []) == 0.5
     with pytest.raises(ConfigurationError, match="different partial weights"):
-        aggregate(mixed)
-    assert aggregate(mixed, partial_weight=0.0).partial_weight == 0.0
+        saved_partial_weight({}, [old("a", 0.5), old("b", 1.0)])
+    assert (
+        RunRow.from_envelope(old("a", 0.25)).to_envelope().payload
+        == row("P", "T", "a", (1, 0, 0), {}).to_envelope().payload
+    )
 
 
 def test_by_model_separates_models():

@@ -22,4 +22,4 @@ def test_row_survives_the_json_string_that_crosses_xdist():
     assert envelope.key == ("atl", "Synthetic-Noisy", "seed-7", "Grafcet2Petrinet", "run03")
     assert "provider" not in envelope.payload and envelope.payload["class"] == {"tp": 4, "fp": 1, "fn": 1}
     assert RunRow.from_envelope(envelope) == row
-    assert row.scores().classes.precision == 0.8
+    assert row.scores(0.5).classes.precision == 0.8

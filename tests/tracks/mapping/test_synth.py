@@ -44,7 +44,7 @@ def _truth(partial: bool = False) -> InterchangeDocument:
 
 
 def _score(document: InterchangeDocument, export: dict, w: float = 0.5):
-    return compare(document, parse_suggestions(export, source="<synth>"), partial_weight=w).scores()
+    return compare(document, parse_suggestions(export, source="<synth>")).scores(w)
 
 
 def test_oracle_scores_perfectly_without_partial_bindings():

@@ -49,7 +49,7 @@ def _csv(records: Sequence[dict[str, Any]], columns: Sequence[str]) -> str:
     return buffer.getvalue()
 
 
-def per_run_csv(results: MappingResults, partial_weight: float | None = None) -> str:
+def per_run_csv(results: MappingResults, partial_weight: float) -> str:
     records = run_records(results.rows, partial_weight=partial_weight)
     columns = (
         list(records[0]) if records else ["track", "provider", "model", "transformation", "run", "status"]
@@ -95,7 +95,7 @@ def track_report(
         "level": level,
         "draws": draws,
         "seed": seed,
-        "partial_weight": partial_weight,
+        "partial_weight": results.partial_weight if partial_weight is None else partial_weight,
         "baseline": baseline,
     }
     # the key serialises every row: computed once, for the statistics and the figures

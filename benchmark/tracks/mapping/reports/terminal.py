@@ -103,13 +103,10 @@ def scored_line(rows: list[RunRow]) -> str:
     )
 
 
-def summary_lines(rows: Sequence[RunRow], partial_weight: float, confidence: str | None) -> list[str]:
+def summary_lines(rows: Sequence[RunRow], aggregation: Aggregation, confidence: str | None) -> list[str]:
     """The session's terminal tables: what was scored, the aggregation's tables, the unusable runs."""
-    from benchmark.tracks.mapping.aggregate import aggregate
-
-    lines = [
-        f"{scored_line(list(rows))}, partial weight {partial_weight:g}, confidence {confidence or 'all'}"
-    ]
-    lines += format_tables(aggregate(rows, partial_weight=partial_weight)).splitlines()
+    settings = f"partial weight {aggregation.partial_weight:g}, confidence {confidence or 'all'}"
+    lines = [f"{scored_line(list(rows))}, {settings}"]
+    lines += format_tables(aggregation).splitlines()
     unusable = unusable_lines(sorted(rows, key=lambda r: (name_key(r.transformation), r.file)))
     return lines + ([""] if unusable else []) + unusable

@@ -23,11 +23,9 @@ from typing import Any
 from benchmark.lang.ecore.view import MetamodelView
 from benchmark.tracks.mapping.confidence import CONFIDENCE_ALL, CONFIDENCE_LABELS, CONFIDENCE_SLICES
 from benchmark.tracks.mapping.counts import (
-    DEFAULT_PARTIAL_WEIGHT,
     BindingCounts,
     ClassCounts,
     LevelScores,
-    check_partial_weight,
     level_scores,
 )
 from benchmark.tracks.mapping.interchange import FeatureMatch, InterchangeDocument
@@ -281,7 +279,6 @@ class Comparison:
 
     ground_truth: InterchangeDocument
     suggestions: SuggestionSet
-    partial_weight: float
     classes: ClassCounts
     bindings: BindingCounts
     class_items: tuple[ClassItem, ...]
@@ -292,15 +289,14 @@ class Comparison:
     hallucinated_features: tuple[str, ...] | None = None
     suggestions_before_filter: int = 0
 
-    def scores(self) -> LevelScores:
-        return level_scores(self.classes, self.bindings, self.partial_weight)
+    def scores(self, w: float) -> LevelScores:
+        return level_scores(self.classes, self.bindings, w)
 
-    def summary_json(self) -> dict[str, dict[str, Any]]:
-        return summary_json(self.classes, self.bindings, self.partial_weight)
+    def summary_json(self, w: float) -> dict[str, dict[str, Any]]:
+        return summary_json(self.classes, self.bindings, w)
 
-    def to_json(self) -> dict[str, Any]:
-        """The ``atlbench diff`` report (``docs/METRICS.md`` lists every field)."""
-        w = self.partial_weight
+    def to_json(self, w: float) -> dict[str, Any]:
+        """The ``atlbench diff`` report with partial weight ``w`` (``docs/METRICS.md`` lists every field)."""
         hallucinations = None
         if self.hallucinated_classes is not None:
             hallucinations = {
@@ -308,7 +304,7 @@ class Comparison:
                 "features": list(self.hallucinated_features or ()),
             }
         return {
-            "summary": self.summary_json(),
+            "summary": summary_json(self.classes, self.bindings, w),
             "classes": [item.to_json() for item in self.class_items],
             "bindings": [item.to_json() for item in self.binding_items],
             "invalid": [entry.to_json() for entry in self.suggestions.invalid],
@@ -372,7 +368,6 @@ class Comparison:
             run=run or (Path(suggestion_file).stem if suggestion_file else "run"),
             track=track,
             file=suggestion_file,
-            partial_weight=self.partial_weight,
             confidence_filter=self.suggestions.confidence_filter,
             classes=self.classes,
             bindings=self.bindings,
@@ -393,7 +388,6 @@ def compare(
     ground_truth: InterchangeDocument,
     suggestions: SuggestionSet,
     *,
-    partial_weight: float = DEFAULT_PARTIAL_WEIGHT,
     source_view: MetamodelView | None = None,
     target_view: MetamodelView | None = None,
     confidence: str | Iterable[str] | None = None,
@@ -404,7 +398,6 @@ def compare(
     confidence slices are computed from the set as given, so they do not depend on the filter. The
     target view enables the split by feature kind; both views enable the hallucination count.
     """
-    w = check_partial_weight(partial_weight)
     pairs = ground_truth_pairs(ground_truth)
     bindings = ground_truth_bindings(ground_truth)
     scored = filter_confidence(suggestions, confidence)
@@ -430,7 +423,6 @@ def compare(
     return Comparison(
         ground_truth=ground_truth,
         suggestions=scored,
-        partial_weight=w,
         classes=verdicts.classes,
         bindings=verdicts.bindings,
         class_items=verdicts.class_items,
@@ -452,7 +444,6 @@ def error_row(
     run: str,
     file: str | Path = "",
     track: str = "atl",
-    partial_weight: float = DEFAULT_PARTIAL_WEIGHT,
     confidence_filter: str = CONFIDENCE_ALL,
 ) -> RunRow:
     """A row for a run that could not be scored: identity and reason kept, counts zero, excluded from
@@ -464,7 +455,6 @@ def error_row(
         run=run,
         track=track,
         file=str(file),
-        partial_weight=partial_weight,
         confidence_filter=confidence_filter,
     ).with_error(str(error))
 

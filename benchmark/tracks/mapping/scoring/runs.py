@@ -14,7 +14,6 @@ from benchmark.core.diskcache import DiskCache, code_fingerprint, make_key
 from benchmark.core.errors import BenchmarkError
 from benchmark.core.track import RunCase
 from benchmark.tracks.mapping.confidence import confidence_filter_name, parse_confidence_filter
-from benchmark.tracks.mapping.counts import DEFAULT_PARTIAL_WEIGHT
 from benchmark.tracks.mapping.ground_truth import GroundTruth, GroundTruths, Metamodels
 from benchmark.tracks.mapping.interchange import InterchangeDocument
 from benchmark.tracks.mapping.payload import RunRow
@@ -31,7 +30,6 @@ def score_file(
     transformation: str,
     run: str,
     metamodels: Metamodels | None = None,
-    partial_weight: float = DEFAULT_PARTIAL_WEIGHT,
     confidence: str | None = None,
     track: str = "atl",
 ) -> RunRow:
@@ -50,7 +48,6 @@ def score_file(
             transformation=transformation,
             run=run,
             track=track,
-            partial_weight=partial_weight,
             confidence=confidence,
         )
         return mark_missing(row, error.reason)
@@ -61,13 +58,11 @@ def score_file(
             transformation=transformation,
             run=run,
             track=track,
-            partial_weight=partial_weight,
             confidence=confidence,
         )
     result = compare(
         ground_truth,
         suggestions,
-        partial_weight=partial_weight,
         source_view=metamodels.source if metamodels else None,
         target_view=metamodels.target if metamodels else None,
         confidence=confidence,
@@ -82,7 +77,6 @@ def file_error_row(
     transformation: str,
     run: str,
     track: str = "atl",
-    partial_weight: float = DEFAULT_PARTIAL_WEIGHT,
     confidence: str | None = None,
 ) -> RunRow:
     """The error row of a suggestion file that could not be scored, whatever the reason (its own content,
@@ -97,26 +91,24 @@ def file_error_row(
         run=run,
         file=path,
         track=track,
-        partial_weight=partial_weight,
         confidence_filter=confidence_filter_name(parse_confidence_filter(confidence)),
     )
 
 
 class RunScorer:
-    """Scores the run cases of one session with its options (the partial weight, the confidence filter)."""
+    """Scores the run cases of one session with its confidence filter (rows hold raw categories: the
+    partial weight is applied where scores are read)."""
 
     def __init__(
         self,
         truths: GroundTruths,
         cache: DiskCache,
         *,
-        partial_weight: float,
         confidence: str | None,
         track: str = "atl",
     ) -> None:
         self.truths = truths
         self.cache = cache
-        self.partial_weight = partial_weight
         self.confidence = confidence
         self.track = track
 
@@ -135,7 +127,6 @@ class RunScorer:
             transformation=case.task,
             run=case.run,
             metamodels=truth.metamodels,
-            partial_weight=self.partial_weight,
             confidence=self.confidence,
             track=self.track,
         )
@@ -173,7 +164,6 @@ class RunScorer:
         result = compare(
             truth.document,
             suggestions,
-            partial_weight=self.partial_weight,
             source_view=metamodels.source,
             target_view=metamodels.target,
             confidence=self.confidence,
@@ -193,6 +183,5 @@ class RunScorer:
             run=case.run,
             file=case.label,
             track=self.track,
-            partial_weight=self.partial_weight,
             confidence_filter=confidence_filter_name(parse_confidence_filter(self.confidence)),
         )

@@ -109,13 +109,13 @@ class ThreeWay:
 
         return {"class": count(self.class_items), "binding": count(self.binding_items)}
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, w: float) -> dict[str, Any]:
         return {
             "baseline": {
                 "file": self.baseline.suggestions.file,
                 "provider": self.baseline.suggestions.provider,
                 "model": self.baseline.suggestions.model,
-                "summary": self.baseline.summary_json(),
+                "summary": self.baseline.summary_json(w),
                 "invalid": [entry.to_json() for entry in self.baseline.suggestions.invalid],
                 "duplicates": self.baseline.suggestions.duplicate_count,
             },
@@ -130,11 +130,11 @@ class ThreeWay:
         }
 
 
-def three_way(llm: Comparison, baseline: Comparison) -> ThreeWay:
-    """Align two comparisons against the same ground truth (e.g. an LLM run and the EMF Compare run)."""
+def three_way(llm: Comparison, baseline: Comparison, w: float) -> ThreeWay:
+    """Align two comparisons against the same ground truth (e.g. an LLM run and the EMF Compare run); the
+    residual recall on bindings counts a partial binding with weight ``w``."""
     if llm.ground_truth is not baseline.ground_truth and llm.ground_truth != baseline.ground_truth:
         raise ValueError("a three-way comparison needs both runs scored against the same ground truth")
-    w = llm.partial_weight
 
     def by_pair(comparison: Comparison) -> dict[ClassPair, str]:
         return {(i.source_class, i.target_class): i.verdict for i in comparison.class_items}

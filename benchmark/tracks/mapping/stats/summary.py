@@ -44,7 +44,7 @@ from benchmark.tracks.mapping.aggregate import (
     micro,
     name_key,
 )
-from benchmark.tracks.mapping.counts import Scores
+from benchmark.tracks.mapping.counts import DEFAULT_PARTIAL_WEIGHT, Scores
 from benchmark.tracks.mapping.payload import RunRow
 from benchmark.tracks.mapping.scoring.compare import ABSENT
 from benchmark.tracks.mapping.stats.baseline import (
@@ -306,7 +306,7 @@ def compute_statistics(
     seed: int = DEFAULT_SEED,
     confidence: float = DEFAULT_CONFIDENCE,
     alpha: float = DEFAULT_ALPHA,
-    partial_weight: float | None = None,
+    partial_weight: float = DEFAULT_PARTIAL_WEIGHT,
     baseline: str = BASELINE_PROVIDER,
     permutations: int = DEFAULT_PERMUTATIONS,
     exact_max: int = EXACT_SIGN_FLIP_MAX,

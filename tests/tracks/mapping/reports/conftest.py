@@ -26,7 +26,6 @@ def build_row(
     bindings: Sequence[tuple[str, str, str, str] | tuple[str, str, str, str, tuple[str, ...]]] = (),
     *,
     truth: dict[tuple[str, str, str], tuple[str, ...]] | None = None,
-    w: float = 0.5,
     suggestions: int | None = None,
 ) -> RunRow:
     """A row whose counts are derived from its items.
@@ -51,7 +50,6 @@ def build_row(
         model=f"{provider.lower()}-m",
         transformation=transformation,
         run=run,
-        partial_weight=w,
         classes=ClassCounts(verdicts.count("tp"), verdicts.count("fp"), verdicts.count("fn")),
         bindings=BindingCounts.from_json(totals),
         class_items=class_items,

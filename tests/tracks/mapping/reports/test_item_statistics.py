@@ -150,7 +150,7 @@ def test_baseline_relative_recall_agrees_with_the_three_way_diff(compare_data):
     truth = interchange.load(compare_data / "library2catalog.interchange.json")
     llm = compare(truth, load_suggestions(compare_data / "llm-export.json"))
     base = compare(truth, load_suggestions(compare_data / "baseline.json"))
-    reference = three_way(llm, base)
+    reference = three_way(llm, base, 0.5)
     result = baseline_relative_recall([llm.to_row(provider="LLM")], [base.to_row(provider="EMFCompare")], 0.5)
     assert result is not None
     for level, expected in (
@@ -176,7 +176,7 @@ def test_confidence_profile_matches_the_worked_example(compare_data):
     assert high.named == 2 * (1 + 4)  # one class pair, four binding keys per run
     assert [s.slice for s in profile.cumulative()] == ["high", "high+medium", "all"]
     everything = profile.get("all")
-    assert everything is not None and everything.scores == row.scores().overall
+    assert everything is not None and everything.scores == row.scores(0.5).overall
     binding = confidence_profile("LLM", [row], 0.5, "binding").get("low")
     assert binding is not None and (binding.named, binding.tp) == (1, 0)  # one divergent key
     assert not confidence_profile("LLM", [], 0.5, "overall").available

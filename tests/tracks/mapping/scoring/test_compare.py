@@ -43,7 +43,7 @@ def test_worked_example_class_level(example):
         ("Chapter", "Section", "fn", None),
         ("Journal", "Publication", "fp", "low"),
     ]
-    s = example.scores().classes
+    s = example.scores(0.5).classes
     assert (s.precision, s.recall, s.f1, s.accuracy) == (2 / 3, 2 / 3, 2 / 3, 0.5)
 
 
@@ -70,21 +70,21 @@ def test_worked_example_binding_categories(example):
     [(0.0, 3, 4, 5), (0.5, 4, 3, 4), (1.0, 5, 2, 3)],
 )
 def test_worked_example_binding_metrics_at_each_weight(ground_truth, data_dir, w, tp, fp, fn):
-    result = compare(ground_truth, load_suggestions(data_dir / "llm-export.json"), partial_weight=w)
+    result = compare(ground_truth, load_suggestions(data_dir / "llm-export.json"))
     b = result.bindings
     assert (b.tp(w), b.fp(w), b.fn(w)) == (tp, fp, fn)
-    s = result.scores().bindings
+    s = result.scores(w).bindings
     assert close(s.precision, Fraction(tp, tp + fp))
     assert close(s.recall, Fraction(tp, tp + fn))
     assert close(s.f1, Fraction(2 * tp, 2 * tp + fp + fn))
     assert close(s.accuracy, Fraction(tp, tp + fp + fn))
-    overall = result.scores().overall
+    overall = result.scores(w).overall
     assert close(overall.precision, Fraction(2 + tp, 2 + tp + 1 + fp))
     assert close(overall.recall, Fraction(2 + tp, 2 + tp + 1 + fn))
 
 
 def test_worked_example_overall_at_half(example):
-    s = example.scores().overall
+    s = example.scores(0.5).overall
     assert close(s.precision, Fraction(6, 10))
     assert close(s.recall, Fraction(6, 11))
     assert close(s.f1, Fraction(4, 7))
@@ -251,9 +251,15 @@ def test_several_mappings_for_one_key_form_one_source_set():
     assert (item.category, item.suggested, item.confidence) == ("exact", ("p", "wrong"), "medium")
 
 
-def test_partial_weight_is_checked(ground_truth, data_dir):
-    with pytest.raises(ValueError):
-        compare(ground_truth, load_suggestions(data_dir / "llm-export.json"), partial_weight=1.5)
+def test_partial_weight_is_checked_once_by_its_option():
+    from pathlib import Path
+
+    from benchmark.core.errors import ConfigurationError
+    from benchmark.tracks.mapping.options import PARTIAL_WEIGHT
+
+    assert PARTIAL_WEIGHT.convert("0.25", Path.cwd()) == 0.25
+    with pytest.raises(ConfigurationError, match=r"--partial-weight: must be a number in \[0, 1\], got 1.5"):
+        PARTIAL_WEIGHT.convert("1.5", Path.cwd())
 
 
 # --------------------------------------------------------------------------------------- the row
@@ -267,7 +273,8 @@ def test_to_row_fills_every_field(ground_truth, data_dir, library, catalog):
     row = result.to_row(run="run01")
     assert row.key == ("atl", "ExampleLLM", "example-1", "Library2Catalog", "run01")
     assert row.file == str(path)
-    assert (row.partial_weight, row.confidence_filter, row.status) == (0.5, "high,medium", "ok")
+    assert (row.confidence_filter, row.status) == ("high,medium", "ok")
+    assert "partialWeight" not in row.to_envelope().payload  # raw categories: w is the reader's
     assert row.classes == result.classes and row.bindings == result.bindings
     assert set(row.bindings_by_kind) == {"attribute", "reference", "unknown"}
     assert set(row.confidence_slices) == {"high", "medium", "low", "unknown", "high+medium", "all"}
@@ -300,7 +307,7 @@ def test_error_row_is_marked_and_zero():
 def test_three_way_labels_and_residual_recall(ground_truth, data_dir):
     llm = compare(ground_truth, load_suggestions(data_dir / "llm-export.json"))
     baseline = compare(ground_truth, load_suggestions(data_dir / "baseline.json"))
-    report = three_way(llm, baseline)
+    report = three_way(llm, baseline, 0.5)
     labels = {item.target_feature and (item.source_class, item.target_feature): item.label
               for item in report.binding_items}  # fmt: skip
     assert labels == {
@@ -334,17 +341,18 @@ def test_three_way_needs_one_ground_truth(ground_truth, data_dir):
     other = InterchangeDocument(TransformationInfo("Other", "Other.atl"))
     llm = compare(ground_truth, load_suggestions(data_dir / "llm-export.json"))
     with pytest.raises(ValueError):
-        three_way(llm, compare(other, load_suggestions(data_dir / "baseline.json")))
+        three_way(llm, compare(other, load_suggestions(data_dir / "baseline.json")), 0.5)
 
 
 def test_diff_report_has_the_documented_fields(example):
-    report = example.to_json()
+    report = example.to_json(0.5)
     assert list(report)[:5] == ["summary", "classes", "bindings", "invalid", "duplicates"]
     assert set(report["summary"]["binding"]) == {
         "exact", "partial", "divergent", "targetOnly", "onlyGenerated", "onlyAtl",
         "tp", "fp", "fn", "precision", "recall", "f1", "accuracy",
     }  # fmt: skip
     assert set(report["summary"]["class"]) == {"tp", "fp", "fn", "precision", "recall", "f1", "accuracy"}
-    assert report["summary"]["overall"]["tp"] == 6
+    assert report["summary"]["overall"]["tp"] == 6 and report["input"]["partialWeight"] == 0.5
+    assert example.to_json(1.0)["summary"]["binding"]["tp"] == 5  # the same comparison read at w = 1
     assert report["duplicates"] == 1
     assert [entry["path"] for entry in report["invalid"]] == ["$.mappings[12]", "$.mappings[13]"]

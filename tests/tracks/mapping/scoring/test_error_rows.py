@@ -36,7 +36,7 @@ def test_an_unusable_llm_run_is_scored_as_empty_under_its_provider(tmp_path, gro
     # every ground-truth item is a false negative, nothing is suggested
     assert (row.classes.tp, row.classes.fp, row.classes.fn) == (0, 0, 3)
     assert row.bindings.only_atl > 0 and row.suggestions == 0
-    assert row.scores().overall.precision == 0.0  # the documented zero-denominator rule
+    assert row.scores(0.5).overall.precision == 0.0  # the documented zero-denominator rule
 
 
 def test_a_run_that_got_no_answer_is_missing_not_zero(tmp_path, ground_truth):
@@ -107,10 +107,9 @@ def test_runs_of_an_unusable_transformation_keep_their_provider_and_the_options(
         scored.provider,
         scored.model,
         scored.run,
-        scored.partial_weight,
         scored.confidence_filter,
     )
-    assert identity == ("error", "Claude", "claude-x", "runs/run01", 0.25, "high")
+    assert identity == ("error", "Claude", "claude-x", "runs/run01", "high")
     assert "T.atl:3:1" in (scored.error or "")
 
 

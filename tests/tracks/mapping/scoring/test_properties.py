@@ -134,8 +134,8 @@ def test_weight_one_counts_partial_as_exact(counts):
 @SETTINGS
 @given(ground_truths(), answers, weights)
 def test_comparison_invariants(document, answer, w):
-    result = compare(document, parse_suggestions(answer), partial_weight=w)
-    levels = result.scores()
+    result = compare(document, parse_suggestions(answer))
+    levels = result.scores(w)
     for level in (levels.classes, levels.bindings, levels.overall):
         assert 0.0 <= level.accuracy <= min(level.precision, level.recall) + EPS
     # every ground-truth key and every suggested key gets exactly one category
@@ -152,8 +152,8 @@ def test_comparison_invariants(document, answer, w):
 @given(ground_truths(), answers, st.lists(st.integers(min_value=0, max_value=24), max_size=10), weights)
 def test_duplicating_mappings_changes_nothing(document, answer, repeats, w):
     doubled = answer + [answer[i % len(answer)] for i in repeats] if answer else answer
-    original = compare(document, parse_suggestions(answer), partial_weight=w)
-    again = compare(document, parse_suggestions(doubled), partial_weight=w)
+    original = compare(document, parse_suggestions(answer))
+    again = compare(document, parse_suggestions(doubled))
     assert (again.classes, again.bindings) == (original.classes, original.bindings)
     assert again.binding_items == original.binding_items
     assert again.confidence_slices == original.confidence_slices
@@ -186,8 +186,8 @@ def test_adding_a_correct_mapping_never_lowers_recall(document, answer, w, data)
     if not correct:
         return
     extra = data.draw(st.sampled_from(correct))
-    before = compare(document, parse_suggestions(answer), partial_weight=w).scores()
-    after = compare(document, parse_suggestions([*answer, extra]), partial_weight=w).scores()
+    before = compare(document, parse_suggestions(answer)).scores(w)
+    after = compare(document, parse_suggestions([*answer, extra])).scores(w)
     assert after.classes.recall >= before.classes.recall - EPS
     assert after.bindings.recall >= before.bindings.recall - EPS
     assert after.overall.recall >= before.overall.recall - EPS
@@ -211,11 +211,11 @@ def test_suggestion_built_from_the_ground_truth(document, w):
                     "targetAttribute": feature.target_feature,
                 }
             )
-    result = compare(document, parse_suggestions(answer), partial_weight=w)
+    result = compare(document, parse_suggestions(answer))
     b = result.bindings
     assert (b.divergent, b.only_generated, b.only_atl) == (0, 0, 0)
     assert result.classes == ClassCounts(tp=len(document.class_matches))
-    levels = result.scores()
+    levels = result.scores(w)
     if b.exact + b.partial:
         expected = (b.exact + w * b.partial) / (b.exact + b.partial)
         if b.partial == 0:
