@@ -2,7 +2,7 @@
 
 Case ids read ``test_run[<transformation>-<provider>-<run>]``, so ``-k Grafcet``, ``-k Claude`` and
 ``-k "Grafcet and Claude"`` select what they say. Options (``--validation-root``, ``--partial-weight``,
-``--confidence``, ``--provider``, ``--baseline``, ``--reports-dir``, ``--min-f1``, ``--compare``,
+``--confidence``, ``--provider``, ``--atl-baselines``, ``--reports-dir``, ``--min-f1``, ``--compare``,
 ``--allow-missing-runs``) are listed under "atl-binding-bench benchmark" in ``pytest --help``.
 """
 

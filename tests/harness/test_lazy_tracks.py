@@ -8,12 +8,13 @@ import subprocess
 import sys
 import textwrap
 
-#: what the round-trip and OCL tracks need only when they run
+#: what the tracks need only when they run (matplotlib: only when a report draws a figure)
 HEAVY = (
     "benchmark.lang.ocl.compiler",
     "benchmark.tracks.ocl.scoring.judge",
     "benchmark.tracks.roundtrip.scoring.scorer",
     "lxml",
+    "matplotlib",
 )
 
 PROBE = textwrap.dedent(

@@ -116,3 +116,17 @@ def test_provider_colours_follow_name_order():
     colours = provider_colours(["b", "a", "c", "a"])
     assert list(colours) == ["a", "b", "c"] and len(set(colours.values())) == 3
     assert provider_colours(["a"])["a"] == colours["a"]
+
+
+def test_the_kit_imports_matplotlib_only_when_a_figure_is_drawn():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "import benchmark.reports.figures, benchmark.reports.table, benchmark.reports.page\n"
+        "print('matplotlib' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
