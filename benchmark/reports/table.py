@@ -23,7 +23,20 @@ from typing import Generic, TypeVar
 from benchmark.reports.latex import latex_escape
 
 T = TypeVar("T")
-Cell = str | None
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A cell with a look: in HTML its ``text``, a CSS class, a tooltip (``title``) and a second, smaller
+    line (``note``); in every other format the text, then the note after a space."""
+
+    text: str
+    css: str = ""
+    title: str = ""
+    note: str = ""
+
+
+Cell = str | Mark | None
 
 DASH = "–"  # a cell with nothing to show, in Markdown, LaTeX and HTML
 COLLAPSE_AFTER = 20  # an HTML table with more rows shows these and a switch for the rest
@@ -114,7 +127,8 @@ class Table:
 
     def to_terminal(self, missing: str = "-") -> list[str]:
         """The table as fixed-width lines (the pytest summary, ``atlbench validate``, ``atlbench report``)."""
-        return terminal_lines(self.headers, self.rows, missing)
+        rows = [[None if c is None else _text(c) for c in row] for row in self.rows]
+        return terminal_lines(self.headers, rows, missing)
 
     def to_markdown(self, *, heading: bool = True) -> str:
         """A GitHub table under ``## title``, then the notes as a list; ``(none)`` for no rows."""
@@ -166,9 +180,10 @@ class Table:
         lines += [r"\hline", r"\end{tabular}", ""]
         return "\n".join(lines)
 
-    def to_html(self, *, heading: bool = True) -> str:
+    def to_html(self, *, heading: bool = True, collapse: bool = True) -> str:
         """``<h3>`` title, the table, its notes; a table of more than :data:`COLLAPSE_AFTER` rows shows
-        that many and a switch for the rest (no script: a checkbox and CSS, ``benchmark.reports.page``)."""
+        that many and a switch for the rest (no script: a checkbox and CSS, ``benchmark.reports.page``),
+        unless ``collapse`` is false (a table already inside a closed ``<details>``)."""
         parts = [f"<h3>{escape(self.title)}</h3>"] if heading else []
         if self.rows:
             align = self.alignment()
@@ -178,15 +193,11 @@ class Table:
                 + "</tr></thead><tbody>"
             )
             for row in self.rows:
-                cells = "".join(
-                    f'<td class="r">{escape(_text(c))}</td>'
-                    if align[i] == "r"
-                    else f"<td>{escape(_text(c))}</td>"
-                    for i, c in enumerate(row)
+                parts.append(
+                    "<tr>" + "".join(_html_cell(c, align[i] == "r") for i, c in enumerate(row)) + "</tr>"
                 )
-                parts.append(f"<tr>{cells}</tr>")
             parts.append("</tbody></table>")
-            parts = _collapsible(parts, len(self.rows), self.key)
+            parts = _collapsible(parts, len(self.rows), self.key, collapse)
         else:
             parts.append("<p>(none)</p>")
         if self.notes:
@@ -197,17 +208,30 @@ class Table:
 
 
 def _text(cell: Cell) -> str:
+    if isinstance(cell, Mark):
+        return f"{cell.text} {cell.note}" if cell.note else cell.text
     return DASH if cell is None else cell
 
 
-def _collapsible(parts: list[str], rows: int, key: str) -> list[str]:
+def _html_cell(cell: Cell, right: bool) -> str:
+    if not isinstance(cell, Mark):
+        return f'<td class="r">{escape(_text(cell))}</td>' if right else f"<td>{escape(_text(cell))}</td>"
+    css = " ".join(c for c in (cell.css, "r" if right else "") if c)
+    attributes = (f' class="{escape(css)}"' if css else "") + (
+        f' title="{escape(cell.title)}"' if cell.title else ""
+    )
+    note = f"<br><small>{escape(cell.note)}</small>" if cell.note else ""
+    return f"<td{attributes}>{escape(cell.text)}{note}</td>"
+
+
+def _collapsible(parts: list[str], rows: int, key: str, collapse: bool = True) -> list[str]:
     """The table's lines (after an optional heading) in a wrapper that scrolls sideways on its own (the
     page never does); past :data:`COLLAPSE_AFTER` rows, a checkbox before it and a label after it show
     the other rows (CSS in :mod:`benchmark.reports.page` hides them while the box is unchecked)."""
     start = 1 if parts[0].startswith("<h3>") else 0
     head, table = parts[:start], parts[start:]
     wrapped = ['<div class="wide">' + table[0], *table[1:-1], table[-1] + "</div>"]
-    if rows <= COLLAPSE_AFTER:
+    if rows <= COLLAPSE_AFTER or not collapse:
         return [*head, *wrapped]
     ident = "more-" + re.sub(r"[^A-Za-z0-9_-]", "-", key)
     hidden = rows - COLLAPSE_AFTER

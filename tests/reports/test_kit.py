@@ -6,7 +6,7 @@ import pytest
 
 from benchmark.reports.figures import Figure, figure_html, provider_colours, render
 from benchmark.reports.latex import latex_escape
-from benchmark.reports.table import COLLAPSE_AFTER, Column, Table, terminal_lines
+from benchmark.reports.table import COLLAPSE_AFTER, Column, Mark, Table, terminal_lines
 
 
 def test_latex_escape():
@@ -130,3 +130,15 @@ def test_the_kit_imports_matplotlib_only_when_a_figure_is_drawn():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"
+
+
+def test_a_marked_cell_has_a_look_in_html_and_its_text_elsewhere():
+    cell = Mark("1/2 right", css="mix", title="suggested: a<b", note="exact 1 · fp 1")
+    table = Table("t", "T", ("key", "run"), (("k", cell), ("j", None)), align="ll")
+    assert '<td class="mix" title="suggested: a&lt;b">1/2 right<br><small>exact 1 · fp 1</small></td>' in (
+        table.to_html()
+    )
+    assert table.to_terminal()[2] == "k      1/2 right exact 1 · fp 1"
+    assert "| k | 1/2 right exact 1 · fp 1 |" in table.to_markdown()
+    long = Table("t", "T", ("n",), tuple((str(i),) for i in range(COLLAPSE_AFTER + 5)))
+    assert 'class="more"' in long.to_html() and 'class="more"' not in long.to_html(collapse=False)

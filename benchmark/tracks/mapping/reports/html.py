@@ -13,6 +13,7 @@ from html import escape
 from benchmark.core.track import HtmlPart
 from benchmark.core.wording import plural
 from benchmark.reports.figures import Figure, figure_html
+from benchmark.reports.table import Mark, Table
 from benchmark.tracks.mapping.payload import RunRow
 from benchmark.tracks.mapping.reports import format as fmt
 from benchmark.tracks.mapping.reports import tables
@@ -21,16 +22,16 @@ from benchmark.tracks.mapping.stats.items import binding_categories, class_verdi
 from benchmark.tracks.mapping.stats.summary import Statistics
 
 
-def _cell(categories: Sequence[str], suggested: Sequence[str]) -> str:
+def _cell(categories: Sequence[str], suggested: Sequence[str]) -> Mark:
     """One provider's outcomes on one item over its runs: 'k/n right' and the category mix."""
     n = len(categories)
     if all(c == "absent" for c in categories):
-        return '<td class="absent">·</td>'
+        return Mark("·", css="absent")
     right = sum(is_right(c) for c in categories)
     css = "ok" if right == n else "bad" if right == 0 else "mix"
-    mix = " · ".join(f"{escape(c)} {k}" for c, k in sorted(Counter(categories).items()) if c != "absent")
-    title = f' title="suggested: {escape(", ".join(sorted(set(suggested))))}"' if suggested else ""
-    return f'<td class="{css}"{title}>{right}/{n} right<br><small>{mix}</small></td>'
+    mix = " · ".join(f"{c} {k}" for c, k in sorted(Counter(categories).items()) if c != "absent")
+    title = f"suggested: {', '.join(sorted(set(suggested)))}" if suggested else ""
+    return Mark(f"{right}/{n} right", css=css, title=title, note=mix)
 
 
 def _drilldown(transformation: str, providers: Sequence[str], runs: dict[str, list[RunRow]]) -> str:
@@ -53,40 +54,51 @@ def _drilldown(transformation: str, providers: Sequence[str], runs: dict[str, li
                     truth.setdefault(item.key, None)
                 suggested.setdefault((provider, item.key), []).extend(item.suggested)
     keys = sorted(set(truth))
-    head = "".join(f"<th>{escape(p)} ({plural(len(runs[p]), 'run')})</th>" for p in present)
-    lines = [
-        '<div class="wide"><table><thead><tr><th>Source class</th><th>Target class</th>'
-        f"<th>Target feature</th><th>Ground truth reads</th>{head}</tr></thead><tbody>"
-    ]
-    for key in keys:
+    head = tuple(f"{p} ({plural(len(runs[p]), 'run')})" for p in present)
+
+    def reads(key: tuple[str, str, str]) -> str:
         gt = truth[key]
-        gt_text = "(not in ground truth)" if gt is None else ", ".join(gt) if gt else "(target-only)"
-        cells = "".join(
-            _cell(per_provider[p].get(key, ["absent"] * len(runs[p])), suggested.get((p, key), []))
-            for p in present
-        )
-        lines.append(
-            f"<tr><td>{escape(key[0])}</td><td>{escape(key[1])}</td><td>{escape(key[2])}</td>"
-            f"<td>{escape(gt_text)}</td>{cells}</tr>"
-        )
-    lines.append("</tbody></table></div>")
+        return "(not in ground truth)" if gt is None else ", ".join(gt) if gt else "(target-only)"
+
+    bindings = Table(
+        f"drill-{transformation}-bindings",
+        f"{transformation}: binding keys",
+        ("Source class", "Target class", "Target feature", "Ground truth reads", *head),
+        tuple(
+            (
+                *key,
+                reads(key),
+                *(
+                    _cell(per_provider[p].get(key, ["absent"] * len(runs[p])), suggested.get((p, key), []))
+                    for p in present
+                ),
+            )
+            for key in keys
+        ),
+        align="l" * (4 + len(present)),
+    )
     per_class = {p: class_verdicts(runs[p], truth_pairs=truth_pairs) for p in present}
     pairs = sorted({pair for verdicts in per_class.values() for pair in verdicts})
-    lines.append(
-        '<div class="wide"><table><thead><tr><th>Source class</th><th>Target class</th>'
-        f"<th>In ground truth</th>{head}</tr></thead><tbody>"
+    classes = Table(
+        f"drill-{transformation}-classes",
+        f"{transformation}: class pairs",
+        ("Source class", "Target class", "In ground truth", *head),
+        tuple(
+            (
+                *pair,
+                "yes" if pair in truth_pairs else "no",
+                *(_cell(per_class[p].get(pair, ["absent"] * len(runs[p])), []) for p in present),
+            )
+            for pair in pairs
+        ),
+        align="l" * (3 + len(present)),
     )
-    for pair in pairs:
-        cells = "".join(_cell(per_class[p].get(pair, ["absent"] * len(runs[p])), []) for p in present)
-        lines.append(
-            f"<tr><td>{escape(pair[0])}</td><td>{escape(pair[1])}</td>"
-            f"<td>{'yes' if pair in truth_pairs else 'no'}</td>{cells}</tr>"
-        )
-    lines.append("</tbody></table></div>")
+    # already inside a closed <details>: the tables are not collapsed a second time
+    tables_html = [t.to_html(heading=False, collapse=False) for t in (bindings, classes)]
     return (
         f'<details id="drill-{escape(transformation)}"><summary>{escape(transformation)} — '
         f"{plural(len(keys), 'binding key')}, {plural(len(pairs), 'class pair')}</summary>\n"
-        + "\n".join(lines)
+        + "\n".join(tables_html)
         + "\n</details>"
     )
 
