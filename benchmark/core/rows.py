@@ -2,7 +2,7 @@
 
 The harness owns the envelope (which track, task, provider, model and run; the file; whether it could be
 scored and why not; provenance); the track owns the **payload**, a JSON object that only the track reads
-(:meth:`benchmark.core.track.Track.decode_row` turns an envelope back into the track's own row type). So
+(each track's ``payload.py`` holds the one class that writes and reads it, ``docs/TRACKS.md``). So
 the xdist-safe collector, the "one row per case that ran" guard and ``results.json`` carry any track's rows
 unchanged, and a new track needs no edit here. Task facts (the validation-set table) get the same
 treatment in :class:`Facts`.

@@ -8,7 +8,7 @@ Per transformation, the items the baseline misses are
   ``onlyAtl`` in every baseline run (a ``partial`` earns the baseline credit, so it is not a miss).
 
 These are exactly the items ``atlbench diff --baseline`` counts
-(``benchmark.tracks.mapping.scoring.compare.three_way``); the baseline is deterministic, so "every run"
+(``benchmark.tracks.mapping.scoring.three_way.three_way``); the baseline is deterministic, so "every run"
 normally means its one run. A provider's counts on those items are pooled over its runs like any micro
 figure: class TP = its ``tp`` verdicts, FN = its ``fn`` verdicts; binding TP = exact + w*partial and FN =
 onlyAtl + divergent + (1-w)*partial. Recall = TP / (TP + FN); overall pools both levels.

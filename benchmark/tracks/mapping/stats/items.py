@@ -3,7 +3,7 @@
 Rows carry a verdict per class pair and per binding key (:class:`benchmark.tracks.mapping.payload.ClassItem`,
 :class:`benchmark.tracks.mapping.payload.BindingItem`); stability, McNemar, baseline-relative recall and the
 drill-down page all read them through this module. "Right" is the comparator's own definition
-(:func:`benchmark.tracks.mapping.scoring.compare.agreement_label`): a run is right on a key when it earns
+(:func:`benchmark.tracks.mapping.scoring.three_way.agreement_label`): a run is right on a key when it earns
 credit or avoids a penalty (``exact``, ``partial``, ``targetOnly``, a class ``tp``, or ``absent``: not
 suggesting a key the ground truth lacks); it is wrong on ``divergent``, ``onlyGenerated`` and ``onlyAtl``
 (class ``fp``/``fn``). So false positives are discordant outcomes too, as McNemar on matchings requires.
