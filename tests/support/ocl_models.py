@@ -1,7 +1,7 @@
 """Hypothesis strategies for random, valid USE models with typed invariants and SOIL states.
 
-Used by the transformation law test (``tests/tracks/ocl/test_transform_law.py``). A generated model has what
-the study's models have: inheritance, attributes of the basic types, an enumeration and a collection
+Used by the transformation law test (``tests/tracks/ocl/transform/test_transform_law.py``). A generated model
+has what the study's models have: inheritance, attributes of the basic types, an enumeration and a collection
 type, the same attribute name in unrelated classes, binary associations with every multiplicity shape
 (``0..1``, ``1``, ``*``, ``1..*``, ``0..3``; ordered ends), reflexive ones, compositions, an association
 class now and then. Invariants are built by a typed generator over that model, so each one checks:

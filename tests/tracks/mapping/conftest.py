@@ -13,7 +13,7 @@ from benchmark.tracks.mapping.counts import BindingCounts, ClassCounts
 from benchmark.tracks.mapping.payload import BindingItem, ClassItem, RunRow
 from benchmark.tracks.mapping.reports.results import MappingResults as Results
 
-COMPARE_DATA = Path(__file__).parent.parent / "scoring" / "data"
+COMPARE_DATA = Path(__file__).parent / "scoring" / "data"
 
 RowFactory = Callable[..., RunRow]
 

@@ -37,8 +37,8 @@ from benchmark.tracks.ocl.transform.modes import MODES, transform
 from benchmark.tracks.ocl.transform.reify_association import ASSOCIATION_CLASS_FORM, FORMS
 from benchmark.tracks.ocl.transform.subject import Subject, detached
 
-FIXTURE = Path(__file__).resolve().parents[2] / "lang" / "ocl" / "data" / "transform"
-VALIDATION = Path(__file__).resolve().parents[3] / "validation" / "ocl"
+FIXTURE = Path(__file__).resolve().parents[3] / "lang" / "ocl" / "data" / "transform"
+VALIDATION = Path(__file__).resolve().parents[4] / "validation" / "ocl"
 
 # Each example transforms one model twice (a drawn mode and `full') and judges 4 invariants on 2
 # states before and after: 40 examples take a few seconds and reach every step and rewrite rule.

@@ -22,7 +22,7 @@ from benchmark.lang.ocl.use_io import write_constraints, write_use
 from benchmark.tracks.ocl.transform.modes import MODES, transform
 from benchmark.tracks.ocl.transform.subject import Subject
 
-DOC = Path(__file__).resolve().parents[3] / "docs" / "OCL.md"
+DOC = Path(__file__).resolve().parents[4] / "docs" / "OCL.md"
 _FENCE = re.compile(r"```(\w+)\n(.*?)```", re.DOTALL)
 _MARK = re.compile(r"<!-- transform-(input|example: (\w+(?: \w+)?)) -->")
 

@@ -21,7 +21,7 @@ STUDY_NS = "http://example.org/study/relational"
 def make_study(root: Path, *, ns: str = STUDY_NS, metamodel_name: str = "Relational.ecore") -> Path:
     """Two pairs and two operators of the bundled data, under another SQL nsURI, with the study's names."""
     root.mkdir(parents=True, exist_ok=True)
-    sql = (Path(__file__).parents[3] / "benchmark/tracks/roundtrip/models/sql.ecore").read_text(
+    sql = (Path(__file__).parents[4] / "benchmark/tracks/roundtrip/models/sql.ecore").read_text(
         encoding="utf-8"
     )
     (root / "metamodel").mkdir()

@@ -156,7 +156,7 @@ def test_unknown_operator_names_list_the_valid_ones() -> None:
 
 
 def test_every_operator_and_witness_is_documented() -> None:
-    docs = (Path(__file__).resolve().parents[3] / "docs" / "ROUNDTRIP.md").read_text(encoding="utf-8")
+    docs = (Path(__file__).resolve().parents[4] / "docs" / "ROUNDTRIP.md").read_text(encoding="utf-8")
     for op in OPERATORS:
         section = docs.split(f"### `{op.name}`", 1)
         assert len(section) == 2, f"docs/ROUNDTRIP.md has no section for {op.name}"

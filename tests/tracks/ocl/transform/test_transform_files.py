@@ -21,7 +21,7 @@ from benchmark.lang.ocl.puml_io import read_puml
 from benchmark.lang.ocl.use_io import read_use
 from benchmark.tracks.ocl.transform.dataset import discover, load_dataset, transform_dataset
 
-FIXTURE = Path(__file__).resolve().parents[2] / "lang" / "ocl" / "data" / "transform"
+FIXTURE = Path(__file__).resolve().parents[3] / "lang" / "ocl" / "data" / "transform"
 
 
 def _tree(root: Path) -> dict[str, bytes]:
