@@ -4,8 +4,13 @@ A track (and the harness itself) declares each option as an :class:`Option`: its
 text, the way an ini file or a command line gives it), a parser that converts and checks the value, and
 the help. The pytest plugin turns it into ``--flag`` plus an ini key (``atlbench_<flag>``); a CLI command
 turns it into an argparse argument. The parser raises :class:`~benchmark.core.errors.ConfigurationError`
-(or ``ValueError``, translated here) and the message always names the flag the user typed, so one option
-has one spelling of its errors wherever it is given.
+(or ``ValueError``, translated here) and the message always names the option's flag, so one option has
+one spelling of its errors wherever it is given.
+
+An option may have ``aliases``: other spellings of the same flag (the seed study's ``--partial-match-weight``
+for ``--partial-weight``), accepted on every command line and, as ``atlbench_<alias>``, in the ini file;
+errors name the option's own flag. Given twice under two spellings, the last on the command line wins,
+and in an ini file the option's own key.
 """
 
 from __future__ import annotations
@@ -33,10 +38,21 @@ class Option:
     kind: str = VALUE
     metavar: str | None = None
     ini_name: str | None = None  # the ini key, when not ``atlbench_<flag>``
+    aliases: tuple[str, ...] = ()  # other spellings of the flag, accepted wherever the flag is
 
     @property
     def ini(self) -> str:
-        return self.ini_name or "atlbench_" + self.flag.lstrip("-").replace("-", "_")
+        return self.ini_name or _ini_key(self.flag)
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        """The flag and its aliases, as a command line accepts them."""
+        return (self.flag, *self.aliases)
+
+    @property
+    def ini_aliases(self) -> tuple[str, ...]:
+        """The ini keys of the aliases (``atlbench_partial_match_weight``)."""
+        return tuple(_ini_key(alias) for alias in self.aliases)
 
     @property
     def dest(self) -> str:
@@ -66,6 +82,10 @@ class Option:
         if self.kind in (LIST, FLAG) or self.default == "" or self.default in self.help:
             return self.help
         return f"{self.help} (default: {self.default})"
+
+
+def _ini_key(flag: str) -> str:
+    return "atlbench_" + flag.lstrip("-").replace("-", "_")
 
 
 def _without_field(error: ConfigurationError) -> str:
@@ -110,7 +130,7 @@ def add_to_argparse(parser: argparse.ArgumentParser, options: Iterable[Option]) 
     for option in options:
         if option.kind == LIST:
             parser.add_argument(
-                option.flag,
+                *option.flags,
                 dest=option.dest,
                 action="append",
                 default=None,
@@ -119,11 +139,11 @@ def add_to_argparse(parser: argparse.ArgumentParser, options: Iterable[Option]) 
             )
         elif option.kind == FLAG:
             parser.add_argument(
-                option.flag, dest=option.dest, action="store_true", default=None, help=option.help
+                *option.flags, dest=option.dest, action="store_true", default=None, help=option.help
             )
         else:
             parser.add_argument(
-                option.flag, dest=option.dest, default=None, metavar=option.metavar, help=option.help_text()
+                *option.flags, dest=option.dest, default=None, metavar=option.metavar, help=option.help_text()
             )
 
 

@@ -95,16 +95,17 @@ def track_options(track: type[Track]) -> tuple[Option, ...]:
 def all_options(tracks: Sequence[type[Track]]) -> tuple[Option, ...]:
     """Every option of the session; two declarations of one flag are a configuration error."""
     options = list(HARNESS_OPTIONS)
-    owners = {option.flag: "the harness" for option in options}
+    owners = {flag: "the harness" for option in options for flag in option.flags}
     for track in tracks:
         for option in track_options(track):
-            if option.flag in owners and owners[option.flag] != track.name:
-                raise ConfigurationError(
-                    f"track {track.name!r} declares {option.flag}, which {owners[option.flag]} already "
-                    "declares; give the track's option a prefix of its own"
-                )
+            for flag in option.flags:  # an alias is a flag too
+                if flag in owners and owners[flag] != track.name:
+                    raise ConfigurationError(
+                        f"track {track.name!r} declares {flag}, which {owners[flag]} already "
+                        "declares; give the track's option a prefix of its own"
+                    )
             if option.flag not in owners:
-                owners[option.flag] = track.name
+                owners.update(dict.fromkeys(option.flags, track.name))
                 options.append(option)
     return tuple(options)
 

@@ -47,22 +47,24 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     for option in options:
         if option.kind == LIST:
             group.addoption(
-                option.flag,
+                *option.flags,
                 dest=option.ini,
                 action="append",
                 default=None,
                 metavar=option.metavar,
                 help=option.help,
             )
-            parser.addini(option.ini, option.help, type="linelist", default=[])
+            parser.addini(option.ini, option.help, type="linelist", default=[], aliases=option.ini_aliases)
         elif option.kind == FLAG:
-            group.addoption(option.flag, dest=option.ini, action="store_true", default=None, help=option.help)
-            parser.addini(option.ini, option.help, default=option.default)
+            group.addoption(
+                *option.flags, dest=option.ini, action="store_true", default=None, help=option.help
+            )
+            parser.addini(option.ini, option.help, default=option.default, aliases=option.ini_aliases)
         else:
             group.addoption(
-                option.flag, dest=option.ini, default=None, metavar=option.metavar, help=option.help_text()
+                *option.flags, dest=option.ini, default=None, metavar=option.metavar, help=option.help_text()
             )
-            parser.addini(option.ini, option.help, default=option.default)
+            parser.addini(option.ini, option.help, default=option.default, aliases=option.ini_aliases)
 
 
 def _reader(config: pytest.Config) -> Any:

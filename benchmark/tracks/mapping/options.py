@@ -1,7 +1,8 @@
 """The mapping track's options, declared once for pytest, ``atlbench validate``, ``diff`` and ``report``.
 
-``--partial-weight`` is the weight w of a partial binding (``docs/METRICS.md``); ``--confidence`` keeps
-only suggestions with the given confidence labels; ``--baseline`` chooses the baselines run live.
+``--partial-weight`` (alias ``--partial-match-weight``, the seed study's spelling) is the weight w of a
+partial binding (``docs/METRICS.md``); ``--confidence`` keeps only suggestions with the given confidence
+labels; ``--baseline`` chooses the baselines run live.
 """
 
 from __future__ import annotations
@@ -42,12 +43,17 @@ def parse_baselines(spec: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(chosen))
 
 
+#: The seed study's Java analyzer spells the partial weight ``--partial-match-weight``; researchers who know
+#: its commands type it, so every command and the pytest session accept it.
+SEED_PARTIAL_WEIGHT = "--partial-match-weight"
+
 PARTIAL_WEIGHT = Option(
     "--partial-weight",
     default=f"{DEFAULT_PARTIAL_WEIGHT:g}",
-    help="weight w in [0, 1] of a partial binding",
+    help=f"weight w in [0, 1] of a partial binding ({SEED_PARTIAL_WEIGHT}: the seed study's spelling)",
     parse=number("a number in [0, 1]", 0.0, 1.0),
     metavar="W",
+    aliases=(SEED_PARTIAL_WEIGHT,),
 )
 CONFIDENCE = Option(
     "--confidence",
@@ -112,9 +118,11 @@ REPORT_OPTIONS = (
     Option(
         "--partial-weight",
         "",
-        "re-apply another partial weight to the stored counts (default: the rows' own)",
+        "re-apply another partial weight to the stored counts (default: the rows' own; "
+        f"{SEED_PARTIAL_WEIGHT}: the seed study's spelling)",
         optional_weight,
         metavar="W",
+        aliases=(SEED_PARTIAL_WEIGHT,),
     ),
     Option(
         "--baseline",
