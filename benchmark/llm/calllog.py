@@ -1,0 +1,161 @@
+"""The record of one ``generate`` call, beside the runs it filed: a manifest and an append-only event log.
+
+After LLM4MTL-2.0's ``manifest.json`` + ``events.jsonl``, in one JSON Lines file per call and per raw-log
+folder, ``runs/.log/calls/<call id>.jsonl`` (the folder of the track's raw logs, so that it is committed,
+copied and ignored by the scorers exactly like them):
+
+* the first line of each (track, provider) session is its **manifest**, written before its first event in
+  that folder and never changed: the call id, git commit of the code (and whether it had uncommitted
+  changes), package versions, the command's options, the budget, the provider's configuration without
+  secrets (:meth:`~benchmark.llm.config.ProviderConfig.manifest`: the key's variable name, never a key),
+  the track's prompt provenance (template hashes, variant, seeds: ``TrackTask.describe``) and the SHA-256
+  of every prompt of the pass that opened the folder;
+* then **events**, one line each, appended as they happen and flushed: ``pass`` (a later pass's prompt
+  hashes), ``request`` (an HTTP attempt sent), ``response`` (an answer received: tokens, seconds,
+  attempts, cost), ``retry``, ``error`` (no answer, and why in one word: ``missing``), ``context`` (a
+  prompt that does not fit the context window), ``concurrency`` (adaptive concurrency changed),
+  ``budget-stop`` and ``end`` (the call's totals; absent when the call was killed).
+
+Every run file's ledger names the call that paid for its answer (``ledger.call``), so a run leads to the
+manifest it was generated under (:func:`call_files`), and ``results.json`` lists the calls of the runs it
+scored. Everything is redacted like the raw logs.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from benchmark.llm.redact import Redactor
+from benchmark.llm.requests import Job, utc_timestamp
+
+CALLS_DIR = "calls"
+MANIFEST_FORMAT = "atlbench-generate-manifest"
+MANIFEST_VERSION = 1
+
+
+def new_call_id(moment: datetime | None = None) -> str:
+    """``20250601T101500Z-3f2a9c1e``: sortable by time, unique without coordination."""
+    moment = moment or datetime.now(UTC)
+    return moment.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ") + "-" + secrets.token_hex(4)
+
+
+def call_file(log_dir: Path, call_id: str) -> Path:
+    return log_dir / CALLS_DIR / f"{call_id}.jsonl"
+
+
+class CallLog:
+    """Writes one call's manifests and events into every raw-log folder its jobs use (thread-safe)."""
+
+    def __init__(self, call_id: str, redactor: Redactor) -> None:
+        self.call_id = call_id
+        self._redactor = redactor
+        self._lock = threading.Lock()
+        self._opened: dict[Path, set[str]] = {}  # folder -> sessions whose manifest it holds
+
+    @property
+    def folders(self) -> list[Path]:
+        return sorted(self._opened)
+
+    def begin_pass(self, session: str, manifest: Mapping[str, Any], jobs: Sequence[Job], number: int) -> None:
+        """Before a pass sends anything: the session's manifest in each folder it opens (with the pass's
+        prompt hashes there), a ``pass`` event in folders it already opened."""
+        by_folder: dict[Path, dict[str, str]] = {}
+        for job in jobs:
+            if job.log_path is not None:
+                by_folder.setdefault(job.log_path.parent, {})[job.label] = job.request.prompt_sha256
+        for folder, prompts in sorted(by_folder.items()):
+            with self._lock:
+                known = self._opened.setdefault(folder, set())
+                first = session not in known
+                known.add(session)
+            if first:
+                line = {
+                    "event": "manifest",
+                    "format": MANIFEST_FORMAT,
+                    "version": MANIFEST_VERSION,
+                    "call": self.call_id,
+                    "session": session,
+                    **manifest,
+                    "pass": number,
+                    "prompts": prompts,
+                }
+            else:
+                line = {"event": "pass", "session": session, "pass": number, "prompts": prompts}
+            self._append(folder, line)
+
+    def event(self, kind: str, folder: Path | None, **fields: Any) -> None:
+        """One event in one folder (``None``: nowhere, for jobs without a log)."""
+        if folder is not None:
+            self._append(folder, {"event": kind, **{k: v for k, v in fields.items() if v is not None}})
+
+    def broadcast(self, kind: str, folders: Iterable[Path] | None = None, **fields: Any) -> None:
+        """One event in several folders (default: every folder the call has written to)."""
+        for folder in sorted(set(self.folders if folders is None else folders)):
+            self.event(kind, folder, **fields)
+
+    def _append(self, folder: Path, line: dict[str, Any]) -> None:
+        path = call_file(folder, self.call_id)
+        text = json.dumps(self._redactor.data({**line, "time": utc_timestamp()}), ensure_ascii=False) + "\n"
+        with self._lock:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "a", encoding="utf-8") as handle:
+                handle.write(text)
+                handle.flush()
+
+
+# ---------------------------------------------------------------------------------------------- finding
+
+
+def find_call_file(run_file: Path, call_id: str) -> Path | None:
+    """The event log of ``call_id`` for a run file: in a ``.log/calls/`` folder of the run file's
+    folder or of one of its parents (every track keeps its raw logs in ``runs/.log``)."""
+    for folder in Path(run_file).resolve().parents:
+        for log_dir in (folder / ".log", folder):
+            candidate = call_file(log_dir, call_id)
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+def call_files(run_files: Iterable[str | Path], base: Path | None = None) -> dict[str, list[str]]:
+    """Per call id named by the ledgers of ``run_files``: its event logs (paths relative to ``base``
+    when below it), for ``results.json``. Files without a ledger name no call."""
+    from benchmark.llm.ledger import run_ledger
+
+    found: dict[str, set[str]] = {}
+    for name in run_files:
+        path = Path(name)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, ValueError):
+            continue
+        if '"call"' not in text:  # cheap: most scored files (synthetic, imported) have no ledger
+            continue
+        try:
+            calls = run_ledger(json.loads(text)).calls
+        except ValueError:
+            continue
+        for call_id in calls:
+            where = find_call_file(path, call_id)
+            entry = found.setdefault(call_id, set())
+            if where is not None:
+                entry.add(_relative(where, base))
+    return {call_id: sorted(paths) for call_id, paths in sorted(found.items())}
+
+
+def _relative(path: Path, base: Path | None) -> str:
+    if base is not None:
+        try:
+            return path.resolve().relative_to(Path(base).resolve()).as_posix()
+        except ValueError:
+            pass
+    return str(path)
+
+
+__all__ = ["CALLS_DIR", "CallLog", "call_file", "call_files", "find_call_file", "new_call_id"]
