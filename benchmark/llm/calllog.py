@@ -50,63 +50,118 @@ def call_file(log_dir: Path, call_id: str) -> Path:
 
 
 class CallLog:
-    """Writes one call's manifests and events into every raw-log folder its jobs use (thread-safe)."""
+    """Writes one call's manifests and events into every raw-log folder its requests use (thread-safe).
+
+    Nothing is written for a folder until something happens there (a request, an error): a call that only
+    replays stored answers (``--offline``, everything cached) leaves the committed logs as they were."""
 
     def __init__(self, call_id: str, redactor: Redactor) -> None:
         self.call_id = call_id
         self._redactor = redactor
         self._lock = threading.Lock()
-        self._opened: dict[Path, set[str]] = {}  # folder -> sessions whose manifest it holds
+        self._written: set[Path] = set()
 
     @property
     def folders(self) -> list[Path]:
-        return sorted(self._opened)
-
-    def begin_pass(self, session: str, manifest: Mapping[str, Any], jobs: Sequence[Job], number: int) -> None:
-        """Before a pass sends anything: the session's manifest in each folder it opens (with the pass's
-        prompt hashes there), a ``pass`` event in folders it already opened."""
-        by_folder: dict[Path, dict[str, str]] = {}
-        for job in jobs:
-            if job.log_path is not None:
-                by_folder.setdefault(job.log_path.parent, {})[job.label] = job.request.prompt_sha256
-        for folder, prompts in sorted(by_folder.items()):
-            with self._lock:
-                known = self._opened.setdefault(folder, set())
-                first = session not in known
-                known.add(session)
-            if first:
-                line = {
-                    "event": "manifest",
-                    "format": MANIFEST_FORMAT,
-                    "version": MANIFEST_VERSION,
-                    "call": self.call_id,
-                    "session": session,
-                    **manifest,
-                    "pass": number,
-                    "prompts": prompts,
-                }
-            else:
-                line = {"event": "pass", "session": session, "pass": number, "prompts": prompts}
-            self._append(folder, line)
-
-    def event(self, kind: str, folder: Path | None, **fields: Any) -> None:
-        """One event in one folder (``None``: nowhere, for jobs without a log)."""
-        if folder is not None:
-            self._append(folder, {"event": kind, **{k: v for k, v in fields.items() if v is not None}})
-
-    def broadcast(self, kind: str, folders: Iterable[Path] | None = None, **fields: Any) -> None:
-        """One event in several folders (default: every folder the call has written to)."""
-        for folder in sorted(set(self.folders if folders is None else folders)):
-            self.event(kind, folder, **fields)
-
-    def _append(self, folder: Path, line: dict[str, Any]) -> None:
-        path = call_file(folder, self.call_id)
-        text = json.dumps(self._redactor.data({**line, "time": utc_timestamp()}), ensure_ascii=False) + "\n"
+        """Every folder this call has written to."""
         with self._lock:
+            return sorted(self._written)
+
+    def session(self, key: str) -> SessionLog:
+        """The log of one (track, provider) session of the call (``key``: ``"<track>/<provider>"``)."""
+        return SessionLog(self, key)
+
+    def broadcast(self, kind: str, **fields: Any) -> None:
+        """A call-wide event (adaptive concurrency) in every folder written so far."""
+        for folder in self.folders:
+            self.append(folder, [{"event": kind, **_present(fields)}])
+
+    def append(self, folder: Path, lines: Sequence[dict[str, Any]]) -> None:
+        path = call_file(folder, self.call_id)
+        stamp = utc_timestamp()
+        text = "".join(
+            json.dumps(self._redactor.data({**line, "time": stamp}), ensure_ascii=False) + "\n"
+            for line in lines
+        )
+        with self._lock:
+            self._written.add(folder)
             path.parent.mkdir(parents=True, exist_ok=True)
             with open(path, "a", encoding="utf-8") as handle:
                 handle.write(text)
                 handle.flush()
+
+
+class SessionLog:
+    """One session's view of the call log: its manifest goes first in each folder it writes to."""
+
+    def __init__(self, log: CallLog, key: str) -> None:
+        self.log = log
+        self.key = key
+        self._lock = threading.Lock()
+        self._pending: dict[Path, dict[str, Any]] = {}  # folder -> the line to write before its next event
+        self._manifested: set[Path] = set()
+        self._written: set[Path] = set()
+
+    @property
+    def call_id(self) -> str:
+        return self.log.call_id
+
+    @property
+    def folders(self) -> list[Path]:
+        with self._lock:
+            return sorted(self._written)
+
+    def begin_pass(self, manifest: Mapping[str, Any], jobs: Sequence[Job], number: int) -> None:
+        """Before a pass sends anything: in each folder of its jobs, the session's manifest (with the
+        pass's prompt hashes there) or, where the manifest is already written, a ``pass`` event; both
+        written with the folder's first event of the pass, if any."""
+        by_folder: dict[Path, dict[str, str]] = {}
+        for job in jobs:
+            if job.log_path is not None:
+                by_folder.setdefault(job.log_path.parent, {})[job.label] = job.request.prompt_sha256
+        with self._lock:
+            for folder, prompts in by_folder.items():
+                if folder in self._manifested:
+                    line = {"event": "pass", "session": self.key, "pass": number, "prompts": prompts}
+                else:
+                    line = {
+                        "event": "manifest",
+                        "format": MANIFEST_FORMAT,
+                        "version": MANIFEST_VERSION,
+                        "call": self.call_id,
+                        "session": self.key,
+                        **manifest,
+                        "pass": number,
+                        "prompts": prompts,
+                    }
+                self._pending[folder] = line
+
+    def event(self, kind: str, folder: Path | None, **fields: Any) -> None:
+        """One event in one folder (``None``: nowhere, for jobs without a log)."""
+        if folder is None:
+            return
+        with self._lock:
+            lines = []
+            pending = self._pending.pop(folder, None)
+            if pending is not None:
+                lines.append(pending)
+                if pending["event"] == "manifest":
+                    self._manifested.add(folder)
+            elif folder not in self._manifested:  # a folder no pass announced: still say whose it is
+                lines.append({"event": "manifest", "call": self.call_id, "session": self.key})
+                self._manifested.add(folder)
+            lines.append({"event": kind, "session": self.key, **_present(fields)})
+            self._written.add(folder)
+            self.log.append(folder, lines)
+
+    def broadcast(self, kind: str, **fields: Any) -> None:
+        """One event in every folder this session has written to."""
+        for folder in self.folders:
+            self.event(kind, folder, **fields)
+
+
+def _present(fields: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in fields.items() if v is not None}
 
 
 # ---------------------------------------------------------------------------------------------- finding

@@ -43,7 +43,7 @@ from benchmark.core.wording import plural
 from benchmark.llm.batch import BatchJournal, BatchStillRunning, PollPolicy, call_with_retries, wait_for_batch
 from benchmark.llm.budget import Budget, Reservation
 from benchmark.llm.cache import LogReplay, ResponseCache, cache_key, cache_key_fields
-from benchmark.llm.calllog import CallLog
+from benchmark.llm.calllog import SessionLog
 from benchmark.llm.config import ProviderConfig
 from benchmark.llm.providers import Provider, ProviderError, make_provider
 from benchmark.llm.providers.base import BatchState
@@ -123,7 +123,7 @@ class Engine:
         notify: Callable[[str], None] = lambda message: None,
         budget: Budget | None = None,
         limiter: AdaptiveLimit | None = None,
-        events: CallLog | None = None,
+        events: SessionLog | None = None,
         call_id: str | None = None,
     ) -> None:
         self.config = config
@@ -202,11 +202,11 @@ class Engine:
             folder = job.log_path.parent if job is not None and job.log_path is not None else None
             if job is not None:
                 fields = {"label": job.label, "run": job.request.run_index, **fields}
-            self.events.event(kind, folder, provider=self.config.name, **fields)
+            self.events.event(kind, folder, **fields)
 
     def _emit_all(self, kind: str, **fields: Any) -> None:
         if self.events is not None:
-            self.events.broadcast(kind, provider=self.config.name, **fields)
+            self.events.broadcast(kind, **fields)
 
     def run(
         self,
