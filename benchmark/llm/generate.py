@@ -385,6 +385,8 @@ class PlannedRun:
     label: str
     source: str  # "cache", "log" or "request"
     path: Path
+    key: str = ""
+    job: Job | None = None
 
 
 def plan(options: GenerateOptions) -> list[PlannedRun]:
@@ -392,14 +394,30 @@ def plan(options: GenerateOptions) -> list[PlannedRun]:
 
     Sends nothing and needs no key.
     """
-    session = prepare(options)
+    return plan_session(prepare(options), options)
+
+
+def plan_session(session: Session, options: GenerateOptions) -> list[PlannedRun]:
     planned: list[PlannedRun] = []
     first = next(iter(session.task.passes()), None)  # later passes depend on answers not yet filed
     for job in first.jobs() if first is not None else []:
-        stored = None if options.refresh else session.engine.lookup(session.engine.key(job))
+        key = session.engine.key(job)
+        stored = None if options.refresh else session.engine.lookup(key)
         source = "request" if stored is None else stored[1]
-        planned.append(PlannedRun(job.label, source, first.output_of(job)))
+        planned.append(PlannedRun(job.label, source, first.output_of(job), key, job))
     return planned
 
 
-__all__ = ["GenerateOptions", "PlannedRun", "SOURCE_CACHE", "SOURCE_LOG", "generate", "plan", "prepare"]
+__all__ = [
+    "Call",
+    "GenerateOptions",
+    "PlannedRun",
+    "SOURCE_CACHE",
+    "SOURCE_LOG",
+    "check_prices",
+    "generate",
+    "generate_call",
+    "plan",
+    "plan_session",
+    "prepare",
+]

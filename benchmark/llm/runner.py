@@ -38,6 +38,10 @@ class TaskReport:
             f"{self.count(FILED_UNUSABLE) + self.count(FILED_NO_ANSWER) + self.count(FILED_REFUSED)} failed",
             f"tokens {s.input_tokens} in / {s.output_tokens} out",
         ]
+        if s.cost_usd is not None:  # no price: no cost (blank, never 0)
+            parts.append(f"cost {s.cost_usd:.6f} USD")
+        if s.budget_stopped:
+            parts.append(f"{s.budget_stopped} not sent (budget)")
         if s.batches:
             parts.insert(2, plural(s.batches, "batch", "batches"))
         written = sum(1 for f in self.filed if f.changed)
