@@ -204,6 +204,13 @@ def call_files(run_files: Iterable[str | Path], base: Path | None = None) -> dic
     return {call_id: sorted(paths) for call_id, paths in sorted(found.items())}
 
 
+def linked_calls(rows: Iterable[Any], validation_root: str | Path) -> dict[str, list[str]]:
+    """The ``generate`` calls behind a session's scored rows (``results.json``'s ``generateCalls``): the
+    run files are the rows' ``file`` fields; baselines and files without a ledger link nothing."""
+    files = {row.file for row in rows if row.file and not str(row.file).startswith("<")}
+    return call_files(sorted(files), Path(validation_root))
+
+
 def _relative(path: Path, base: Path | None) -> str:
     if base is not None:
         try:
@@ -213,4 +220,13 @@ def _relative(path: Path, base: Path | None) -> str:
     return str(path)
 
 
-__all__ = ["CALLS_DIR", "CallLog", "call_file", "call_files", "find_call_file", "new_call_id"]
+__all__ = [
+    "CALLS_DIR",
+    "CallLog",
+    "SessionLog",
+    "call_file",
+    "call_files",
+    "find_call_file",
+    "linked_calls",
+    "new_call_id",
+]
