@@ -122,7 +122,8 @@ def _tiktoken(encoding_name: str | None, model: str) -> Tokenizer:
         else:
             encoding = tiktoken.get_encoding(encoding_name)
     except Exception as error:  # no network for the encoding file, an unknown encoding name
-        return estimator(f"tiktoken could not load its encoding: {type(error).__name__}: {error}"[:200])
+        # Only the error's type: its text is a long URL, and the label is printed per provider.
+        return estimator(f"tiktoken could not load its encoding ({type(error).__name__})")
 
     def count(request: LlmRequest) -> int:
         texts = [request.prompt] + ([request.system] if request.system is not None else [])
