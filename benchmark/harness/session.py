@@ -72,6 +72,8 @@ class Harness:
                 TrackSection(name, track.options_json(), tuple(track.facts(t) for t in tasks), own)
             )
             inputs.update(track.input_files())
+        from benchmark.llm.calllog import linked_calls  # the LLM layer only when results are built
+
         header = ResultsHeader(
             created=now(),
             versions=versions(),
@@ -79,6 +81,7 @@ class Harness:
             options=self.options.to_json(),
             validation_root=str(self.options.validation_root),
             inputs=inputs,
+            generate_calls=linked_calls(rows, self.options.validation_root),
         )
         return Results(header=header, sections=tuple(sections))
 
