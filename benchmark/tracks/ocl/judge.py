@@ -160,4 +160,5 @@ def compare_verdicts(
         return Judgement(constraint, DISAGREEMENT, text, differ)
     return Judgement(constraint, AGREEMENT, text)
 
+
 __all__ = ["OUTCOMES", "Judgement", "Referee", "compare_verdicts"]

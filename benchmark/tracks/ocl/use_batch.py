@@ -20,9 +20,14 @@ echoes each one), never by the exit code alone, because USE 7.5.0
 * reports an invariant whose body is undefined as ``FAILED`` (``-> false``: ``forAll`` counts an
   undefined body as false) and one whose evaluation cannot finish as ``N/A``.
 
-An answer's invariants are the names USE lists after ``Added invariants:`` (so unnamed ones are matched
-by the names USE gives them). A name that clashes anyway (``Duplicate definition of invariant``) sends the
-answer to a second JVM of its own.
+Answers of one constraint usually share a name (the reference's), and USE refuses a second invariant of
+the same name. So that every answer loads at once (each state is then opened once, not once per clashing
+answer), each invariant name is given a suffix (``name__7``) before loading; the columns of USE's
+messages on such a line are given back as they are in the answer. An answer whose names cannot be
+renamed safely (a reserved word where the name should be) is loaded as written, in a later group where
+its names do not clash. An answer's invariants are the names USE lists after ``Added invariants:`` (so
+unnamed ones are matched by the names USE gives them); one that clashes anyway (``Duplicate definition
+of invariant``) is judged again alone, in a JVM of its own.
 """
 
 from __future__ import annotations
@@ -50,6 +55,12 @@ TIMEOUT_BASE, TIMEOUT_PER_OPEN, TIMEOUT_PER_CHECK = 120.0, 0.5, 0.05
 _VERSION = re.compile(r"^USE version (\S+),")
 _CHECK = re.compile(r"checking invariant \(\d+\) `([^`']+)': (.*?)(OK\.|FAILED\.|N/A)", re.DOTALL)
 _INV_NAME = re.compile(r"\binv\s+([A-Za-z_][A-Za-z0-9_]*)\s*:")
+# a string literal, a comment, or `inv NAME :' (the name group) outside both
+_NAMES = re.compile(
+    r"'(?:\\.|[^'\\\n])*'|--[^\n]*|//[^\n]*|/\*.*?\*/|\binv(?P<gap>\s+)(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?=\s*:)",
+    re.DOTALL,
+)
+_POSITION = re.compile(r"^(line )?(\d+):(\d+)")
 _DUPLICATE = "Duplicate definition of invariant"
 
 
@@ -151,6 +162,49 @@ class UseCost:
         self.version = self.version or other.version
 
 
+@dataclass(frozen=True)
+class Renamed:
+    """An answer as loaded: its names suffixed, and where on which line each suffix went in."""
+
+    text: str
+    shifts: tuple[tuple[int, int, int], ...] = ()  # (line, column after the name, characters added)
+
+    def original_position(self, message: str) -> str:
+        """USE's message with its ``[line ]L:C`` position as it is in the answer as written."""
+        found = _POSITION.match(message)
+        if found is None:
+            return message
+        line, column = int(found.group(2)), int(found.group(3))
+        column -= sum(added for at_line, at, added in self.shifts if at_line == line and at <= column)
+        return f"{found.group(1) or ''}{line}:{column}{message[found.end() :]}"
+
+
+def rename_invariants(text: str, suffix: str) -> Renamed | None:
+    """``text`` with every invariant name followed by ``suffix``; ``None`` when a name is a reserved
+    word (renaming it would turn USE's syntax error into a valid constraint)."""
+    from benchmark.lang.ocl.parser import RESERVED_WORDS
+
+    shifts: list[tuple[int, int, int]] = []
+    unsafe = False
+
+    def rename(match: re.Match[str]) -> str:
+        nonlocal unsafe
+        name = match.group("name")
+        if name is None:
+            return match.group(0)
+        if name in RESERVED_WORDS:
+            unsafe = True
+            return match.group(0)
+        end = match.end()
+        line = text.count("\n", 0, end) + 1
+        column = end - (text.rfind("\n", 0, end) + 1)
+        shifts.append((line, column, len(suffix)))
+        return f"inv{match.group('gap')}{name}{suffix}"
+
+    renamed = _NAMES.sub(rename, text)
+    return None if unsafe else Renamed(renamed, tuple(shifts))
+
+
 def plan_groups(texts: Sequence[str]) -> list[list[int]]:
     """Answers in loading groups whose invariant names (as far as they can be read) do not repeat: the
     answers of one constraint usually share the reference's name, so each goes to another group."""
@@ -174,9 +228,15 @@ def run_batch(
     answers: Sequence[str],
 ) -> tuple[list[UseAnswer], UseCost]:
     """USE's verdicts on every answer (constraints text) in every state (SOIL text), by state name."""
-    results, cost, clashed = _one_jvm(installation, model, states, answers, plan_groups(answers))
+    loaded = [rename_invariants(text, f"__{index}") or Renamed(text) for index, text in enumerate(answers)]
+    safe = [i for i, r in enumerate(loaded) if r.shifts or not _INV_NAME.search(r.text)]
+    rest = [i for i in range(len(answers)) if i not in set(safe)]
+    groups = ([safe] if safe else []) + [
+        [rest[i] for i in g] for g in plan_groups([answers[i] for i in rest])
+    ]
+    results, cost, clashed = _one_jvm(installation, model, states, loaded, groups)
     for index in clashed:  # a name USE gave or read differently: alone, in a JVM of its own
-        again, more, _ = _one_jvm(installation, model, states, [answers[index]], [[0]])
+        again, more, _ = _one_jvm(installation, model, states, [Renamed(answers[index])], [[0]])
         results[index] = again[0]
         cost.add(more)
     return results, cost
@@ -186,7 +246,7 @@ def _one_jvm(
     installation: UseInstallation,
     model: str,
     states: Mapping[str, str],
-    answers: Sequence[str],
+    answers: Sequence[Renamed],
     groups: Sequence[Sequence[int]],
 ) -> tuple[list[UseAnswer], UseCost, list[int]]:
     state_files = {name: f"s{i}.soil" for i, name in enumerate(states)}
@@ -202,8 +262,8 @@ def _one_jvm(
         (folder / "model.use").write_text(model, encoding="utf-8")
         for name, file in state_files.items():
             (folder / file).write_text(states[name], encoding="utf-8")
-        for index, text in enumerate(answers):
-            (folder / f"a{index}.ocl").write_text(text.rstrip("\n") + "\n", encoding="utf-8")
+        for index, answer in enumerate(answers):
+            (folder / f"a{index}.ocl").write_text(answer.text.rstrip("\n") + "\n", encoding="utf-8")
         (folder / COMMANDS).write_text("".join(f"{c}\n" for c, _, _ in script), encoding="utf-8")
         opens = len(groups) * len(states)
         timeout = TIMEOUT_BASE + TIMEOUT_PER_OPEN * opens + TIMEOUT_PER_CHECK * opens * max(1, len(answers))
@@ -239,7 +299,7 @@ def _one_jvm(
     for (_, kind, about), lines in zip(script, outputs, strict=True):
         if kind == "load":
             index = int(about)  # type: ignore[call-overload]
-            _read_load(results[index], lines, f"a{index}.ocl")
+            _read_load(results[index], lines, f"a{index}.ocl", answers[index])
             if any(_DUPLICATE in line for line in lines):
                 clashed.append(index)
             for name in results[index].invariants:
@@ -277,7 +337,7 @@ def _split(output: str, commands: Sequence[str]) -> tuple[list[str], list[list[s
     return preamble, outputs
 
 
-def _read_load(answer: UseAnswer, lines: Sequence[str], file: str) -> None:
+def _read_load(answer: UseAnswer, lines: Sequence[str], file: str, loaded: Renamed) -> None:
     syntax = re.compile(rf"^{re.escape(file)}:line (\d+):(\d+) (.*)$")
     typed = re.compile(rf"^{re.escape(file)}:(\d+):(\d+): (.*)$")
     errors: list[str] = []
@@ -287,10 +347,10 @@ def _read_load(answer: UseAnswer, lines: Sequence[str], file: str) -> None:
     for line in lines:
         if (m := syntax.match(line)) is not None:
             kind = kind or "syntax"
-            errors.append(f"line {m.group(1)}:{m.group(2)} {m.group(3)}")
+            errors.append(loaded.original_position(f"line {m.group(1)}:{m.group(2)} {m.group(3)}"))
         elif (m := typed.match(line)) is not None:
             kind = kind or "type"
-            errors.append(f"{m.group(1)}:{m.group(2)}: {m.group(3)}")
+            errors.append(loaded.original_position(f"{m.group(1)}:{m.group(2)}: {m.group(3)}"))
         elif line == "Added invariants:":
             listed = True
         elif listed and line.strip() == "(none)":
