@@ -21,7 +21,7 @@ class whose verdicts agree everywhere is an agreement: correctness is semantic, 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from benchmark.lang.ocl.check import check_invariant
@@ -50,23 +50,33 @@ class Judgement:
     outcome: str
     detail: str = ""  # the error message, or the answer's invariant(s) as extracted
     states: tuple[str, ...] = ()  # the states where the verdicts differ (or evaluation failed)
+    #: states where the answer's verdict depends on the order USE gave elements sharing a hash bucket of
+    #: a Set or Bag, which this judge cannot reproduce (benchmark.lang.ocl.hashorder): USE may differ
+    order_dependent: tuple[str, ...] = ()
 
     @property
     def correct(self) -> bool:
         return self.outcome == AGREEMENT
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "id": self.constraint,
             "outcome": self.outcome,
             "detail": self.detail,
             "states": list(self.states),
         }
+        if self.order_dependent:
+            data["orderDependent"] = list(self.order_dependent)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Judgement:
         return cls(
-            str(data["id"]), str(data["outcome"]), str(data.get("detail", "")), tuple(data.get("states", ()))
+            str(data["id"]),
+            str(data["outcome"]),
+            str(data.get("detail", "")),
+            tuple(data.get("states", ())),
+            tuple(data.get("orderDependent", ())),
         )
 
 
@@ -118,6 +128,7 @@ class Referee:
         self, constraint: str, invariants: list[Invariant], compiled: list[CompiledInvariant], text: str
     ) -> Judgement:
         results: dict[str, bool | str] = {}
+        unordered: list[str] = []
         for name, state in self.states.items():
             context = self.runtime.context(state)  # fresh per answer: its caches are keyed by node ids
             outcome: bool | str = True
@@ -130,11 +141,16 @@ class Referee:
                 if result.reason is not None:
                     outcome = result.reason
                     break
+                if result.order is not None and name not in unordered:
+                    unordered.append(name)
                 outcome = outcome and result.ok
             results[name] = outcome
         reference = {name: verdicts[constraint] for name, verdicts in self.verdicts.items()}
         contexts = [inv.class_name for inv in invariants]
-        return compare_verdicts(constraint, contexts, self.contexts[constraint], results, reference, text)
+        judgement = compare_verdicts(
+            constraint, contexts, self.contexts[constraint], results, reference, text
+        )
+        return replace(judgement, order_dependent=tuple(unordered)) if unordered else judgement
 
 
 def compare_verdicts(
