@@ -453,7 +453,12 @@ class Compiler:
         kind = e.kind
         if all(not is_range for is_range, _, _ in parts):
             fns = [f for _, f, _ in parts]
-            cls = {"Set": OclSet, "Bag": OclBag, "Sequence": OclSequence, "OrderedSet": OclOrderedSet}[kind]
+            if kind in ("Set", "Bag"):  # added in the literal's order, as USE does
+                hashed = OclSet if kind == "Set" else OclBag
+                return Compiled(
+                    CollectionType(kind, elem), lambda env: hashed([f(env) for f in fns], known=True)
+                )
+            cls = {"Sequence": OclSequence, "OrderedSet": OclOrderedSet}[kind]
             return Compiled(CollectionType(kind, elem), lambda env: cls([f(env) for f in fns]))  # type: ignore
 
         def build(env: list[Any]) -> OclCollection:
