@@ -204,6 +204,11 @@ class Track(ABC):
         ``--allow-missing-runs`` accepts it (the tables would compare providers on different runs)."""
         return None
 
+    def session_check(self, rows: Sequence[Row]) -> tuple[list[str], list[str]]:
+        """(messages, failures) this track has about the session's rows as a whole, beyond each case's
+        own verdict (the OCL track's disagreements between two judges); a failure fails the session."""
+        return [], []
+
     # ----------------------------------------------------------------------------------- reading
 
     def headline(self, rows: Sequence[Row]) -> dict[str, float]:

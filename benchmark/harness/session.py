@@ -128,6 +128,16 @@ class Harness:
             f"{them} with --allow-missing-runs"
         ]
 
+    def track_checks(self, rows: Sequence[Row]) -> tuple[list[str], list[str]]:
+        """(messages, failures) of every track that has rows about the session as a whole."""
+        messages: list[str] = []
+        failures: list[str] = []
+        for name in sorted({row.track for row in rows}):
+            said, failed = self.track(name).session_check(rows)
+            messages += said
+            failures += failed
+        return messages, failures
+
     def summary_lines(self, results: Results, verbose: bool) -> list[tuple[str, list[str]]]:
         """Per track that has rows: (heading, lines) of its terminal tables, and what was skipped."""
         out = []

@@ -94,9 +94,10 @@ class BenchmarkSession:
                 "deselected); a session that measures nothing fails"
             )
         if self.collector.rows:
-            messages, failures = self.harness.missing_check(self.collector.rows)
-            self.messages.extend(f"atlbench: {m}" for m in messages)
-            self.failures.extend(f"atlbench: {f}" for f in failures)
+            for check in (self.harness.missing_check, self.harness.track_checks):
+                messages, failures = check(self.collector.rows)
+                self.messages.extend(f"atlbench: {m}" for m in messages)
+                self.failures.extend(f"atlbench: {f}" for f in failures)
             try:
                 with phases.phase("results"):
                     self.results = self.harness.build_results(self.collector.rows)

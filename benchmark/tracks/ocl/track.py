@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchmark.core.errors import BenchmarkError, ConfigurationError
 from benchmark.core.fileio import sha256_file
-from benchmark.core.options import Option
+from benchmark.core.options import FLAG, PATH, Option, switch
 from benchmark.core.rows import Facts, Row
 from benchmark.core.track import (
     Collection,
@@ -38,7 +38,11 @@ from benchmark.tracks.ocl.variants import ORIGINAL, modes
 
 if TYPE_CHECKING:  # imported where used: every session loads the track for its options (docs/TRACKS.md)
     from benchmark.tracks.ocl.judge import Judgement, Referee
+    from benchmark.tracks.ocl.use_batch import UseInstallation
+    from benchmark.tracks.ocl.use_judge import UseVerdicts
     from benchmark.tracks.ocl.variants import Variant, VariantSource
+
+BUILTIN, USE, BOTH = "builtin", "use", "both"
 
 
 def _seed(text: str) -> int:
@@ -51,6 +55,12 @@ def _seed(text: str) -> int:
 def _mode(text: str) -> str:
     if text not in modes():
         raise ValueError(f"unknown mode {text!r}; expected one of {', '.join(modes())}")
+    return text
+
+
+def _judge(text: str) -> str:
+    if text not in (BUILTIN, USE, BOTH):
+        raise ValueError(f"must be {BUILTIN}, {USE} or {BOTH}, got {text!r}")
     return text
 
 
@@ -75,6 +85,29 @@ class OclTrack(Track):
             metavar="NAMES",
         ),
         Option("--ocl-seed", "0", "seed of the OCL model transformations", _seed, metavar="S"),
+        Option(
+            "--ocl-judge",
+            BUILTIN,
+            "who judges the OCL answers: builtin, use (a local USE, see --ocl-use) or both (the tables are "
+            "the built-in judge's; every disagreement is listed and fails the session)",
+            _judge,
+            metavar="JUDGE",
+        ),
+        Option(
+            "--ocl-use",
+            "",
+            "the local USE of --ocl-judge use|both: its `use' launcher, installation folder or folder of "
+            "jars (default: $ATLBENCH_USE)",
+            kind=PATH,
+            metavar="PATH",
+        ),
+        Option(
+            "--ocl-accept-disagreements",
+            "false",
+            "with --ocl-judge both: list the disagreements between the judges and pass",
+            switch,
+            kind=FLAG,
+        ),
     )
     report_options = (
         Option(
@@ -100,6 +133,9 @@ class OclTrack(Track):
         self._variants: dict[tuple[str, str], Variant | str] = {}
         self._referees: dict[tuple[str, str], Referee] = {}
         self._tasks: dict[str, tuple[str, str]] = {}
+        self._collection: Collection | None = None
+        self._use: UseInstallation | None = None
+        self._use_verdicts: dict[tuple[str, str], UseVerdicts | str] = {}
 
     # ------------------------------------------------------------------------------- dataset
 
@@ -157,7 +193,17 @@ class OclTrack(Track):
 
     # ------------------------------------------------------------------------------- collection
 
+    @property
+    def judge(self) -> str:
+        return self.context.options.get("ocl_judge", BUILTIN)
+
     def collect(self) -> Collection:
+        if self.judge != BUILTIN:
+            self.use_installation()  # a missing USE is a configuration error, said once, before any case
+        self._collection = self._collect()
+        return self._collection
+
+    def _collect(self) -> Collection:
         if not self.data_root.is_dir():
             return Collection(skipped=(SkippedInput(self.data_root, "no OCL dataset folder"),))
         dataset = self.dataset()
@@ -225,11 +271,14 @@ class OclTrack(Track):
         dataset = self.dataset()
         assert dataset is not None
         recorded = dataset.models[model].verdicts
-        referee = self.referee(model, mode)
+        judged = [("", self.referee(model, mode).verdicts)]
+        if self.judge != BUILTIN:
+            judged.append((" in USE", self.use_verdicts(model, mode).references))
         wrong = [
-            f"  - {cid} on {state}: the reference {'holds' if got[cid] else 'fails'}, states.json says "
+            f"  - {cid} on {state}: the reference {'holds' if got[cid] else 'fails'}{who}, states.json says "
             f"{'holds' if recorded[state][cid] else 'fails'}"
-            for state, got in referee.verdicts.items()
+            for who, verdicts in judged
+            for state, got in verdicts.items()
             for cid in got
             if got[cid] is not recorded[state][cid]
         ]
@@ -302,11 +351,27 @@ class OclTrack(Track):
         dataset = self.dataset()
         assert dataset is not None
         label = case.label
+        constraints = dataset.models[model].constraints
         judgements = [
             referee.judge(cid, answers.get(cid), label=f"{label} [{model}.{cid}]")
-            for cid in dataset.models[model].constraints
+            for cid in constraints
+            if self.judge != USE
         ]
-        unknown = sorted(set(answers) - set(dataset.models[model].constraints))
+        extra: dict[str, Any] = {}
+        if self.judge != BUILTIN:  # USE's judgements: the tables' (use), or compared with ours (both)
+            from benchmark.tracks.ocl.use_judge import disagreements
+
+            try:
+                verdicts = self.use_verdicts(model, mode)
+            except BenchmarkError as error:
+                return self.error_row(case, str(error))
+            use = [verdicts.judge((case.case_id, cid), answers.get(cid)) for cid in constraints]
+            extra = {"judge": self.judge, "useJudge": verdicts.cost_json()}
+            if self.judge == USE:
+                judgements = use
+            else:
+                extra["judgeDisagreements"] = [d.to_json() for d in disagreements(judgements, use)]
+        unknown = sorted(set(answers) - set(constraints))
         return Row(
             self.name,
             case.provider,
@@ -314,7 +379,7 @@ class OclTrack(Track):
             case.task,
             case.run,
             label,
-            payload=self._payload(model, mode, judgements, unknown),
+            payload=self._payload(model, mode, judgements, unknown) | extra,
         )
 
     def _payload(
@@ -327,6 +392,66 @@ class OclTrack(Track):
             "judgements": [j.to_json() for j in judgements],
             "unknownConstraints": list(unknown),
         }
+
+    # --------------------------------------------------------------------------------------- USE
+
+    def use_installation(self) -> UseInstallation:
+        """The local USE (``--ocl-use``, else ``ATLBENCH_USE``); a configuration error when absent."""
+        if self._use is None:
+            from benchmark.tracks.ocl.use_batch import find_use
+
+            self._use = find_use(self.option("ocl_use"))
+        return self._use
+
+    def use_verdicts(self, model: str, mode: str) -> UseVerdicts:
+        """USE's judgement of every answer of the variant (every run case of its task and the references),
+        computed once per process in one JVM; raises when USE cannot judge the variant."""
+        key = (model, mode)
+        if key not in self._use_verdicts:
+            from benchmark.tracks.ocl.use_batch import UseFailed
+            from benchmark.tracks.ocl.use_judge import judge_with_use
+
+            answers: dict[tuple[str, str], str] = {}
+            collection = self._collection or self.collect()
+            task = self.task_of(model, mode)
+            for case in collection.runs:
+                if case.task != task:
+                    continue
+                try:
+                    got, _ = self.answers_of(case, model, mode)
+                except (BenchmarkError, GroundTruthProblem):
+                    continue  # its row is an error row, judged by nobody
+                answers.update(((case.case_id, cid), text) for cid, text in got.items())
+            try:
+                self._use_verdicts[key] = judge_with_use(
+                    self.variant(model, mode), answers, self.use_installation()
+                )
+            except (BenchmarkError, GroundTruthProblem) as error:
+                self._use_verdicts[key] = f"USE could not judge {model} ({mode}): {error}"
+        found = self._use_verdicts[key]
+        if isinstance(found, str):
+            raise UseFailed(found)
+        return found
+
+    def session_check(self, rows: Sequence[Row]) -> tuple[list[str], list[str]]:
+        """With ``--ocl-judge both``: a disagreement between the judges fails the session, unless
+        ``--ocl-accept-disagreements``."""
+        if self.judge != BOTH:
+            return [], []
+        from benchmark.tracks.ocl.judge_report import disagreement_records
+
+        own = [row for row in rows if row.track == self.name]
+        found = disagreement_records(own)
+        answers = sum(len(row.payload.get("judgements", [])) for row in own if row.ok)
+        if not found:
+            return [f"ocl: the built-in judge and USE agree on all {plural(answers, 'answer')}"], []
+        head = (
+            f"ocl: the built-in judge and USE disagree on {len(found)} of {plural(answers, 'answer')} "
+            "(listed in the OCL summary and ocl_judge_disagreements.csv)"
+        )
+        if self.option("ocl_accept_disagreements"):
+            return [f"{head}; accepted by --ocl-accept-disagreements"], []
+        return [], [f"{head}; accept them with --ocl-accept-disagreements"]
 
     def error_row(self, case: RunCase, message: str) -> Row:
         """An unusable run still counts: every constraint of its model is a failure (``missing``)."""
@@ -357,7 +482,10 @@ class OclTrack(Track):
         return {p.relative_to(self.data_root).as_posix(): sha256_file(p) for p in sorted(set(files))}
 
     def options_json(self) -> dict[str, Any]:
-        return {"baselines": list(self.option("ocl_baseline")), "seed": self.seed}
+        options = {"baselines": list(self.option("ocl_baseline")), "seed": self.seed}
+        if self.judge != BUILTIN:
+            options["judge"] = self.judge
+        return options
 
     def incomparable(self, now: Any, before: Any) -> str | None:
         if now.get("seed", 0) != before.get("seed", 0):
@@ -394,17 +522,20 @@ class OclTrack(Track):
         return props
 
     def summary_lines(self, results: Any, section: Any, verbose: bool) -> list[str]:
+        from benchmark.tracks.ocl.judge_report import judge_lines
         from benchmark.tracks.ocl.reports import summary_lines
 
         rows = section.rows
-        return summary_lines(self.scores(rows), rows, verbose, self.mode_pairs(rows))
+        return summary_lines(self.scores(rows), rows, verbose, self.mode_pairs(rows)) + judge_lines(rows)
 
     def write_reports(self, results: Any, section: Any, out_dir: Path, options: Any) -> Any:
+        from benchmark.tracks.ocl.judge_report import with_judge_report
         from benchmark.tracks.ocl.reports import track_report
 
         draws = options.get("ocl_draws")
         rows = section.rows
-        return track_report(section, self.scores(rows, draws), Path(out_dir), self.mode_pairs(rows, draws))
+        report = track_report(section, self.scores(rows, draws), Path(out_dir), self.mode_pairs(rows, draws))
+        return with_judge_report(report, rows, Path(out_dir))
 
     # ------------------------------------------------------------------------------------ LLM
 
