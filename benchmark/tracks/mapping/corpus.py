@@ -5,7 +5,7 @@ subfolder of the root that holds exactly one ``.atl`` file is a transformation (
 metamodels are the ``.ecore``/``.km3`` files anywhere below it, and its runs are the ``*.json`` files
 anywhere below it. Folders without exactly one ``.atl`` file belong to other tracks and are skipped by
 rule, but always reported, as are files under hidden directories and run or metamodel files lying
-directly in the root; a suggestion file of a valid folder is never lost (a file that cannot be scored
+directly in the root (other than the manifest of a tree built from the ATL Zoo); a suggestion file of a valid folder is never lost (a file that cannot be scored
 becomes an error row naming the reason).
 
 Which metamodel is the source and which the target comes from the ground truth's module header
@@ -35,6 +35,8 @@ from benchmark.tracks.mapping.suggestions import (
 
 METAMODEL_SUFFIXES = (".ecore", ".km3")  # in order of preference for twins of one metamodel
 SUGGESTION_SUFFIX = ".json"
+#: The manifest ``atlbench zoo build`` writes beside the task folders (:mod:`.zoo.manifest`): not a run.
+TREE_MANIFEST = "zoo-manifest.json"
 
 MetamodelLoader = Callable[[Path], MetamodelView]
 
@@ -144,7 +146,9 @@ def discover(root: str | Path) -> Discovery:
         ignored.extend(
             Skipped(p, "not inside a transformation folder")
             for p in entries
-            if p.is_file() and p.suffix.lower() in (SUGGESTION_SUFFIX, *METAMODEL_SUFFIXES)
+            if p.is_file()
+            and p.suffix.lower() in (SUGGESTION_SUFFIX, *METAMODEL_SUFFIXES)
+            and p.name != TREE_MANIFEST
         )
     return Discovery(root, tuple(transformations), tuple(skipped), tuple(ignored))
 

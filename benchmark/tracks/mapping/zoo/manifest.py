@@ -17,10 +17,11 @@ from typing import Any
 
 from benchmark.core.errors import InputFormatError
 from benchmark.core.fileio import write_json_atomic
+from benchmark.tracks.mapping.corpus import TREE_MANIFEST
 from benchmark.tracks.mapping.zoo import verdicts as v
 from benchmark.tracks.mapping.zoo.survey import Entry
 
-MANIFEST_NAME = "zoo-manifest.json"
+MANIFEST_NAME = TREE_MANIFEST
 KIND = "atlbench zoo build"
 VERSION = 1
 
