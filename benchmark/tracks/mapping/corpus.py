@@ -5,8 +5,8 @@ subfolder of the root that holds exactly one ``.atl`` file is a transformation (
 metamodels are the ``.ecore``/``.km3`` files anywhere below it, and its runs are the ``*.json`` files
 anywhere below it. Folders without exactly one ``.atl`` file belong to other tracks and are skipped by
 rule, but always reported, as are files under hidden directories and run or metamodel files lying
-directly in the root (other than the manifest of a tree built from the ATL Zoo); a suggestion file of a valid folder is never lost (a file that cannot be scored
-becomes an error row naming the reason).
+directly in the root (other than the manifest of a tree built from the ATL Zoo); a suggestion file of a
+valid folder is never lost (a file that cannot be scored becomes an error row naming the reason).
 
 Which metamodel is the source and which the target comes from the ground truth's module header
 (``create OUT : Publication from IN : Book``): a file whose stem or main package is ``Book`` is the source.

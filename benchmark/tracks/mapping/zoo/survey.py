@@ -27,6 +27,7 @@ from typing import Any
 from benchmark.core.errors import BenchmarkError, ConfigurationError
 from benchmark.core.fileio import sha256_file
 from benchmark.core.forked import can_fork, usable_cpus
+from benchmark.core.wording import plural
 from benchmark.lang.atl import ast
 from benchmark.lang.atl.parser import parse, read_atl_text
 from benchmark.lang.ecore.view import MetamodelView
@@ -245,13 +246,14 @@ class _Surveyor:
             return Entry(self.relative, v.METAMODEL_NOT_FOUND, reason, **known)
         if not document.class_matches:
             called = len(document.called_rules)
-            reason = "no class pair" + (f" (only {called} called rules)" if called else "")
+            reason = "no class pair" + (f" (only {plural(called, 'called rule')})" if called else "")
             return Entry(self.relative, v.EMPTY_GROUND_TRUTH, reason, **known)
         problems = consistency_problems(document, metamodels)
         if problems:
             shown = "; ".join(self._relative_text(p) for p in problems[:3])
             more = f"; {len(problems) - 3} more" if len(problems) > 3 else ""
-            return Entry(self.relative, v.METAMODEL_MISMATCH, f"{len(problems)}: {shown}{more}", **known)
+            reason = f"{plural(len(problems), 'problem')}: {shown}{more}"
+            return Entry(self.relative, v.METAMODEL_MISMATCH, reason, **known)
         reason = f"{source.name} → {target.name} ({pair})"
         return Entry(self.relative, v.INCLUDED, reason, **known)
 
