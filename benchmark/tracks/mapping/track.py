@@ -79,6 +79,7 @@ class AtlTrack(Track):
         self._views: dict[Path, MetamodelView] = {}
         self._dependencies: dict[Path, tuple[tuple[str, str], ...]] = {}
         self._content_keys: dict[Path, tuple[str, ...]] = {}
+        self._views_by_content: dict[tuple[str, str], MetamodelView] = {}
 
     # ------------------------------------------------------------------------------- collection
 
@@ -139,7 +140,9 @@ class AtlTrack(Track):
     def _view(self, path: Path) -> MetamodelView:
         """The view of a metamodel file, cached on disk with the files its references made the loader
         read (their hashes are checked on every hit). The path is part of the key because the view
-        names its file, and messages quote it."""
+        names its file, and messages quote it. A file with the same bytes and notation as one already
+        loaded in this process, and referencing no other file, gets that view under its own name (a Zoo
+        tree holds the same XML or KM3 metamodel in many task folders)."""
         if path not in self._views:
             from benchmark.lang.ecore.loader import dependencies_unchanged
 
@@ -149,10 +152,17 @@ class AtlTrack(Track):
                 loaded = load_resource(path)
                 return build_view(loaded), loaded.dependencies
 
-            key = make_key(sha256_file(path), str(path), code_fingerprint("lang.ecore"))
-            view, dependencies = self.cache.get_or_compute(
-                "views", key, compute, valid=lambda entry: dependencies_unchanged(entry[1])
-            )
+            digest = sha256_file(path)
+            twin = self._views_by_content.get((digest, path.suffix))
+            if twin is not None:
+                view, dependencies = replace(twin, file=str(path)), ()
+            else:
+                key = make_key(digest, str(path), code_fingerprint("lang.ecore"))
+                view, dependencies = self.cache.get_or_compute(
+                    "views", key, compute, valid=lambda entry: dependencies_unchanged(entry[1])
+                )
+                if not dependencies:
+                    self._views_by_content[(digest, path.suffix)] = view
             self._views[path] = view
             self._dependencies[path] = dependencies
         return self._views[path]
