@@ -80,6 +80,10 @@ class AtlTrack(Track):
         self._dependencies: dict[Path, tuple[tuple[str, str], ...]] = {}
         self._content_keys: dict[Path, tuple[str, ...]] = {}
         self._views_by_content: dict[tuple[str, str], MetamodelView] = {}
+        self._first_paths: dict[tuple[str, str], Path] = {}
+        # Where to load a metamodel from for a baseline: the first file of the same bytes (and no
+        # references) this process met, whose load the loader keeps (a baseline document names no file).
+        self._load_paths: dict[Path, Path] = {}
 
     # ------------------------------------------------------------------------------- collection
 
@@ -163,6 +167,9 @@ class AtlTrack(Track):
                 )
                 if not dependencies:
                     self._views_by_content[(digest, path.suffix)] = view
+                    self._first_paths[(digest, path.suffix)] = path
+            if not dependencies:
+                self._load_paths[path] = self._first_paths.get((digest, path.suffix), path)
             self._views[path] = view
             self._dependencies[path] = dependencies
         return self._views[path]
@@ -366,7 +373,12 @@ class AtlTrack(Track):
             document = self.cache.get_or_compute(
                 "baselines",
                 key,
-                lambda: run_baseline(case.baseline, source, target, transformation=case.task),
+                lambda: run_baseline(
+                    case.baseline,
+                    self._load_paths.get(source, source),
+                    self._load_paths.get(target, target),
+                    transformation=case.task,
+                ),
             )
             suggestions = parse_suggestions(document, source=label)
         except BenchmarkError as error:
