@@ -5,8 +5,8 @@ subfolder of the root that holds exactly one ``.atl`` file is a transformation (
 metamodels are the ``.ecore``/``.km3`` files anywhere below it, and its runs are the ``*.json`` files
 anywhere below it. Folders without exactly one ``.atl`` file belong to other tracks and are skipped by
 rule, but always reported, as are files under hidden directories and run or metamodel files lying
-directly in the root; a suggestion file of a valid folder is never lost (a file that cannot be scored
-becomes an error row naming the reason).
+directly in the root (other than the manifest of a tree built from the ATL Zoo); a suggestion file of a
+valid folder is never lost (a file that cannot be scored becomes an error row naming the reason).
 
 Which metamodel is the source and which the target comes from the ground truth's module header
 (``create OUT : Publication from IN : Book``): a file whose stem or main package is ``Book`` is the source.
@@ -35,6 +35,8 @@ from benchmark.tracks.mapping.suggestions import (
 
 METAMODEL_SUFFIXES = (".ecore", ".km3")  # in order of preference for twins of one metamodel
 SUGGESTION_SUFFIX = ".json"
+#: The manifest ``atlbench zoo build`` writes beside the task folders (:mod:`.zoo.manifest`): not a run.
+TREE_MANIFEST = "zoo-manifest.json"
 
 MetamodelLoader = Callable[[Path], MetamodelView]
 
@@ -86,7 +88,7 @@ def _hidden(path: Path, base: Path) -> bool:
     return any(part.startswith(".") for part in path.relative_to(base).parts)
 
 
-def _files_below(folder: Path, suffixes: Sequence[str]) -> tuple[list[Path], list[Path]]:
+def files_below(folder: Path, suffixes: Sequence[str]) -> tuple[list[Path], list[Path]]:
     """(visible, hidden) regular files below ``folder`` with one of ``suffixes``, sorted."""
     visible: list[Path] = []
     hidden: list[Path] = []
@@ -107,7 +109,7 @@ def inspect_folder(folder: Path) -> TransformationFolder | Skipped:
         found = ", ".join(p.name for p in atl_files)
         reason = "no .atl file" if not atl_files else f"{len(atl_files)} .atl files ({found}); expected one"
         return Skipped(folder, reason)
-    visible, hidden = _files_below(folder, (*METAMODEL_SUFFIXES, SUGGESTION_SUFFIX))
+    visible, hidden = files_below(folder, (*METAMODEL_SUFFIXES, SUGGESTION_SUFFIX))
     return TransformationFolder(
         name=folder.name,
         path=folder,
@@ -144,7 +146,9 @@ def discover(root: str | Path) -> Discovery:
         ignored.extend(
             Skipped(p, "not inside a transformation folder")
             for p in entries
-            if p.is_file() and p.suffix.lower() in (SUGGESTION_SUFFIX, *METAMODEL_SUFFIXES)
+            if p.is_file()
+            and p.suffix.lower() in (SUGGESTION_SUFFIX, *METAMODEL_SUFFIXES)
+            and p.name != TREE_MANIFEST
         )
     return Discovery(root, tuple(transformations), tuple(skipped), tuple(ignored))
 
@@ -202,6 +206,12 @@ class MetamodelResolver:
     files: Sequence[Path]
     loader: MetamodelLoader = default_metamodel_loader
     folder: Path | None = None
+    #: When true, a file that cannot be loaded (a model saved as ``.ecore``, a broken ``.km3``) is passed
+    #: over in the search by package name and recorded in ``passed_over`` with its error, instead of
+    #: failing the search: an ATL Zoo project folder holds such files beside its metamodels. A file whose
+    #: bytes do not hold the name (ignoring case) cannot declare that package and is not even loaded.
+    skip_unloadable: bool = False
+    passed_over: dict[Path, str] = field(default_factory=dict)
     _views: dict[Path, MetamodelView] = field(default_factory=dict)
 
     def view(self, path: Path) -> MetamodelView:
@@ -220,12 +230,22 @@ class MetamodelResolver:
             found = [p for p in self.files if matches(p)]
             if found:
                 return self._single(name, found, "file name")
-        by_package = [(p, self.view(p).name) for p in self.files]
+        candidates = [p for p in self.files if not self.skip_unloadable or _may_declare(p, name)]
+        by_package = [(p, pkg) for p in candidates if (pkg := self._package_name(p)) is not None]
         for exact in (True, False):
             found = [p for p, pkg in by_package if (pkg == name if exact else pkg.lower() == name.lower())]
             if found:
                 return self._single(name, found, "main package")
         return None
+
+    def _package_name(self, path: Path) -> str | None:
+        if not self.skip_unloadable:
+            return self.view(path).name
+        try:
+            return self.view(path).name
+        except BenchmarkError as error:
+            self.passed_over.setdefault(path, str(error))
+            return None
 
     def _single(self, name: str, found: list[Path], how: str) -> Path:
         preferred = [p for p in found if p.suffix.lower() == METAMODEL_SUFFIXES[0]] or found
@@ -237,6 +257,17 @@ class MetamodelResolver:
             "keep one, or one .ecore plus its .km3 twin",
             file=self.folder,
         )
+
+
+def _may_declare(path: Path, name: str) -> bool:
+    """Whether ``path`` could declare a package ``name``: its bytes hold the name, ignoring case (a name
+    that is not ASCII is not looked for: the file may spell it in any encoding)."""
+    if not name.isascii():
+        return True
+    try:
+        return name.lower().encode("ascii") in path.read_bytes().lower()
+    except OSError:
+        return True  # loading it reports the error
 
 
 def merge_views(views: Sequence[MetamodelView]) -> MetamodelView:
@@ -271,9 +302,12 @@ def resolve_metamodels(
     *,
     loader: MetamodelLoader = default_metamodel_loader,
     folder: Path | None = None,
+    skip_unloadable: bool = False,
 ) -> Metamodels:
-    """Source and target views for ``document`` among ``files``; ambiguity raises :class:`CorpusError`."""
-    resolver = MetamodelResolver(files, loader, folder)
+    """Source and target views for ``document`` among ``files``; ambiguity raises :class:`CorpusError`,
+    and so does a file that cannot be loaded, unless ``skip_unloadable`` (:class:`MetamodelResolver`) and
+    it was only looked at for its package name."""
+    resolver = MetamodelResolver(files, loader, folder, skip_unloadable)
     source_names, target_names = metamodel_names(document)
     notes: list[str] = []
     if not source_names or not target_names:
@@ -284,7 +318,11 @@ def resolve_metamodels(
         for name in names:
             found = resolver.find(name)
             if found is None:
-                notes.append(f"no metamodel file for {role} metamodel {name!r}")
+                skipped = ", ".join(p.name for p in resolver.passed_over)
+                notes.append(
+                    f"no metamodel file for {role} metamodel {name!r}"
+                    + (f" (passed over as not loadable: {skipped})" if skipped else "")
+                )
                 return None, ()
             paths.append(found)
         if not paths:

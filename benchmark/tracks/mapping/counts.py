@@ -194,7 +194,9 @@ class RunRow:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> RunRow:
+    def from_json(cls, data: dict[str, Any], *, items: bool = True) -> RunRow:
+        """The row of :meth:`to_json`; with ``items=False`` without its class and binding items (the
+        per-item detail, most of a row's size), for a reader that needs the counts only."""
         hallucinations = data.get("hallucinations", {})
         return cls(
             track=data.get("track", "atl"),
@@ -220,8 +222,10 @@ class RunRow:
             suggestions=int(data.get("suggestions", 0)),
             invalid=int(data.get("invalid", 0)),
             duplicates=int(data.get("duplicates", 0)),
-            class_items=tuple(ClassItem.from_json(i) for i in data.get("classItems", [])),
-            binding_items=tuple(BindingItem.from_json(i) for i in data.get("bindingItems", [])),
+            class_items=tuple(ClassItem.from_json(i) for i in data.get("classItems", [])) if items else (),
+            binding_items=(
+                tuple(BindingItem.from_json(i) for i in data.get("bindingItems", [])) if items else ()
+            ),
             extra=dict(data.get("extra", {})),
         )
 
@@ -242,7 +246,7 @@ class RunRow:
         )
 
     @classmethod
-    def from_envelope(cls, row: Row) -> RunRow:
+    def from_envelope(cls, row: Row, *, items: bool = True) -> RunRow:
         identity = {
             "track": row.track,
             "provider": row.provider,
@@ -253,7 +257,7 @@ class RunRow:
             "status": row.status,
             "error": row.error,
         }
-        return cls.from_json({**row.payload, **identity})
+        return cls.from_json({**row.payload, **identity}, items=items)
 
 
 # Keys of :meth:`RunRow.to_json` that the envelope carries.

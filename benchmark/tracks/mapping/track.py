@@ -78,6 +78,12 @@ class AtlTrack(Track):
         self._ground_truths: dict[str, GroundTruth] = {}
         self._views: dict[Path, MetamodelView] = {}
         self._dependencies: dict[Path, tuple[tuple[str, str], ...]] = {}
+        self._content_keys: dict[Path, tuple[str, ...]] = {}
+        self._views_by_content: dict[tuple[str, str], MetamodelView] = {}
+        self._first_paths: dict[tuple[str, str], Path] = {}
+        # Where to load a metamodel from for a baseline: the first file of the same bytes (and no
+        # references) this process met, whose load the loader keeps (a baseline document names no file).
+        self._load_paths: dict[Path, Path] = {}
 
     # ------------------------------------------------------------------------------- collection
 
@@ -138,7 +144,9 @@ class AtlTrack(Track):
     def _view(self, path: Path) -> MetamodelView:
         """The view of a metamodel file, cached on disk with the files its references made the loader
         read (their hashes are checked on every hit). The path is part of the key because the view
-        names its file, and messages quote it."""
+        names its file, and messages quote it. A file with the same bytes and notation as one already
+        loaded in this process, and referencing no other file, gets that view under its own name (a Zoo
+        tree holds the same XML or KM3 metamodel in many task folders)."""
         if path not in self._views:
             from benchmark.lang.ecore.loader import dependencies_unchanged
 
@@ -148,32 +156,55 @@ class AtlTrack(Track):
                 loaded = load_resource(path)
                 return build_view(loaded), loaded.dependencies
 
-            key = make_key(sha256_file(path), str(path), code_fingerprint("lang.ecore"))
-            view, dependencies = self.cache.get_or_compute(
-                "views", key, compute, valid=lambda entry: dependencies_unchanged(entry[1])
-            )
+            digest = sha256_file(path)
+            twin = self._views_by_content.get((digest, path.suffix))
+            if twin is not None:
+                view, dependencies = replace(twin, file=str(path)), ()
+            else:
+                key = make_key(digest, str(path), code_fingerprint("lang.ecore"))
+                view, dependencies = self.cache.get_or_compute(
+                    "views", key, compute, valid=lambda entry: dependencies_unchanged(entry[1])
+                )
+                if not dependencies:
+                    self._views_by_content[(digest, path.suffix)] = view
+                    self._first_paths[(digest, path.suffix)] = path
+            if not dependencies:
+                self._load_paths[path] = self._first_paths.get((digest, path.suffix), path)
             self._views[path] = view
             self._dependencies[path] = dependencies
         return self._views[path]
 
+    def _atl_hash(self, path: Path) -> str:
+        """The SHA-256 of a ground truth's ATL file, once per process (every run's row key has it)."""
+        if path not in self._content_keys:
+            self._content_keys[path] = (sha256_file(path),)
+        return self._content_keys[path][0]
+
     def _content_key(self, path: Path) -> tuple[str, ...]:
         """What a value computed from the metamodel ``path`` depends on: its content and notation, and
-        the content of every file its references read."""
-        self._view(path)
-        return (sha256_file(path), path.suffix, *(f"{f}={h}" for f, h in self._dependencies[path]))
+        the content of every file its references read (once per process: every run's row key has it)."""
+        if path not in self._content_keys:
+            self._view(path)
+            dependencies = (f"{f}={h}" for f, h in self._dependencies[path])
+            self._content_keys[path] = (sha256_file(path), path.suffix, *dependencies)
+        return self._content_keys[path]
 
-    def _parse(self, path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
-        """(interchange JSON, parse summary) of an ATL file, parsed once per content and code version."""
+    def _parse(self, path: Path) -> tuple[InterchangeDocument, dict[str, Any]]:
+        """(interchange document, parse summary) of an ATL file, parsed once per content and code version.
+        The document is the extraction's JSON read back (validated against the interchange schema,
+        normalised as every reader of the format sees it) when it is computed, not at every hit."""
 
-        def compute() -> tuple[dict[str, Any], dict[str, Any]]:
+        def compute() -> tuple[InterchangeDocument, dict[str, Any]]:
             from benchmark.lang.atl import parse_file
             from benchmark.lang.atl.summary import summarize
             from benchmark.tracks.mapping.extractor import extract
 
             unit = parse_file(path)
-            return extract(unit, file=str(path)).to_json(), dict(summarize(unit))
+            data = extract(unit, file=str(path)).to_json()
+            return InterchangeDocument.from_json(data, source=path), dict(summarize(unit))
 
         key = make_key(
+            "document",  # the value is the document (formerly its JSON, under the same other parts)
             sha256_file(path),
             str(path),
             code_fingerprint("lang.atl", "tracks.mapping.extractor", "tracks.mapping.interchange"),
@@ -187,8 +218,7 @@ class AtlTrack(Track):
 
     def _load_ground_truth(self, folder: TransformationFolder) -> GroundTruth:
         try:
-            data, summary = self._parse(folder.atl_file)
-            document = InterchangeDocument.from_json(data, source=folder.atl_file)
+            document, summary = self._parse(folder.atl_file)
         except BenchmarkError as error:
             return GroundTruth(folder, error=str(error))
         try:
@@ -256,7 +286,45 @@ class AtlTrack(Track):
     # ---------------------------------------------------------------------------------- scoring
 
     def score_run(self, case: RunCase) -> Row:
-        return self.score_mapping_run(case).to_envelope()
+        """The run's row, from the disk cache when nothing it is computed from has changed (see
+        :meth:`_row_key`): a repeated session reads its rows instead of scoring every run again."""
+        key = self._row_key(case)
+        if key is None:
+            return self.score_mapping_run(case).to_envelope()
+        return self.cache.get_or_compute("rows", key, lambda: self.score_mapping_run(case).to_envelope())
+
+    def _row_key(self, case: RunCase) -> str | None:
+        """Everything a run's row is computed from: the run (its file's path and content, or the
+        baseline), the ground truth's files (the ATL file's content, each metamodel's content key), the
+        options that score it and the track's code. None when the ground truth is unusable (its error row
+        is not worth keeping)."""
+        truth = self.ground_truth(case.task)
+        if truth.error is not None or truth.metamodels is None:
+            return None
+        metamodels = truth.metamodels
+        try:
+            run = [str(case.file), sha256_file(case.file)] if case.file else [f"baseline {case.baseline}"]
+            sides = [
+                part
+                for role, files in (("source", metamodels.source_files), ("target", metamodels.target_files))
+                for part in (role, *(key for path in files for key in self._content_key(path)))
+            ]
+        except (OSError, BenchmarkError):
+            return None  # scoring reports it
+        return make_key(
+            "row",
+            self.name,
+            case.task,
+            case.provider,
+            case.model,
+            case.run,
+            *run,
+            self._atl_hash(truth.folder.atl_file),
+            *sides,
+            repr(self.option("partial_weight")),
+            repr(self.option("confidence")),
+            code_fingerprint("tracks.mapping", "lang", "core"),
+        )
 
     def score_mapping_run(self, case: RunCase) -> RunRow:
         problem = self.ground_truth_error(case.task)
@@ -305,7 +373,12 @@ class AtlTrack(Track):
             document = self.cache.get_or_compute(
                 "baselines",
                 key,
-                lambda: run_baseline(case.baseline, source, target, transformation=case.task),
+                lambda: run_baseline(
+                    case.baseline,
+                    self._load_paths.get(source, source),
+                    self._load_paths.get(target, target),
+                    transformation=case.task,
+                ),
             )
             suggestions = parse_suggestions(document, source=label)
         except BenchmarkError as error:
@@ -397,7 +470,7 @@ class AtlTrack(Track):
         properties = [("transformation", row.task)]
         if not row.ok:
             return properties
-        mapping_row = RunRow.from_envelope(row)
+        mapping_row = RunRow.from_envelope(row, items=False)  # every case: the counts only
         if run_outcome(mapping_row) == OUTCOME_UNUSABLE:
             properties.append(("unusable", str(outcome_reason(mapping_row))))
         levels = mapping_row.scores()
