@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -75,6 +76,8 @@ class Timed:
     status: int
     phases: list[tuple[str, float]] = field(default_factory=list)
     output: str = ""
+    #: CPU seconds (user + system) of the session's process and its worker processes.
+    cpu: float = 0.0
 
 
 def _phases(document: dict[str, Any], spawned: float, ended: float) -> list[tuple[str, float]]:
@@ -89,7 +92,9 @@ def _phases(document: dict[str, Any], spawned: float, ended: float) -> list[tupl
     return out
 
 
-def _time_session(tree: Path, workers: str, baseline: str, cache: bool, tests: str) -> Timed:
+def time_session(tree: Path, workers: str, baseline: str, cache: bool, tests: str) -> Timed:
+    """One ``pytest TESTS`` session on ``tree`` in a fresh process, cold (its disk cache deleted first) or
+    warm, with its phases (``ATLBENCH_PHASE_TIMES``)."""
     command = [
         sys.executable,
         "-m",
@@ -119,19 +124,28 @@ def _time_session(tree: Path, workers: str, baseline: str, cache: bool, tests: s
         phases.ENV: str(phase_file),
     }
     spawned = time.time()
+    before = children_cpu()
     start = time.perf_counter()
     result = subprocess.run(command, cwd=REPO, capture_output=True, text=True, env=env)
     elapsed = time.perf_counter() - start
     ended = time.time()
+    cpu = children_cpu() - before
     document = json.loads(phase_file.read_text(encoding="utf-8")) if phase_file.is_file() else {}
-    return Timed(elapsed, result.returncode, _phases(document, spawned, ended), result.stdout + result.stderr)
+    phases_ = _phases(document, spawned, ended)
+    return Timed(elapsed, result.returncode, phases_, result.stdout + result.stderr, cpu)
+
+
+def children_cpu() -> float:
+    """User + system CPU seconds of this process's finished children (and theirs) so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 STARTUP = "start-up (interpreter, imports, pytest and its plugins)"
 EXIT = "exit (interpreter shutdown)"
 
 
-def _median_phases(runs: list[Timed]) -> list[tuple[str, float]]:
+def median_phases(runs: list[Timed]) -> list[tuple[str, float]]:
     """Each phase's median over the runs that went through it, in the order of the first run."""
     order: dict[str, list[float]] = {}
     for run in runs:
@@ -159,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
                     label = f"scale {scale}x, -n {worker}, {'warm' if cache else 'cold'}"
                     timed = []
                     for _ in range(args.repeat):
-                        one = _time_session(tree, worker, args.baseline, cache, tests)
+                        one = time_session(tree, worker, args.baseline, cache, tests)
                         timed.append(one)
                         print(f"{label}: {one.seconds:.2f} s, exit {one.status}", file=sys.stderr)
                         if one.status not in (0, 1):  # 1: a run failed or a gate tripped, still timed
@@ -180,7 +194,7 @@ def run(args: argparse.Namespace) -> int:
                             "exit": ",".join(sorted({str(t.status) for t in timed})),
                         }
                     )
-                    breakdowns.append((label, _median_phases(timed)))
+                    breakdowns.append((label, median_phases(timed)))
     print(
         f"pytest {Path(tests).relative_to(REPO) if Path(tests).is_relative_to(REPO) else tests}, "
         f"medians of {args.repeat}"

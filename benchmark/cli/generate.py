@@ -28,9 +28,20 @@ def register(subparsers: Any) -> None:
         "pyproject.toml; keys come from the environment only. Exits 1 when a run failed. "
         "See docs/LLM_RUNS.md.",
     )
-    parser.add_argument("--provider", required=True, metavar="NAME", help="a provider of the configuration")
     parser.add_argument(
-        "--track", default="atl", metavar="NAME", help="the track whose prompts are sent (default: atl)"
+        "--provider",
+        dest="providers",
+        action="append",
+        required=True,
+        metavar="NAME",
+        help="a provider of the configuration (repeatable: one call, one budget)",
+    )
+    parser.add_argument(
+        "--track",
+        dest="tracks",
+        action="append",
+        metavar="NAME",
+        help="the track whose prompts are sent (default: atl; repeatable)",
     )
     add_to_argparse(parser, _generate_options())
     parser.add_argument("--runs", type=int, default=1, metavar="N", help="run indices 1..N (default 1)")
@@ -79,7 +90,18 @@ def register(subparsers: Any) -> None:
         help="stop polling a batch after this long (run again to collect it); default: wait",
     )
     parser.add_argument(
-        "--dry-run", action="store_true", help="list the runs and whether each is cached; send nothing"
+        "--max-cost",
+        type=float,
+        metavar="USD",
+        help="stop sending when the next request could cross this cost (needs every provider's price)",
+    )
+    parser.add_argument(
+        "--max-requests", type=int, metavar="N", help="send at most N HTTP requests in this call"
+    )
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="list the runs, requests, prompt tokens and cost range per provider and track; send nothing",
     )
     parser.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
     parser.add_argument(
@@ -98,54 +120,95 @@ def _say(message: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from benchmark.core.fileio import write_json_atomic
     from benchmark.core.options import read_argparse
     from benchmark.core.registry import track_class
     from benchmark.llm.batch import PollPolicy
-    from benchmark.llm.generate import GenerateOptions, generate, plan
-    from benchmark.llm.task import FILED_OK
+    from benchmark.llm.generate import GenerateOptions
 
-    options = GenerateOptions(
-        provider=args.provider,
-        track=args.track,
-        track_options=read_argparse(args, track_class(args.track).generate_options),
-        runs=args.runs,
-        validation_root=args.validation_root,
-        selectors=args.selectors,
-        concurrency=args.concurrency,
-        offline=args.offline,
-        batch=args.batch,
-        refresh=args.refresh,
-        replay_logs=args.replay_logs,
-        prompt_template=args.prompt_template,
-        config_file=args.config,
-        cache_dir=args.cache_dir,
-        timeout=args.timeout,
-        max_attempts=args.max_attempts,
-        poll=PollPolicy(max_wait=args.batch_max_wait),
-        progress=args.progress and sys.stderr.isatty(),
-    )
+    tracks = list(dict.fromkeys(args.tracks or ["atl"]))
+    options = [
+        GenerateOptions(
+            provider=provider,
+            track=track,
+            track_options=read_argparse(args, track_class(track).generate_options),
+            runs=args.runs,
+            validation_root=args.validation_root,
+            selectors=args.selectors,
+            concurrency=args.concurrency,
+            offline=args.offline,
+            batch=args.batch,
+            refresh=args.refresh,
+            replay_logs=args.replay_logs,
+            prompt_template=args.prompt_template,
+            config_file=args.config,
+            cache_dir=args.cache_dir,
+            timeout=args.timeout,
+            max_attempts=args.max_attempts,
+            poll=PollPolicy(max_wait=args.batch_max_wait),
+            progress=args.progress and sys.stderr.isatty(),
+            max_cost=args.max_cost,
+            max_requests=args.max_requests,
+        )
+        for track in tracks
+        for provider in dict.fromkeys(args.providers)
+    ]
     if args.dry_run:
-        from benchmark.core.wording import plural
+        return _dry_run(options)
+    try:
+        return _generate(options, args.json_report)
+    except KeyboardInterrupt:
+        print(
+            "atlbench generate: interrupted; every answer received is in the cache and the raw logs (requests"
+            " in flight were finished): run the same command again to file them and send the rest",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
 
-        planned = plan(options)
+
+EXIT_INTERRUPTED = 130  # the shell's convention for SIGINT
+
+
+def _dry_run(options: list[Any]) -> int:
+    from benchmark.core.wording import plural
+    from benchmark.llm.estimate import estimate
+
+    estimates, plans = estimate(options)
+    for planned in plans:
         for item in planned:
             print(f"{item.label}: {item.source} -> {item.path}")
-        to_send = sum(1 for item in planned if item.source == "request")
-        cached = len(planned) - to_send
-        print(f"{plural(len(planned), 'run')}; {cached} cached; {to_send} to request", file=sys.stderr)
-        return EXIT_OK
+    for found in estimates:
+        print("\n".join(found.lines()))
+    runs = sum(len(planned) for planned in plans)
+    to_send = sum(1 for planned in plans for item in planned if item.source == "request")
+    print(f"{plural(runs, 'run')}; {runs - to_send} cached; {to_send} to request", file=sys.stderr)
+    return EXIT_OK
+
+
+def _generate(options: list[Any], json_report: Path | None) -> int:
+    from benchmark.core.fileio import write_json_atomic
+    from benchmark.llm.generate import generate_call
+    from benchmark.llm.task import FILED_OK
 
     def report_problem(filed: Any) -> None:
         if filed.status != FILED_OK:
             _say(f"{filed.label}: {filed.status}: {filed.message}")
 
-    report = generate(options, notify=_say, on_filed=report_problem)
-    print(f"atlbench generate: {report.summary_line()}")
-    if args.json_report is not None:
-        write_json_atomic(args.json_report, report.to_json())
-    if not report.ok:
-        failed = [f.label for f in report.filed if f.status != FILED_OK]
+    call, reports = generate_call(options, notify=_say, on_filed=report_problem)
+    for item, report in zip(options, reports, strict=True):
+        where = "" if len(options) == 1 else f" [{item.track} / {item.provider}]"
+        print(f"atlbench generate{where}: {report.summary_line()}")
+    if call.budget.stopped:
+        stopped = sum(report.stats.budget_stopped for report in reports)
+        print(
+            f"{call.budget.stopped}: {stopped} runs not sent are missing (reason budget); the same command"
+            " sends them (stored answers are replayed, not bought again)",
+            file=sys.stderr,
+        )
+    if json_report is not None:
+        data = reports[0].to_json() if len(reports) == 1 else {"sessions": [r.to_json() for r in reports]}
+        write_json_atomic(json_report, {**data, "call": call.call_id, "budget": call.budget.to_json()})
+    failed = [f.label for report in reports for f in report.filed if f.status != FILED_OK]
+    if failed:
         print(f"failed runs: {', '.join(failed)}", file=sys.stderr)
         return EXIT_FAILED
     return EXIT_OK

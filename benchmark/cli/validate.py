@@ -117,6 +117,9 @@ def run(args: argparse.Namespace) -> int:
     failures += _excluded_lines(excluded)  # missing runs: one line of their own, below
     missing_messages, missing_failures = harness.missing_check(rows)
     failures += missing_failures
+    track_messages, track_failures = harness.track_checks(rows)
+    missing_messages += track_messages
+    failures += track_failures
     if not rows:
         failures.append(f"no run was scored under {root} (tracks: {', '.join(names) or 'none with data'})")
     if args.output:

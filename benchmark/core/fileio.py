@@ -26,19 +26,41 @@ def _umask() -> int:
 _FILE_MODE = 0o666 & ~_umask()
 
 
-def write_text_atomic(path: str | Path, text: str) -> Path:
+def write_text_atomic(path: str | Path, text: str, *, durable: bool = False) -> Path:
+    """Write ``text`` whole or not at all. ``durable``: also flush it to the disk (file and directory)
+    before returning, so that it survives a power cut or a reboot, not only a killed process (what
+    ``atlbench generate`` does with every paid answer)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         os.chmod(tmp, _FILE_MODE)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    if durable:
+        sync_directory(path.parent)
     return path
+
+
+def sync_directory(directory: str | Path) -> None:
+    """Flush a directory's entries (a rename, a new file) to the disk; a no-op where not supported."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
@@ -62,8 +84,8 @@ def dumps_json(data: Any) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def write_json_atomic(path: str | Path, data: Any) -> Path:
-    return write_text_atomic(path, dumps_json(data))
+def write_json_atomic(path: str | Path, data: Any, *, durable: bool = False) -> Path:
+    return write_text_atomic(path, dumps_json(data), durable=durable)
 
 
 def sha256_file(path: str | Path) -> str:

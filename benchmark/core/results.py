@@ -30,7 +30,9 @@ READABLE_VERSIONS = (1, 2)
 @dataclass(frozen=True)
 class ResultsHeader:
     """Provenance of a session. ``inputs`` maps each input file (relative to the validation root) to its
-    SHA-256, so two results files can be checked to have scored the same data."""
+    SHA-256, so two results files can be checked to have scored the same data. ``generate_calls`` links
+    the ``atlbench generate`` calls that paid for the scored runs (call id -> its manifest and event log
+    files, ``docs/LLM_RUNS.md``, "Manifest"); written only when there is one."""
 
     created: str = ""
     versions: dict[str, str] = field(default_factory=dict)
@@ -38,9 +40,10 @@ class ResultsHeader:
     options: dict[str, Any] = field(default_factory=dict)
     validation_root: str = ""
     inputs: dict[str, str] = field(default_factory=dict)
+    generate_calls: dict[str, list[str]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "created": self.created,
             "versions": dict(sorted(self.versions.items())),
             "gitCommit": self.git_commit,
@@ -48,6 +51,9 @@ class ResultsHeader:
             "validationRoot": self.validation_root,
             "inputs": dict(sorted(self.inputs.items())),
         }
+        if self.generate_calls:
+            data["generateCalls"] = {k: list(v) for k, v in sorted(self.generate_calls.items())}
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ResultsHeader:
@@ -58,6 +64,7 @@ class ResultsHeader:
             options=dict(data.get("options", {})),
             validation_root=data.get("validationRoot", ""),
             inputs=dict(data.get("inputs", {})),
+            generate_calls={str(k): list(v) for k, v in dict(data.get("generateCalls", {})).items()},
         )
 
 

@@ -110,8 +110,10 @@ class Row:
         )
 
     def dumps(self) -> str:
-        """Compact JSON string: the form the harness carries across xdist workers."""
-        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        """Compact JSON string: the form the harness carries across xdist workers. Keys keep the order the
+        track wrote them in (not sorted), so a row that crossed from a worker is saved in ``results.json``
+        byte for byte as the same row scored in the controller's process."""
+        return json.dumps(self.to_json(), separators=(",", ":"))
 
     @classmethod
     def loads(cls, text: str) -> Row:

@@ -144,7 +144,14 @@ class Track(ABC):
         return self.context.data_root
 
     def option(self, dest: str) -> Any:
-        return self.context.options[dest]
+        """The value of the track's option ``dest``: as the session gave it, else its declared default (a
+        track built by a script or a test names only the options it changes)."""
+        if dest in self.context.options:
+            return self.context.options[dest]
+        for option in (*self.options, *self.report_options, *self.generate_options):
+            if option.dest == dest:
+                return option.convert(option.default, Path.cwd())
+        raise KeyError(f"track {self.name!r} has no option {dest!r}")
 
     @classmethod
     def default_data_dir(cls) -> str:
@@ -205,6 +212,11 @@ class Track(ABC):
         says nothing about the model: its case is skipped, not failed, and the session fails unless
         ``--allow-missing-runs`` accepts it (the tables would compare providers on different runs)."""
         return None
+
+    def session_check(self, rows: Sequence[Row]) -> tuple[list[str], list[str]]:
+        """(messages, failures) this track has about the session's rows as a whole, beyond each case's
+        own verdict (the OCL track's disagreements between two judges); a failure fails the session."""
+        return [], []
 
     # ----------------------------------------------------------------------------------- reading
 

@@ -134,6 +134,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if marker is None or not (wants_truth or wants_run):
         return
     session = session_of(metafunc.config)
+    session.benchmark_collected = True
     try:
         collection = session.harness.collection(marker.args[0])
     except BenchmarkError as error:

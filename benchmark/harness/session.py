@@ -72,6 +72,8 @@ class Harness:
                 TrackSection(name, track.options_json(), tuple(track.facts(t) for t in tasks), own)
             )
             inputs.update(track.input_files())
+        from benchmark.llm.calllog import linked_calls  # the LLM layer only when results are built
+
         header = ResultsHeader(
             created=now(),
             versions=versions(),
@@ -79,6 +81,7 @@ class Harness:
             options=self.options.to_json(),
             validation_root=str(self.options.validation_root),
             inputs=inputs,
+            generate_calls=linked_calls(rows, self.options.validation_root),
         )
         return Results(header=header, sections=tuple(sections))
 
@@ -124,6 +127,16 @@ class Harness:
             f"{head}; fill {them} in with `atlbench generate` (cached answers are replayed) or accept "
             f"{them} with --allow-missing-runs"
         ]
+
+    def track_checks(self, rows: Sequence[Row]) -> tuple[list[str], list[str]]:
+        """(messages, failures) of every track that has rows about the session as a whole."""
+        messages: list[str] = []
+        failures: list[str] = []
+        for name in sorted({row.track for row in rows}):
+            said, failed = self.track(name).session_check(rows)
+            messages += said
+            failures += failed
+        return messages, failures
 
     def summary_lines(self, results: Results, verbose: bool) -> list[tuple[str, list[str]]]:
         """Per track that has rows: (heading, lines) of its terminal tables, and what was skipped."""

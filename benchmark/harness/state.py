@@ -24,6 +24,7 @@ from benchmark.harness.session import Harness
 
 SESSION_KEY = pytest.StashKey["BenchmarkSession"]()
 TRACK_MARKER = "atlbench_track"
+COLLECTED_KEY = "atlbench_collected"  # config.workeroutput[...] = whether the worker built benchmark cases
 
 
 def session_of(config: pytest.Config) -> BenchmarkSession:
@@ -36,6 +37,7 @@ class BenchmarkSession:
     harness: Harness
     collector: RowCollector = field(default_factory=RowCollector)
     benchmark_seen: bool = False  # a case of a track module was reported (run, skipped or failed)
+    benchmark_collected: bool = False  # a track module's cases were built (here or in a worker)
     results: Results | None = None
     messages: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
@@ -68,6 +70,7 @@ class BenchmarkSession:
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
         """pytest-xdist: a worker finished; take the rows it recorded."""
         output = getattr(node, "workeroutput", None) or {}
+        self.benchmark_collected = self.benchmark_collected or bool(output.get(COLLECTED_KEY))
         self.collector.merge(
             output.get(WORKER_OUTPUT_KEY, {}), source=str(output.get("workerid", "a worker"))
         )
@@ -76,6 +79,7 @@ class BenchmarkSession:
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if not self.is_controller:
             self.config.workeroutput[WORKER_OUTPUT_KEY] = self.collector.export()  # type: ignore[attr-defined]
+            self.config.workeroutput[COLLECTED_KEY] = self.benchmark_collected  # type: ignore[attr-defined]
             return
         self._record_stages(time.time())
         problems = self.collector.problems()
@@ -90,9 +94,10 @@ class BenchmarkSession:
                 "deselected); a session that measures nothing fails"
             )
         if self.collector.rows:
-            messages, failures = self.harness.missing_check(self.collector.rows)
-            self.messages.extend(f"atlbench: {m}" for m in messages)
-            self.failures.extend(f"atlbench: {f}" for f in failures)
+            for check in (self.harness.missing_check, self.harness.track_checks):
+                messages, failures = check(self.collector.rows)
+                self.messages.extend(f"atlbench: {m}" for m in messages)
+                self.failures.extend(f"atlbench: {f}" for f in failures)
             try:
                 with phases.phase("results"):
                     self.results = self.harness.build_results(self.collector.rows)
@@ -143,7 +148,7 @@ class BenchmarkSession:
         elif self.collector.seen:
             terminalreporter.write_sep("-", "atlbench")
             write("atlbench: benchmark cases ran but none recorded a row; no table printed.")
-        else:
+        elif self.benchmark_collected or self.benchmark_seen:  # a library-only session hears nothing
             terminalreporter.write_sep("-", "atlbench")
             write("atlbench: no benchmark case ran in this session; no table printed and no report written.")
         for message in self.messages:

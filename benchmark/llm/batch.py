@@ -111,6 +111,8 @@ def call_with_retries(
         except ProviderError as error:
             if not error.retryable or attempt >= policy.max_attempts:
                 raise
+            if error.retry_after is not None and error.retry_after > policy.max_retry_after:
+                raise  # a wait longer than allowed: fail now rather than freeze the call
             delay = policy.delay(attempt, error.retry_after)
             on_retry(error, delay)
             sleep(delay)

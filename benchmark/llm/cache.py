@@ -69,7 +69,9 @@ class ResponseCache:
     def put(self, key: str, fields: dict[str, Any] | None, completion: Completion) -> None:
         """Store an answer; ``fields`` may be ``None`` for a batch answer collected outside its session."""
         write_json_atomic(
-            self._path(key), {"key": key, "keyFields": fields, "completion": completion.to_json()}
+            self._path(key),
+            {"key": key, "keyFields": fields, "completion": completion.to_json()},
+            durable=True,  # a paid answer must survive a reboot (docs/LLM_RUNS.md, "Resume")
         )
 
 

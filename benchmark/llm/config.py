@@ -36,6 +36,7 @@ from typing import Any
 
 from benchmark.core.errors import ConfigurationError
 from benchmark.core.wording import word
+from benchmark.llm.pricing import Price, parse_price
 from benchmark.llm.requests import GenerationParameters
 
 KIND_OPENAI = "openai-compatible"
@@ -51,6 +52,8 @@ DEFAULT_MAX_TOKENS = 8192
 DEFAULT_TIMEOUT_SECONDS = 300.0
 DEFAULT_MAX_ATTEMPTS = 5
 DEFAULT_CONCURRENCY = 4
+DEFAULT_MIN_CONCURRENCY = 1
+DEFAULT_MAX_RETRY_AFTER = 120.0  # seconds; a server asking for a longer wait fails the request instead
 DEFAULT_MAX_TOKENS_PARAMETER = "max_tokens"
 MAX_TOKENS_PARAMETERS = (DEFAULT_MAX_TOKENS_PARAMETER, "max_completion_tokens")
 
@@ -68,6 +71,11 @@ _PROVIDER_KEYS = {
     "timeout",
     "max_attempts",
     "concurrency",
+    "min_concurrency",
+    "max_retry_after",
+    "context_window",
+    "tokenizer",
+    "price",
     "batch",
 }
 _SECRET_LOOKING_KEYS = {"api_key", "apikey", "key", "token", "secret", "api_token", "auth_token"}
@@ -90,6 +98,11 @@ class ProviderConfig:
     concurrency: int = DEFAULT_CONCURRENCY
     batch: bool = True
     source: str | None = None  # the configuration file, for error messages
+    min_concurrency: int = DEFAULT_MIN_CONCURRENCY  # adaptive concurrency never goes below this
+    max_retry_after: float = DEFAULT_MAX_RETRY_AFTER  # longest Retry-After obeyed; longer: no answer
+    context_window: int | None = None  # tokens the model takes (prompt + answer); None: not checked
+    tokenizer: str | None = None  # how prompts are counted (benchmark.llm.tokens); None: the default
+    price: Price | None = None  # None: no price known, so no cost (blank, never 0)
 
     @property
     def model_label(self) -> str:
@@ -130,6 +143,22 @@ class ProviderConfig:
             "maxTokensParameter": self.max_tokens_parameter,
             "timeout": self.timeout,
             "maxAttempts": self.max_attempts,
+        }
+
+    def manifest(self) -> dict[str, Any]:
+        """Everything configured for this provider (the key's variable name, never its value), for the
+        manifest of a ``generate`` call: what :meth:`describe` logs, plus sampling, limits and price."""
+        return {
+            **self.describe(),
+            "parameters": self.parameters.to_json(1) | {"requestSeed": "seed + run - 1"},
+            "concurrency": self.concurrency,
+            "minConcurrency": self.min_concurrency,
+            "maxRetryAfter": self.max_retry_after,
+            "contextWindow": self.context_window,
+            "tokenizer": self.tokenizer,
+            "batch": self.batch,
+            "price": self.price.to_json() if self.price is not None else None,
+            "source": self.source,
         }
 
 
@@ -307,9 +336,35 @@ def _parse_provider(name: str, entry: Any, *, source: Path, field: str) -> Provi
         raise ConfigurationError("must be positive (seconds)", file=source, field=f"{field}.timeout")
     max_attempts = _typed(entry, "max_attempts", int, source, field, default=DEFAULT_MAX_ATTEMPTS)
     concurrency = _typed(entry, "concurrency", int, source, field, default=DEFAULT_CONCURRENCY)
-    for key, value in (("max_attempts", max_attempts), ("concurrency", concurrency)):
+    min_concurrency = _typed(entry, "min_concurrency", int, source, field, default=DEFAULT_MIN_CONCURRENCY)
+    for key, value in (
+        ("max_attempts", max_attempts),
+        ("concurrency", concurrency),
+        ("min_concurrency", min_concurrency),
+    ):
         if value < 1:
             raise ConfigurationError("must be at least 1", file=source, field=f"{field}.{key}")
+    if min_concurrency > concurrency:
+        raise ConfigurationError(
+            f"must not exceed concurrency ({concurrency})", file=source, field=f"{field}.min_concurrency"
+        )
+    max_retry_after = _number(entry, "max_retry_after", source, field)
+    max_retry_after = DEFAULT_MAX_RETRY_AFTER if max_retry_after is None else max_retry_after
+    if max_retry_after < 0:
+        raise ConfigurationError("must be >= 0 (seconds)", file=source, field=f"{field}.max_retry_after")
+    context_window = _typed(entry, "context_window", int, source, field)
+    if context_window is not None and context_window < 1:
+        raise ConfigurationError("must be at least 1 (tokens)", file=source, field=f"{field}.context_window")
+    tokenizer = _typed(entry, "tokenizer", str, source, field)
+    if tokenizer is not None:
+        from benchmark.llm.tokens import check_tokenizer_setting
+
+        problem = check_tokenizer_setting(tokenizer)
+        if problem is not None:
+            raise ConfigurationError(problem, file=source, field=f"{field}.tokenizer")
+        if tokenizer.startswith("gguf:"):
+            tokenizer = "gguf:" + str((source.parent / Path(tokenizer[5:]).expanduser()).resolve())
+    price = parse_price(entry["price"], source=source, field=f"{field}.price") if "price" in entry else None
     base_url = _typed(entry, "base_url", str, source, field, default=DEFAULT_BASE_URLS[kind])
     if not re.match(r"https?://", base_url):
         raise ConfigurationError("must be an http:// or https:// URL", file=source, field=f"{field}.base_url")
@@ -332,6 +387,11 @@ def _parse_provider(name: str, entry: Any, *, source: Path, field: str) -> Provi
         concurrency=concurrency,
         batch=_typed(entry, "batch", bool, source, field, default=True),
         source=str(source),
+        min_concurrency=min_concurrency,
+        max_retry_after=max_retry_after,
+        context_window=context_window,
+        tokenizer=tokenizer,
+        price=price,
     )
 
 

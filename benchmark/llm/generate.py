@@ -1,9 +1,11 @@
 """``atlbench generate`` as a library call: configuration, the track's task, engine, report.
 
 The CLI (``benchmark/cli/generate.py``) only parses options and prints; tests and scripts call
-:func:`generate` directly with the same options. What is asked and where answers go is the track's
+:func:`generate` (one track, one provider) or :func:`generate_call` (several, sharing one budget and one
+call id) directly with the same options. What is asked and where answers go is the track's
 (:meth:`benchmark.core.track.Track.llm_task`, chosen with ``--track``); the engine, cache, raw logs,
-batches and the report are shared by every track.
+batches, budget, adaptive concurrency, the call's manifest and event log, and the report are shared by
+every track. :func:`estimate` is ``--dry-run``: what would be sent, its prompt tokens and its cost range.
 """
 
 from __future__ import annotations
@@ -18,13 +20,16 @@ from typing import Any, TextIO
 from benchmark import __version__
 from benchmark.core.errors import ConfigurationError
 from benchmark.llm.batch import PollPolicy
+from benchmark.llm.budget import Budget, missing_prices
 from benchmark.llm.cache import LogReplay, ResponseCache
+from benchmark.llm.calllog import CallLog, SessionLog, new_call_id
 from benchmark.llm.config import ProviderConfig, load_config, resolve_cache_dir
 from benchmark.llm.engine import Engine
 from benchmark.llm.providers import Provider, make_provider
+from benchmark.llm.ratelimit import AdaptiveLimit
 from benchmark.llm.rawlog import RawLog
 from benchmark.llm.redact import Redactor
-from benchmark.llm.requests import SOURCE_CACHE, SOURCE_LOG
+from benchmark.llm.requests import SOURCE_CACHE, SOURCE_LOG, Job, utc_timestamp
 from benchmark.llm.runner import TaskReport, run_task
 from benchmark.llm.task import Filed, TaskRequest, TrackTask
 
@@ -51,6 +56,48 @@ class GenerateOptions:
     max_attempts: int | None = None
     poll: PollPolicy = field(default_factory=PollPolicy)
     progress: bool = True
+    max_cost: float | None = None  # USD for the whole call (every track and provider of it)
+    max_requests: int | None = None  # HTTP requests for the whole call
+
+
+@dataclass
+class Call:
+    """What every (track, provider) session of one ``generate`` call shares: its id (named by every
+    answer it pays for), its budget, its event log, one adaptive limit per provider and the redactor."""
+
+    budget: Budget
+    redactor: Redactor = field(default_factory=Redactor)
+    call_id: str = field(default_factory=new_call_id)
+    limiters: dict[str, AdaptiveLimit] = field(default_factory=dict)
+    events: CallLog = field(init=False)
+    _provenance: dict[str, Any] | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.events = CallLog(self.call_id, self.redactor)
+
+    @classmethod
+    def for_options(cls, options: GenerateOptions) -> Call:
+        for flag, value in (("--max-cost", options.max_cost), ("--max-requests", options.max_requests)):
+            if value is not None and value <= 0:
+                raise ConfigurationError("must be positive", field=flag)
+        return cls(Budget(max_cost=options.max_cost, max_requests=options.max_requests))
+
+    def limiter(self, config: ProviderConfig, concurrency: int) -> AdaptiveLimit:
+        """The provider's adaptive limit, shared by every track of the call that uses the provider."""
+        if config.name not in self.limiters:
+
+            def changed(old: int, new: int, why: str) -> None:
+                self.events.broadcast("concurrency", provider=config.name, limit=new, previous=old, why=why)
+
+            minimum = min(config.min_concurrency, concurrency)
+            self.limiters[config.name] = AdaptiveLimit(concurrency, minimum, on_change=changed)
+        return self.limiters[config.name]
+
+    def provenance(self, validation_root: Path) -> dict[str, Any]:
+        """Code and data commits and package versions (computed once per call)."""
+        if self._provenance is None:
+            self._provenance = code_provenance(validation_root)
+        return self._provenance
 
 
 @dataclass
@@ -61,6 +108,9 @@ class Session:
     task: TrackTask
     engine: Engine
     cache_dir: Path
+    call: Call | None = None
+    manifest: dict[str, Any] = field(default_factory=dict)
+    events: SessionLog | None = None  # the session's part of the call's event log
 
 
 def prepare(
@@ -69,6 +119,7 @@ def prepare(
     provider_factory: Callable[[ProviderConfig, str | None], Provider] = make_provider,
     sleep: Callable[[float], None] = time.sleep,
     notify: Callable[[str], None] = lambda message: None,
+    call: Call | None = None,
 ) -> Session:
     for flag, value in (
         ("--runs", options.runs),
@@ -92,7 +143,7 @@ def prepare(
         overrides["max_attempts"] = options.max_attempts
     if overrides:
         config = dataclasses.replace(config, **overrides)
-    redactor = Redactor()
+    redactor = call.redactor if call is not None else Redactor()
     task = _track(options).llm_task(
         TaskRequest(
             config=config,
@@ -121,6 +172,8 @@ def prepare(
     replay = None
     if options.replay_logs and not options.refresh:
         replay = LogReplay(task.log_files())
+    concurrency = options.concurrency or config.concurrency
+    events = call.events.session(f"{options.track}/{config.name}") if call is not None else None
     engine = Engine(
         config,
         cache=ResponseCache(cache_dir),
@@ -134,8 +187,93 @@ def prepare(
         provider_factory=provider_factory,
         sleep=sleep,
         notify=notify,
+        budget=call.budget if call is not None else None,
+        limiter=call.limiter(config, concurrency) if call is not None else None,
+        events=events,
     )
-    return Session(config=config, task=task, engine=engine, cache_dir=cache_dir)
+    manifest: dict[str, Any] = {}
+    if call is not None:
+        manifest = {
+            "created": utc_timestamp(),
+            "tool": spec["tool"],
+            **call.provenance(Path(options.validation_root)),
+            "track": options.track,
+            "provider": config.manifest(),
+            "task": task.describe(),
+            "options": {
+                **spec["options"],
+                "selectors": list(options.selectors),
+                "replayLogs": options.replay_logs,
+                "timeout": options.timeout,
+                "maxAttempts": options.max_attempts,
+                "trackOptions": {k: _plain(v) for k, v in sorted(options.track_options.items())},
+                "promptTemplate": str(options.prompt_template) if options.prompt_template else None,
+                "validationRoot": str(options.validation_root),
+                "cacheDir": str(cache_dir),
+            },
+            "budget": {"maxCost": options.max_cost, "maxRequests": options.max_requests},
+        }
+    return Session(
+        config=config,
+        task=task,
+        engine=engine,
+        cache_dir=cache_dir,
+        call=call,
+        manifest=manifest,
+        events=events,
+    )
+
+
+def _plain(value: Any) -> Any:
+    """A track option's value as JSON (paths and tuples as strings and lists)."""
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def code_provenance(validation_root: Path) -> dict[str, Any]:
+    """The git commits (and whether uncommitted changes were present) of the code and of the data, and
+    the versions of the packages that shape a request (SDKs, tokenizers) besides the usual ones."""
+    import benchmark
+    from benchmark.core.provenance import git_commit, versions
+
+    found = versions()
+    for package in ("openai", "anthropic", "httpx", "tiktoken", "llama_cpp_python"):
+        try:
+            from importlib import metadata
+
+            found[package] = metadata.version(package)
+        except Exception:
+            continue
+    code = Path(benchmark.__file__).resolve().parent.parent
+    data = Path(validation_root).resolve()
+    return {
+        "code": {"gitCommit": git_commit(code), "uncommittedChanges": _dirty(code)},
+        "data": {
+            "gitCommit": git_commit(data) if data.is_dir() else None,
+            "uncommittedChanges": _dirty(data),
+        },
+        "versions": dict(sorted(found.items())),
+    }
+
+
+def _dirty(directory: Path) -> bool | None:
+    import subprocess
+
+    if not directory.is_dir():
+        return None
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(directory), "status", "--porcelain", "--untracked-files=no", "."],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return bool(done.stdout.strip()) if done.returncode == 0 else None
 
 
 def _track(options: GenerateOptions) -> Any:
@@ -157,24 +295,89 @@ def generate(
     notify: Callable[[str], None] = lambda message: None,
     stream: TextIO | None = None,
     on_filed: Callable[[Filed], None] | None = None,
+    call: Call | None = None,
 ) -> TaskReport:
-    """Fill ``runs/`` for the selected transformations; see ``docs/LLM_RUNS.md``."""
-    session = prepare(options, provider_factory=provider_factory, sleep=sleep, notify=notify)
+    """Fill the runs of one track for one provider; see ``docs/LLM_RUNS.md``."""
+    if call is None:
+        call = Call.for_options(options)
+        check_prices(options, call)
+    session = prepare(options, provider_factory=provider_factory, sleep=sleep, notify=notify, call=call)
     report: TaskReport | None = None
-    for task in session.task.passes():  # a chained track builds each pass from the previous answers
-        done = run_task(
-            task,
-            session.engine,
-            batch=options.batch,
-            progress=options.progress,
+    try:
+        for number, task in enumerate(session.task.passes(), start=1):  # a chained track builds each
+            # pass from the previous answers
+
+            def before_send(jobs: list[Job], number: int = number) -> None:
+                if session.events is not None:
+                    session.events.begin_pass(session.manifest, jobs, number)
+
+            done = run_task(
+                task,
+                session.engine,
+                batch=options.batch,
+                progress=options.progress,
+                stream=stream,
+                on_filed=on_filed,
+                before_send=before_send,
+            )
+            if report is None:
+                report = done
+            else:
+                report.filed.extend(done.filed)
+    finally:
+        if session.events is not None:  # only where this session wrote something: replays write nothing
+            session.events.broadcast(
+                "end", stats=session.engine.stats.to_json(), budget=call.budget.to_json()
+            )
+    return report if report is not None else TaskReport(stats=session.engine.stats)
+
+
+def check_prices(options: GenerateOptions | Sequence[GenerateOptions], call: Call) -> None:
+    """``--max-cost`` needs a price for every provider of the call: refuse to start, naming them."""
+    if call.budget.max_cost is None:
+        return
+    chosen = [options] if isinstance(options, GenerateOptions) else list(options)
+    configs = [load_config(o.config_file, start=Path.cwd()).provider(o.provider) for o in chosen]
+    unpriced = missing_prices(configs)
+    if unpriced:
+        source = next((c.source for c in configs if c.name == unpriced[0]), None)
+        raise ConfigurationError(
+            f"--max-cost needs the price of every provider of the call; no price is configured for "
+            f"{', '.join(unpriced)} (add [providers.NAME.price] with input_per_million, output_per_million "
+            'and date; a local server: both 0 with reason = "local")',
+            file=source,
+            field="--max-cost",
+        )
+
+
+def generate_call(
+    options: Sequence[GenerateOptions],
+    *,
+    provider_factory: Callable[[ProviderConfig, str | None], Provider] = make_provider,
+    sleep: Callable[[float], None] = time.sleep,
+    notify: Callable[[str], None] = lambda message: None,
+    stream: TextIO | None = None,
+    on_filed: Callable[[Filed], None] | None = None,
+) -> tuple[Call, list[TaskReport]]:
+    """Several (track, provider) sessions as one call: one id, one budget (``max_cost`` and
+    ``max_requests`` of the first options), prices checked for all before anything is sent."""
+    if not options:
+        raise ConfigurationError("nothing to generate", field="--provider")
+    call = Call.for_options(options[0])
+    check_prices(options, call)
+    reports = [
+        generate(
+            item,
+            provider_factory=provider_factory,
+            sleep=sleep,
+            notify=notify,
             stream=stream,
             on_filed=on_filed,
+            call=call,
         )
-        if report is None:
-            report = done
-        else:
-            report.filed.extend(done.filed)
-    return report if report is not None else TaskReport(stats=session.engine.stats)
+        for item in options
+    ]
+    return call, reports
 
 
 @dataclass(frozen=True)
@@ -182,6 +385,8 @@ class PlannedRun:
     label: str
     source: str  # "cache", "log" or "request"
     path: Path
+    key: str = ""
+    job: Job | None = None
 
 
 def plan(options: GenerateOptions) -> list[PlannedRun]:
@@ -189,14 +394,30 @@ def plan(options: GenerateOptions) -> list[PlannedRun]:
 
     Sends nothing and needs no key.
     """
-    session = prepare(options)
+    return plan_session(prepare(options), options)
+
+
+def plan_session(session: Session, options: GenerateOptions) -> list[PlannedRun]:
     planned: list[PlannedRun] = []
     first = next(iter(session.task.passes()), None)  # later passes depend on answers not yet filed
     for job in first.jobs() if first is not None else []:
-        stored = None if options.refresh else session.engine.lookup(session.engine.key(job))
+        key = session.engine.key(job)
+        stored = None if options.refresh else session.engine.lookup(key)
         source = "request" if stored is None else stored[1]
-        planned.append(PlannedRun(job.label, source, first.output_of(job)))
+        planned.append(PlannedRun(job.label, source, first.output_of(job), key, job))
     return planned
 
 
-__all__ = ["GenerateOptions", "PlannedRun", "SOURCE_CACHE", "SOURCE_LOG", "generate", "plan", "prepare"]
+__all__ = [
+    "Call",
+    "GenerateOptions",
+    "PlannedRun",
+    "SOURCE_CACHE",
+    "SOURCE_LOG",
+    "check_prices",
+    "generate",
+    "generate_call",
+    "plan",
+    "plan_session",
+    "prepare",
+]

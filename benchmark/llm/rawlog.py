@@ -12,6 +12,7 @@ line is redacted, so a log can be committed and shared.
 from __future__ import annotations
 
 import json
+import os
 import threading
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,9 @@ class RawLog:
         self._lock = threading.Lock()
         self._started: set[Path] = set()
 
-    def write(self, path: Path | None, event: dict[str, Any]) -> None:
+    def write(self, path: Path | None, event: dict[str, Any], *, durable: bool = False) -> None:
+        """Append ``event`` (after the spec line, the first time). ``durable``: flushed to the disk before
+        returning (a paid answer survives a reboot, not only a killed process)."""
         if path is None:
             return
         with self._lock:
@@ -46,3 +49,5 @@ class RawLog:
             with open(path, "a", encoding="utf-8") as handle:
                 handle.write(text)
                 handle.flush()
+                if durable:
+                    os.fsync(handle.fileno())

@@ -81,7 +81,10 @@ class Completion:
     """A model's answer, as received (fresh) or replayed (cache, log). Serialised in cache and logs.
 
     ``created_at`` and ``latency_seconds`` describe the original request, so a replay writes the same
-    bytes as the first run did.
+    bytes as the first run did; so do the ledger's fields, set by the engine when the answer arrives:
+    ``attempts`` (HTTP attempts it took, retries included), ``wall_seconds`` (from the first attempt to
+    the answer, retry waits included) and ``call_id`` (the ``generate`` call that paid for it, whose
+    manifest and event log sit beside the runs).
     """
 
     text: str
@@ -93,9 +96,12 @@ class Completion:
     finish_reason: str | None = None
     transport: str = TRANSPORT_DIRECT
     batch_id: str | None = None
+    attempts: int | None = None
+    wall_seconds: float | None = None
+    call_id: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "text": self.text,
             "createdAt": self.created_at,
             "inputTokens": self.input_tokens,
@@ -106,6 +112,15 @@ class Completion:
             "transport": self.transport,
             "batchId": self.batch_id,
         }
+        # Only when set, so that answers stored before the ledger existed keep their bytes.
+        for key, value in (
+            ("attempts", self.attempts),
+            ("wallSeconds", self.wall_seconds),
+            ("call", self.call_id),
+        ):
+            if value is not None:
+                data[key] = value
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Completion:
@@ -123,8 +138,19 @@ class Completion:
             finish_reason=data.get("finishReason"),
             transport=data.get("transport") or TRANSPORT_DIRECT,
             batch_id=data.get("batchId"),
+            attempts=data.get("attempts"),
+            wall_seconds=data.get("wallSeconds"),
+            call_id=data.get("call"),
         )
 
+
+# Why a job got no answer, in one word (JobResult.missing); the message (JobResult.error) says more.
+MISSING_ERROR = "error"  # the request failed (HTTP error, timeout) after its attempts
+MISSING_BUDGET = "budget"  # not sent: --max-cost or --max-requests would have been crossed
+MISSING_RATE_LIMIT = "rate-limit"  # the server asked to wait longer than max_retry_after
+MISSING_CONTEXT = "context"  # not sent: the prompt does not fit the provider's context window
+MISSING_OFFLINE = "offline"  # --offline and no stored answer
+MISSING_NOT_SENT = "not-sent"  # the call stopped before sending it (401/403, Ctrl-C)
 
 # Where a result came from.
 SOURCE_REQUEST = "request"  # sent now (directly or in a batch)
@@ -146,6 +172,7 @@ class JobResult:
     source: str | None = None
     error: str | None = None
     attempts: int = 0
+    missing: str | None = None  # why there is no answer, in one word: MISSING_* below (None: an answer)
 
     @property
     def ok(self) -> bool:

@@ -2,7 +2,9 @@
 
 Retried: HTTP 408, 409, 429, 5xx (and Anthropic's 529 "overloaded"), timeouts and connection errors.
 Not retried: other 4xx (a bad request stays bad). A server's ``Retry-After`` (or ``retry-after-ms``) is
-obeyed as given, capped at :attr:`RetryPolicy.max_retry_after`; otherwise attempt *n* waits
+obeyed as given up to :attr:`RetryPolicy.max_retry_after` (the provider's ``max_retry_after``); a longer
+one is not waited for at all: the engine fails that request as missing (reason ``rate-limit``) instead of
+freezing the call for it (inspect_ai #5137). Otherwise attempt *n* waits
 ``min(max_delay, base_delay * 2**(n-1))`` scaled by a random factor in [0.5, 1] so that parallel workers
 do not retry in lockstep. The SDKs' own retries are switched off (``max_retries=0``) so that this policy
 is the only one, and what the statistics count is what happened.
@@ -25,13 +27,17 @@ class RetryPolicy:
     max_attempts: int = 5
     base_delay: float = 1.0
     max_delay: float = 60.0
-    max_retry_after: float = 300.0
+    max_retry_after: float = 120.0
     rng: random.Random = field(default_factory=random.Random)
 
     def backoff(self, attempt: int) -> float:
         """Delay after failed attempt number ``attempt`` (1-based) when the server named none."""
         ceiling = min(self.max_delay, self.base_delay * 2 ** (attempt - 1))
         return ceiling * (0.5 + 0.5 * self.rng.random())
+
+    def too_long(self, retry_after: float | None) -> bool:
+        """Whether the server asks for a longer wait than this policy grants (fail instead of waiting)."""
+        return retry_after is not None and retry_after > self.max_retry_after
 
     def delay(self, attempt: int, retry_after: float | None) -> float:
         if retry_after is not None:

@@ -9,7 +9,7 @@ from typing import Any, TextIO
 
 from benchmark.core.wording import plural
 from benchmark.llm.engine import Engine, EngineStats
-from benchmark.llm.requests import JobResult
+from benchmark.llm.requests import Job, JobResult
 from benchmark.llm.task import FILED_NO_ANSWER, FILED_OK, FILED_REFUSED, FILED_UNUSABLE, Filed, Task
 
 
@@ -38,6 +38,10 @@ class TaskReport:
             f"{self.count(FILED_UNUSABLE) + self.count(FILED_NO_ANSWER) + self.count(FILED_REFUSED)} failed",
             f"tokens {s.input_tokens} in / {s.output_tokens} out",
         ]
+        if s.cost_usd is not None:  # no price: no cost (blank, never 0)
+            parts.append(f"cost {s.cost_usd:.6f} USD")
+        if s.budget_stopped:
+            parts.append(f"{s.budget_stopped} not sent (budget)")
         if s.batches:
             parts.insert(2, plural(s.batches, "batch", "batches"))
         written = sum(1 for f in self.filed if f.changed)
@@ -73,10 +77,14 @@ def run_task(
     progress: bool = True,
     stream: TextIO | None = None,
     on_filed: Callable[[Filed], None] | None = None,
+    before_send: Callable[[list[Job]], None] | None = None,
 ) -> TaskReport:
-    """Send the task's jobs through the engine and file each result as it arrives."""
+    """Send the task's jobs through the engine and file each result as it arrives. ``before_send`` sees
+    the jobs first (the call's manifest records their prompt hashes)."""
     stream = stream or sys.stderr
     jobs = task.jobs()
+    if before_send is not None:
+        before_send(jobs)
     report = TaskReport(stats=engine.stats)
     bar = _progress_bar(len(jobs), stream, enabled=progress)
 

@@ -69,19 +69,18 @@ class Interval:
         }
 
 
-def degeneracy_note(run_counts: Sequence[int]) -> str | None:
-    """What a two-level bootstrap over these groups (runs per transformation) cannot see."""
+def degeneracy_note(run_counts: Sequence[int], unit: str = "transformation") -> str | None:
+    """What a two-level bootstrap over these groups (runs per ``unit``) cannot see. ``unit`` names what a
+    group is in the track's study: transformations in the mapping track, constraints in the OCL track."""
+    units = unit + "s"
     if not run_counts:
-        return "no transformations: no interval"
+        return f"no {units}: no interval"
     if len(run_counts) == 1 and run_counts[0] == 1:
-        return "one transformation with one run: nothing to resample, the interval is the point estimate"
+        return f"one {unit} with one run: nothing to resample, the interval is the point estimate"
     if len(run_counts) == 1:
-        return (
-            "one transformation: the interval shows run-to-run variation only, not variation over "
-            "transformations"
-        )
+        return f"one {unit}: the interval shows run-to-run variation only, not variation over {units}"
     if all(n == 1 for n in run_counts):
-        return "one run per transformation: the interval shows variation over transformations only"
+        return f"one run per {unit}: the interval shows variation over {units} only"
     return None
 
 

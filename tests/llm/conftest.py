@@ -82,6 +82,16 @@ def llm_server() -> Iterator[FakeLLMServer]:
 
 
 @pytest.fixture
+def server() -> Iterator[FakeLLMServer]:
+    """A server that echoes the prompt (``answer to <prompt>``), for the engine's tests."""
+    instance = FakeLLMServer(lambda prompt: f"answer to {prompt}").start()
+    try:
+        yield instance
+    finally:
+        instance.stop()
+
+
+@pytest.fixture
 def fake_keys(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     monkeypatch.setenv("FAKE_OPENAI_KEY", FAKE_OPENAI_KEY)
     monkeypatch.setenv("FAKE_ANTHROPIC_KEY", FAKE_ANTHROPIC_KEY)

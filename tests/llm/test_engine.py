@@ -58,13 +58,6 @@ def jobs(*runs: int, prompt: str = "map these", log: Path | None = None) -> list
     ]
 
 
-@pytest.fixture
-def server() -> FakeLLMServer:
-    instance = FakeLLMServer(lambda prompt: f"answer to {prompt}").start()
-    yield instance  # type: ignore[misc]
-    instance.stop()
-
-
 @pytest.mark.parametrize("kind", [KIND_OPENAI, KIND_ANTHROPIC])
 def test_429_honours_retry_after_instead_of_backoff(
     kind: str, server: FakeLLMServer, tmp_path: Path, fake_keys: dict[str, str]

@@ -462,10 +462,15 @@ def test_batch_files_the_same_runs_as_the_direct_path(
     assert len(llm_server.answer_requests()) == 4  # the direct session only
     batched = {name: json.loads(text) for name, text in run_files(validation_tree).items()}
     assert batched.keys() == direct.keys() and len(batched) == 4
-    transport_fields = {"transport", "batchId", "latencySeconds", "timestamp"}
+    transport_fields = {"transport", "batchId", "latencySeconds", "timestamp", "ledger"}
     for name, document in batched.items():
         assert document["generation"]["transport"] == "batch" and document["generation"]["batchId"]
         assert document["generation"]["latencySeconds"] is None
+        batch_ledger, direct_ledger = document["generation"]["ledger"], direct[name]["generation"]["ledger"]
+        assert batch_ledger["seconds"] is None and direct_ledger["seconds"] >= 0  # no per-request time
+        assert batch_ledger["attempts"] == direct_ledger["attempts"] == 1
+        assert batch_ledger["inputTokens"] == direct_ledger["inputTokens"]
+        assert batch_ledger["call"] != direct_ledger["call"]  # two calls paid for them
         for version in (document, direct[name]):
             for field in transport_fields:
                 version["generation"].pop(field, None)

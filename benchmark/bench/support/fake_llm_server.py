@@ -9,7 +9,8 @@ body), so tests can count what was sent and read the prompts.
 
 Answers come from a script (a queue of :class:`Reply`, consumed in order by the direct endpoints) or,
 when the queue is empty, from ``responder(prompt) -> str``, which makes answers depend on the prompt so
-that concurrent requests get deterministic answers.
+that concurrent requests get deterministic answers. ``answer_delay`` slows every answer down (a study
+long enough to be interrupted); ``peak_in_flight`` is the most answer requests it ever held at once.
 """
 
 from __future__ import annotations
@@ -87,6 +88,9 @@ def anthropic_message(text: str, *, model: str, request_id: str) -> dict[str, An
 class FakeLLMServer:
     def __init__(self, responder: Callable[[str], str] | None = None, *, polls_until_done: int = 2) -> None:
         self.responder = responder or (lambda prompt: "[]")
+        self.answer_delay = 0.0
+        self.in_flight = 0
+        self.peak_in_flight = 0
         self.script: deque[Reply] = deque()
         self.requests: list[Recorded] = []
         self.polls_until_done = polls_until_done
@@ -191,6 +195,7 @@ class FakeLLMServer:
     ) -> tuple[int, dict[str, str], bytes, float]:
         if reply.text is not None:
             status, payload = 200, wrap(reply.text, self._next_id("resp"))
+            reply = Reply(text=reply.text, headers=reply.headers, delay=reply.delay or self.answer_delay)
         else:
             status, payload = (
                 reply.status,
@@ -357,9 +362,19 @@ class FakeLLMServer:
                 raw = self.rfile.read(length) if length else b""
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 path = self.path.split("?", 1)[0]
-                status, reply_headers, data, delay = server.handle(method, path, headers, raw)
-                if delay:
-                    time.sleep(delay)
+                answering = path in ("/v1/chat/completions", "/v1/messages")
+                if answering:
+                    with server._lock:
+                        server.in_flight += 1
+                        server.peak_in_flight = max(server.peak_in_flight, server.in_flight)
+                try:
+                    status, reply_headers, data, delay = server.handle(method, path, headers, raw)
+                    if delay:
+                        time.sleep(delay)
+                finally:
+                    if answering:
+                        with server._lock:
+                            server.in_flight -= 1
                 try:
                     self.send_response(status)
                     for name, value in reply_headers.items():

@@ -34,6 +34,8 @@ class InvariantResult:
     status: str  # OK | FAILED
     value: str  # what USE prints after `->`, e.g. `false : Boolean`
     reason: str | None = None  # why a FAILED invariant could not be evaluated (USE: N/A)
+    #: why the verdict may be another in USE: it depends on the order of elements sharing a hash bucket
+    order: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -115,13 +117,15 @@ def evaluate_invariant(ci: CompiledInvariant, ctx: EvalContext) -> Any:
 
 def check_invariant(ci: CompiledInvariant, ctx: EvalContext) -> InvariantResult:
     name = ci.invariant.qualified_name
+    ctx.order_notes.clear()
     try:
         value = evaluate_invariant(ci, ctx)
     except MultiplicityViolation as violation:
         return InvariantResult(name, FAILED, "N/A", str(violation))
     except RecursionError:
         return InvariantResult(name, FAILED, "N/A", RECURSION_TOO_DEEP)
-    return InvariantResult(name, OK if value is TRUE else FAILED, to_use_string_with_type(value))
+    order = "; ".join(ctx.order_notes) or None
+    return InvariantResult(name, OK if value is TRUE else FAILED, to_use_string_with_type(value), order=order)
 
 
 def use_order(ci: CompiledInvariant) -> bytes:

@@ -24,6 +24,7 @@ from typing import Any
 from benchmark.lang.ocl import ast
 from benchmark.lang.ocl import operations as ops
 from benchmark.lang.ocl.errors import OclTypeError
+from benchmark.lang.ocl.hashorder import bucket, string_hash
 from benchmark.lang.ocl.model import Attribute, Class, Invariant, Model, Navigation, Operation
 from benchmark.lang.ocl.state import ObjectState
 from benchmark.lang.ocl.types import (
@@ -51,6 +52,7 @@ from benchmark.lang.ocl.values import (
     OclSet,
     OclTuple,
     java_compare,
+    java_equals,
     make_collection,
     runtime_type,
 )
@@ -78,11 +80,42 @@ def _const(value: Any) -> Fn:
     return lambda env: value
 
 
+def _use_instance_order(cls: Class, objects: tuple[Obj, ...]) -> list[Obj]:
+    """``C.allInstances`` in the order USE adds them to its set (``objectsOfClassAndSubClasses``): the
+    objects of ``C`` itself, then those of each subclass, the subclasses in the order of USE's set of
+    classes (by the bucket of their name's hash); objects of one class in creation order."""
+    by_class: dict[str, list[Obj]] = {}
+    for obj in objects:
+        by_class.setdefault(obj.cls.name, []).append(obj)
+    others = sorted((n for n in by_class if n != cls.name), key=lambda n: bucket(string_hash(n), 16))
+    return by_class.get(cls.name, []) + [o for n in others for o in by_class[n]]
+
+
+def _ties(r: Any) -> tuple[tuple[Any, ...], tuple[int, ...]] | None:
+    """USE's order of a Set or Bag whose elements sharing a bucket may be in another order in USE, with
+    the buckets; ``None`` when the order is USE's for sure."""
+    if type(r) not in (OclSet, OclBag) or r.known:
+        return None
+    items, buckets = r.hash_order()
+    return (items, buckets) if len(set(buckets)) < len(buckets) else None
+
+
+def _ties_reversed(items: tuple[Any, ...], buckets: tuple[int, ...]) -> list[Any]:
+    """The same order with the elements of each bucket reversed (the other extreme of USE's choice)."""
+    out: list[Any] = []
+    start = 0
+    for end in range(1, len(items) + 1):
+        if end == len(items) or buckets[end] != buckets[start]:
+            out.extend(reversed(items[start:end]))
+            start = end
+    return out
+
+
 # ================================================================================== evaluation context
 class EvalContext:
     """Slot 0 of every frame: the state being evaluated and caches valid for it."""
 
-    __slots__ = ("state", "runtime", "_nav", "_inst", "_version")
+    __slots__ = ("state", "runtime", "_nav", "_inst", "_version", "order_notes")
 
     def __init__(self, state: ObjectState, runtime: Runtime) -> None:
         self.state = state
@@ -90,6 +123,13 @@ class EvalContext:
         self._nav: dict[tuple[int, int], Any] = {}
         self._inst: dict[str, OclSet] = {}
         self._version = state.version
+        #: results that depend on the order of elements sharing a hash bucket, which USE decides by how
+        #: it built the collection and this evaluator does not reproduce (:mod:`.hashorder`)
+        self.order_notes: list[str] = []
+
+    def order_dependent(self, note: str) -> None:
+        if note not in self.order_notes:
+            self.order_notes.append(note)
 
     def _fresh(self) -> None:
         if self._version != self.state.version:
@@ -101,7 +141,7 @@ class EvalContext:
         self._fresh()
         found = self._inst.get(cls.name)
         if found is None:
-            found = OclSet(self.state.instances(cls))
+            found = OclSet(_use_instance_order(cls, self.state.instances(cls)), known=True)
             self._inst[cls.name] = found
         return found
 
@@ -413,7 +453,12 @@ class Compiler:
         kind = e.kind
         if all(not is_range for is_range, _, _ in parts):
             fns = [f for _, f, _ in parts]
-            cls = {"Set": OclSet, "Bag": OclBag, "Sequence": OclSequence, "OrderedSet": OclOrderedSet}[kind]
+            if kind in ("Set", "Bag"):  # added in the literal's order, as USE does
+                hashed = OclSet if kind == "Set" else OclBag
+                return Compiled(
+                    CollectionType(kind, elem), lambda env: hashed([f(env) for f in fns], known=True)
+                )
+            cls = {"Sequence": OclSequence, "OrderedSet": OclOrderedSet}[kind]
             return Compiled(CollectionType(kind, elem), lambda env: cls([f(env) for f in fns]))  # type: ignore
 
         def build(env: list[Any]) -> OclCollection:
@@ -431,7 +476,10 @@ class Compiler:
                     values.append(None)
                     continue
                 values.extend(range(lo, hi + 1))
-            return make_collection(kind, values)
+            made = make_collection(kind, values)
+            if type(made) in (OclSet, OclBag):
+                made.known = True  # type: ignore[attr-defined]  # added in the literal's order, as USE does
+            return made
 
         return Compiled(CollectionType(kind, elem), build)
 
@@ -1038,9 +1086,11 @@ class Compiler:
                 if (test(env) is TRUE) is wanted:
                     chosen.append(x)
             if type(r) is OclSet:
-                return OclSet._of_dict(dict.fromkeys(chosen))
+                return OclSet._of_dict(dict.fromkeys(chosen), known=r.known)
             if type(r) is OclOrderedSet:
                 return OclOrderedSet.unchecked(tuple(chosen))
+            if type(r) is OclBag:
+                return OclBag(chosen, known=r.known)
             return type(r)(chosen)
 
         return Compiled(source.type, select)
@@ -1138,6 +1188,9 @@ class Compiler:
             for x in r:
                 env[slot] = x
                 if test(env) is TRUE:
+                    tied = _ties(r)
+                    if tied is not None:
+                        _any_tie(env, tied, x, test, slot)
                     return x
             return None
 
@@ -1186,6 +1239,16 @@ class Compiler:
             for x in r:
                 env[slot] = x
                 keyed.append((f(env), x))
+            tied = _ties(r)
+            if tied is not None:
+                key_of = {id(x): k for k, x in keyed}
+                seen: set[tuple[int, Any]] = set()
+                for x, b in zip(*tied, strict=True):
+                    mark = (b, key_of[id(x)])
+                    if mark in seen:
+                        env[0].order_dependent("`sortedBy' ties in one hash bucket of a Set or Bag")
+                        break
+                    seen.add(mark)
             if all(type(k) in (int, float) for k, _ in keyed) or all(type(k) is str for k, _ in keyed):
                 keyed.sort(key=itemgetter(0))
             else:
@@ -1232,7 +1295,9 @@ class Compiler:
                 for x in r:
                     env[slot] = x
                     out.append(f(env))
-            return OclSequence(out) if isinstance(r, OclSequence) else OclBag(out)
+            if isinstance(r, OclSequence):
+                return OclSequence(out)
+            return OclBag(out, known=type(r) in (OclSet, OclBag) and r.known)  # type: ignore[union-attr]
 
         return Compiled(result, collect)
 
@@ -1309,19 +1374,44 @@ class Compiler:
             )
         src, init_fn, f = source.fn, init.fn, body.fn
 
-        def iterate(env: list[Any]) -> Any:
-            r = src(env)
-            if r is None:
-                return None
+        def run(env: list[Any], elements: list[Any]) -> Any:
             acc_value = init_fn(env)
-            for combo in product(list(r), repeat=len(slots)):
+            for combo in product(elements, repeat=len(slots)):
                 for slot, x in zip(slots, combo, strict=True):
                     env[slot] = x
                 env[acc_slot] = acc_value
                 acc_value = f(env)
             return acc_value
 
+        def iterate(env: list[Any]) -> Any:
+            r = src(env)
+            if r is None:
+                return None
+            result = run(env, list(r))
+            tied = _ties(r)
+            if tied is not None and not java_equals(result, run(env, _ties_reversed(*tied))):
+                env[0].order_dependent(
+                    "`iterate' over a Set or Bag whose result depends on the order of "
+                    "elements in one hash bucket"
+                )
+            return result
+
         return Compiled(acc_type, iterate)
+
+
+def _any_tie(
+    env: list[Any], tied: tuple[tuple[Any, ...], tuple[int, ...]], found: Any, test: Fn, slot: int
+) -> None:
+    """``any`` found ``found``: order-dependent when another match shares its bucket."""
+    items, buckets = tied
+    where = buckets[items.index(found)]
+    for other, b in zip(items, buckets, strict=True):
+        if b == where and other is not found:
+            env[slot] = other
+            if test(env) is TRUE:
+                env[0].order_dependent("`any' with several matches in one hash bucket of a Set or Bag")
+                break
+    env[slot] = found
 
 
 def _compare_keys(p: tuple[Any, Any], q: tuple[Any, Any]) -> int:

@@ -587,10 +587,21 @@ _register("max", 1, _extremum_match("max"), _extremum(_max))
 _register("min", 1, _extremum_match("min"), _extremum(_min))
 _register("sum", 1, _sum_match, make=_sum_make)
 _register("product", 2, _product_match, make=_product_make)
-_register("asSet", 1, _coll1(lambda t: CollectionType("Set", t.elem)), OclSet)
+
+
+def _as_set(c: OclCollection) -> OclSet:
+    """USE adds the elements in the source's order: known when the source's order is (hashorder)."""
+    return OclSet(c, known=getattr(c, "known", True))
+
+
+def _as_bag(c: OclCollection) -> OclBag:
+    return OclBag(c, known=getattr(c, "known", True))
+
+
+_register("asSet", 1, _coll1(lambda t: CollectionType("Set", t.elem)), _as_set)
 _register("asSequence", 1, _coll1(lambda t: CollectionType("Sequence", t.elem)), as_sequence)
 _register("asOrderedSet", 1, _coll1(lambda t: CollectionType("OrderedSet", t.elem)), as_ordered_set)
-_register("asBag", 1, _coll1(lambda t: CollectionType("Bag", t.elem)), OclBag)
+_register("asBag", 1, _coll1(lambda t: CollectionType("Bag", t.elem)), _as_bag)
 _register("flatten", 1, _flatten_match, make=_flatten_make)
 _register("single", 1, _coll1(lambda t: t.elem), lambda c: next(iter(c)) if len(c) == 1 else None)
 

@@ -27,6 +27,7 @@ from decimal import Decimal
 from functools import cmp_to_key
 from typing import Any
 
+from benchmark.lang.ocl.hashorder import double_hash, hash_order, int32, string_hash
 from benchmark.lang.ocl.types import (
     BOOLEAN,
     INTEGER,
@@ -120,24 +121,37 @@ class OclCollection:
 
 
 class OclSet(OclCollection):
-    """A set; iteration follows insertion order (deterministic where USE's HashSet order is not)."""
+    """A set; iterated in USE's ``HashSet`` order (:mod:`~benchmark.lang.ocl.hashorder`): by hash bucket,
+    and within a bucket in the order the elements were added."""
 
-    __slots__ = ("_items", "_hash")
+    __slots__ = ("_items", "_hash", "_order", "known")
     kind = "Set"
 
-    def __init__(self, items: Iterable[Any] = ()) -> None:
+    def __init__(self, items: Iterable[Any] = (), *, known: bool = False) -> None:
         self._items: dict[Any, None] = dict.fromkeys(items)
         self._hash: int | None = None
+        self._order: tuple[tuple[Any, ...], tuple[int, ...]] | None = None
+        #: the elements were added in the order USE adds them, so elements sharing a bucket are in USE's
+        #: order too (``allInstances``, literals, and what ``select``/``reject`` keep of those)
+        self.known = known
 
     @classmethod
-    def _of_dict(cls, items: dict[Any, None]) -> OclSet:
+    def _of_dict(cls, items: dict[Any, None], *, known: bool = False) -> OclSet:
         s = cls.__new__(cls)
         s._items = items
         s._hash = None
+        s._order = None
+        s.known = known
         return s
 
+    def hash_order(self) -> tuple[tuple[Any, ...], tuple[int, ...]]:
+        """The elements in USE's iteration order, and each one's hash bucket."""
+        if self._order is None:
+            self._order = hash_order(self._items, java_hash)
+        return self._order
+
     def __iter__(self) -> Iterator[Any]:
-        return iter(self._items)
+        return iter(self.hash_order()[0])
 
     def __len__(self) -> int:
         return len(self._items)
@@ -160,13 +174,15 @@ class OclSet(OclCollection):
 class OclBag(OclCollection):
     """A bag; keeps insertion order for iteration and a counter for membership and equality."""
 
-    __slots__ = ("_items", "_counts", "_hash")
+    __slots__ = ("_items", "_counts", "_hash", "_order", "known")
     kind = "Bag"
 
-    def __init__(self, items: Iterable[Any] = ()) -> None:
+    def __init__(self, items: Iterable[Any] = (), *, known: bool = False) -> None:
         self._items: tuple[Any, ...] = tuple(items)
         self._counts: Counter[Any] | None = None
         self._hash: int | None = None
+        self._order: tuple[tuple[Any, ...], tuple[int, ...]] | None = None
+        self.known = known  # as OclSet.known
 
     @property
     def counts(self) -> Counter[Any]:
@@ -174,8 +190,20 @@ class OclBag(OclCollection):
             self._counts = Counter(self._items)
         return self._counts
 
+    def hash_order(self) -> tuple[tuple[Any, ...], tuple[int, ...]]:
+        """The elements in USE's ``HashBag`` order (its distinct elements in ``HashMap`` order, each
+        repeated as often as it occurs), and each one's hash bucket."""
+        if self._order is None:
+            distinct, buckets = hash_order(self.counts, java_hash)
+            counts = self.counts
+            self._order = (
+                tuple(x for x in distinct for _ in range(counts[x])),
+                tuple(b for x, b in zip(distinct, buckets, strict=True) for _ in range(counts[x])),
+            )
+        return self._order
+
     def __iter__(self) -> Iterator[Any]:
-        return iter(self._items)
+        return iter(self.hash_order()[0])
 
     def __len__(self) -> int:
         return len(self._items)
@@ -471,3 +499,36 @@ def to_json(v: Any) -> Any:
     if t is OclTuple:
         return {"Tuple": {name: to_json(v.values[name]) for name, _ in v.type.parts}}
     return "@" + v.name
+
+
+def java_hash(value: Any) -> int:
+    """USE's ``Value.hashCode`` of a value (:mod:`~benchmark.lang.ocl.hashorder` lists the rules)."""
+    if value is None:
+        return 0  # UndefinedValue: the hash of the OclVoid type
+    kind = type(value)
+    if kind is str:
+        return string_hash(value)
+    if kind is int or kind is float:
+        return double_hash(float(value))
+    if kind is Obj:
+        return string_hash(value.name)
+    if kind is EnumValue:
+        return string_hash(value.literal)
+    if value is TRUE:
+        return 1231
+    if value is FALSE:
+        return 1237
+    if kind is OclSet or kind is OclBag:
+        return int32(sum(java_hash(x) for x in value))
+    if kind is OclSequence or kind is OclOrderedSet:
+        h = 1
+        for x in value:
+            h = (31 * h + java_hash(x)) & 0xFFFFFFFF
+        return int32(h)
+    if kind is OclTuple:
+        total = 0
+        for name, part in value.values.items():
+            key = string_hash(name)
+            total += key ^ int32(key + java_hash(part) * 113)
+        return int32(total)
+    return int32(hash(value))

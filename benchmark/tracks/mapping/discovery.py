@@ -5,8 +5,8 @@ subfolder of the root that holds exactly one ``.atl`` file is a transformation (
 metamodels are the ``.ecore``/``.km3`` files anywhere below it, and its runs are the ``*.json`` files
 anywhere below it. Folders without exactly one ``.atl`` file belong to other tracks and are skipped by
 rule, but always reported, as are files under hidden directories and run or metamodel files lying
-directly in the root; a suggestion file of a valid folder is never lost (a file that cannot be scored
-becomes an error row naming the reason).
+directly in the root (other than the manifest of a tree built from the ATL Zoo); a suggestion file of a
+valid folder is never lost (a file that cannot be scored becomes an error row naming the reason).
 
 Which of its metamodels is the source and which the target is the ground truth's to say
 (:mod:`benchmark.tracks.mapping.ground_truth`); the cases of a session are :mod:`.collection`'s.
@@ -22,6 +22,8 @@ from benchmark.core.errors import BenchmarkError
 
 METAMODEL_SUFFIXES = (".ecore", ".km3")  # in order of preference for twins of one metamodel
 SUGGESTION_SUFFIX = ".json"
+#: The manifest ``atlbench zoo build`` writes beside the task folders (:mod:`.zoo.manifest`): not a run.
+TREE_MANIFEST = "zoo-manifest.json"
 
 
 class CorpusError(BenchmarkError):
@@ -71,7 +73,7 @@ def _hidden(path: Path, base: Path) -> bool:
     return any(part.startswith(".") for part in path.relative_to(base).parts)
 
 
-def _files_below(folder: Path, suffixes: Sequence[str]) -> tuple[list[Path], list[Path]]:
+def files_below(folder: Path, suffixes: Sequence[str]) -> tuple[list[Path], list[Path]]:
     """(visible, hidden) regular files below ``folder`` with one of ``suffixes``, sorted."""
     visible: list[Path] = []
     hidden: list[Path] = []
@@ -92,7 +94,7 @@ def inspect_folder(folder: Path) -> TransformationFolder | Skipped:
         found = ", ".join(p.name for p in atl_files)
         reason = "no .atl file" if not atl_files else f"{len(atl_files)} .atl files ({found}); expected one"
         return Skipped(folder, reason)
-    visible, hidden = _files_below(folder, (*METAMODEL_SUFFIXES, SUGGESTION_SUFFIX))
+    visible, hidden = files_below(folder, (*METAMODEL_SUFFIXES, SUGGESTION_SUFFIX))
     return TransformationFolder(
         name=folder.name,
         path=folder,
@@ -129,6 +131,8 @@ def discover(root: str | Path) -> Discovery:
         ignored.extend(
             Skipped(p, "not inside a transformation folder")
             for p in entries
-            if p.is_file() and p.suffix.lower() in (SUGGESTION_SUFFIX, *METAMODEL_SUFFIXES)
+            if p.is_file()
+            and p.suffix.lower() in (SUGGESTION_SUFFIX, *METAMODEL_SUFFIXES)
+            and p.name != TREE_MANIFEST
         )
     return Discovery(root, tuple(transformations), tuple(skipped), tuple(ignored))

@@ -5,13 +5,14 @@ Which metamodel is the source and which the target comes from the ground truth's
 (``create OUT : Publication from IN : Book``): a file whose stem or main package is ``Book`` is the source.
 :class:`GroundTruths` keeps, per process, what a session reads of its transformations: the parse, the
 metamodel views and the ground truths, each cached on disk by content hash (and code version), so each
-xdist worker does the work at most once and a repeated session almost none.
+xdist worker does the work at most once and a repeated session almost none. A metamodel file with the same
+bytes as one already loaded (a Zoo tree holds one metamodel in many task folders) reuses its view.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +87,12 @@ class MetamodelResolver:
     files: Sequence[Path]
     loader: MetamodelLoader = default_metamodel_loader
     folder: Path | None = None
+    #: When true, a file that cannot be loaded (a model saved as ``.ecore``, a broken ``.km3``) is passed
+    #: over in the search by package name and recorded in ``passed_over`` with its error, instead of
+    #: failing the search: an ATL Zoo project folder holds such files beside its metamodels. A file whose
+    #: bytes do not hold the name (ignoring case) cannot declare that package and is not even loaded.
+    skip_unloadable: bool = False
+    passed_over: dict[Path, str] = field(default_factory=dict)
     _views: dict[Path, MetamodelView] = field(default_factory=dict)
 
     def view(self, path: Path) -> MetamodelView:
@@ -104,12 +111,22 @@ class MetamodelResolver:
             found = [p for p in self.files if matches(p)]
             if found:
                 return self._single(name, found, "file name")
-        by_package = [(p, self.view(p).name) for p in self.files]
+        candidates = [p for p in self.files if not self.skip_unloadable or _may_declare(p, name)]
+        by_package = [(p, pkg) for p in candidates if (pkg := self._package_name(p)) is not None]
         for exact in (True, False):
             found = [p for p, pkg in by_package if (pkg == name if exact else pkg.lower() == name.lower())]
             if found:
                 return self._single(name, found, "main package")
         return None
+
+    def _package_name(self, path: Path) -> str | None:
+        if not self.skip_unloadable:
+            return self.view(path).name
+        try:
+            return self.view(path).name
+        except BenchmarkError as error:
+            self.passed_over.setdefault(path, str(error))
+            return None
 
     def _single(self, name: str, found: list[Path], how: str) -> Path:
         preferred = [p for p in found if p.suffix.lower() == METAMODEL_SUFFIXES[0]] or found
@@ -121,6 +138,17 @@ class MetamodelResolver:
             "keep one, or one .ecore plus its .km3 twin",
             file=self.folder,
         )
+
+
+def _may_declare(path: Path, name: str) -> bool:
+    """Whether ``path`` could declare a package ``name``: its bytes hold the name, ignoring case (a name
+    that is not ASCII is not looked for: the file may spell it in any encoding)."""
+    if not name.isascii():
+        return True
+    try:
+        return name.lower().encode("ascii") in path.read_bytes().lower()
+    except OSError:
+        return True  # loading it reports the error
 
 
 def merge_views(views: Sequence[MetamodelView]) -> MetamodelView:
@@ -155,9 +183,12 @@ def resolve_metamodels(
     *,
     loader: MetamodelLoader = default_metamodel_loader,
     folder: Path | None = None,
+    skip_unloadable: bool = False,
 ) -> Metamodels:
-    """Source and target views for ``document`` among ``files``; ambiguity raises :class:`CorpusError`."""
-    resolver = MetamodelResolver(files, loader, folder)
+    """Source and target views for ``document`` among ``files``; ambiguity raises :class:`CorpusError`,
+    and so does a file that cannot be loaded, unless ``skip_unloadable`` (:class:`MetamodelResolver`) and
+    it was only looked at for its package name."""
+    resolver = MetamodelResolver(files, loader, folder, skip_unloadable)
     source_names, target_names = metamodel_names(document)
     notes: list[str] = []
     if not source_names or not target_names:
@@ -168,7 +199,11 @@ def resolve_metamodels(
         for name in names:
             found = resolver.find(name)
             if found is None:
-                notes.append(f"no metamodel file for {role} metamodel {name!r}")
+                skipped = ", ".join(p.name for p in resolver.passed_over)
+                notes.append(
+                    f"no metamodel file for {role} metamodel {name!r}"
+                    + (f" (passed over as not loadable: {skipped})" if skipped else "")
+                )
                 return None, ()
             paths.append(found)
         if not paths:
@@ -252,6 +287,12 @@ class GroundTruths:
         self._ground_truths: dict[str, GroundTruth] = {}
         self._views: dict[Path, MetamodelView] = {}
         self._dependencies: dict[Path, tuple[tuple[str, str], ...]] = {}
+        self._content_keys: dict[Path, tuple[str, ...]] = {}
+        self._views_by_content: dict[tuple[str, str], MetamodelView] = {}
+        self._first_paths: dict[tuple[str, str], Path] = {}
+        # Where to load a metamodel from for a baseline: the first file of the same bytes (and no
+        # references) this process met, whose load the loader keeps (a baseline document names no file).
+        self._load_paths: dict[Path, Path] = {}
 
     def _folder(self, transformation: str) -> TransformationFolder:
         for folder in self.discovery.transformations:
@@ -262,7 +303,9 @@ class GroundTruths:
     def view(self, path: Path) -> MetamodelView:
         """The view of a metamodel file, cached on disk with the files its references made the loader
         read (their hashes are checked on every hit). The path is part of the key because the view
-        names its file, and messages quote it."""
+        names its file, and messages quote it. A file with the same bytes and notation as one already
+        loaded in this process, and referencing no other file, gets that view under its own name (a Zoo
+        tree holds the same XML or KM3 metamodel in many task folders)."""
         if path not in self._views:
             from benchmark.lang.ecore.loader import dependencies_unchanged
 
@@ -272,32 +315,60 @@ class GroundTruths:
                 loaded = load_resource(path)
                 return build_view(loaded), loaded.dependencies
 
-            key = make_key(sha256_file(path), str(path), code_fingerprint("lang.ecore"))
-            view, dependencies = self.cache.get_or_compute(
-                "views", key, compute, valid=lambda entry: dependencies_unchanged(entry[1])
-            )
+            digest = sha256_file(path)
+            twin = self._views_by_content.get((digest, path.suffix))
+            if twin is not None:
+                view, dependencies = replace(twin, file=str(path)), ()
+            else:
+                key = make_key(digest, str(path), code_fingerprint("lang.ecore"))
+                view, dependencies = self.cache.get_or_compute(
+                    "views", key, compute, valid=lambda entry: dependencies_unchanged(entry[1])
+                )
+                if not dependencies:
+                    self._views_by_content[(digest, path.suffix)] = view
+                    self._first_paths[(digest, path.suffix)] = path
+            if not dependencies:
+                self._load_paths[path] = self._first_paths.get((digest, path.suffix), path)
             self._views[path] = view
             self._dependencies[path] = dependencies
         return self._views[path]
 
+    def load_path(self, path: Path) -> Path:
+        """The file to load the metamodel ``path`` from: the first file of the same bytes this process
+        met (its load is kept by the loader), or ``path`` itself."""
+        return self._load_paths.get(path, path)
+
+    def atl_hash(self, path: Path) -> str:
+        """The SHA-256 of a ground truth's ATL file, once per process (every run's row key has it)."""
+        if path not in self._content_keys:
+            self._content_keys[path] = (sha256_file(path),)
+        return self._content_keys[path][0]
+
     def content_key(self, path: Path) -> tuple[str, ...]:
         """What a value computed from the metamodel ``path`` depends on: its content and notation, and
-        the content of every file its references read."""
-        self.view(path)
-        return (sha256_file(path), path.suffix, *(f"{f}={h}" for f, h in self._dependencies[path]))
+        the content of every file its references read (once per process: every run's row key has it)."""
+        if path not in self._content_keys:
+            self.view(path)
+            dependencies = (f"{f}={h}" for f, h in self._dependencies[path])
+            self._content_keys[path] = (sha256_file(path), path.suffix, *dependencies)
+        return self._content_keys[path]
 
-    def _parse(self, path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
-        """(interchange JSON, parse summary) of an ATL file, parsed once per content and code version."""
+    def _parse(self, path: Path) -> tuple[InterchangeDocument, dict[str, Any]]:
+        """(interchange document, parse summary) of an ATL file, parsed once per content and code version.
+        The document is the extraction's JSON read back (validated against the interchange schema,
+        normalised as every reader of the format sees it) when it is computed, not at every hit."""
 
-        def compute() -> tuple[dict[str, Any], dict[str, Any]]:
+        def compute() -> tuple[InterchangeDocument, dict[str, Any]]:
             from benchmark.lang.atl import parse_file
             from benchmark.lang.atl.summary import summarize
             from benchmark.tracks.mapping.extractor import extract
 
             unit = parse_file(path)
-            return extract(unit, file=str(path)).to_json(), dict(summarize(unit))
+            data = extract(unit, file=str(path)).to_json()
+            return InterchangeDocument.from_json(data, source=path), dict(summarize(unit))
 
         key = make_key(
+            "document",  # the value is the document (formerly its JSON, under the same other parts)
             sha256_file(path),
             str(path),
             code_fingerprint("lang.atl", "tracks.mapping.extractor", "tracks.mapping.interchange"),
@@ -311,8 +382,7 @@ class GroundTruths:
 
     def _load_ground_truth(self, folder: TransformationFolder) -> GroundTruth:
         try:
-            data, summary = self._parse(folder.atl_file)
-            document = InterchangeDocument.from_json(data, source=folder.atl_file)
+            document, summary = self._parse(folder.atl_file)
         except BenchmarkError as error:
             return GroundTruth(folder, error=str(error))
         try:

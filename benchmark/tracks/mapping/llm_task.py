@@ -35,6 +35,7 @@ from typing import Any, cast
 from benchmark.core.errors import BenchmarkError, ConfigurationError, InputFormatError
 from benchmark.core.fileio import dumps_json, write_text_atomic
 from benchmark.llm.config import ProviderConfig
+from benchmark.llm.ledger import ledger_entry
 from benchmark.llm.naming import log_file_name, run_file_name
 from benchmark.llm.prompt import PromptTemplate
 from benchmark.llm.redact import Redactor
@@ -194,6 +195,7 @@ def generation_block(
         "responseModel": completion.response_model,
         "finishReason": completion.finish_reason,
         "transport": completion.transport,
+        "ledger": ledger_entry(result, config),
     }
     if completion.batch_id is not None:
         block["batchId"] = completion.batch_id
@@ -242,7 +244,11 @@ def missing_document(
     assert result.completion is None
     block: dict[str, Any] = {"generator": GENERATOR, "status": STATUS_NO_ANSWER}
     block |= _provenance(result, config, template)
-    block |= {"error": result.error or "no answer (no reason given)", "attempts": result.attempts}
+    block |= {
+        "error": result.error or "no answer (no reason given)",
+        "attempts": result.attempts,
+        "ledger": ledger_entry(result, config),
+    }
     document = _export(case, config, [], block)
     del document["mappings"]
     return document

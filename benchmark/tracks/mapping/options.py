@@ -28,12 +28,17 @@ def parse_baselines(text: str) -> tuple[str, ...]:
     return names(sorted(BASELINES), "baseline")(text)
 
 
+#: The seed study's Java analyzer spells the partial weight ``--partial-match-weight``; researchers who know
+#: its commands type it, so every command and the pytest session accept it.
+SEED_PARTIAL_WEIGHT = "--partial-match-weight"
+
 PARTIAL_WEIGHT = Option(
     "--partial-weight",
     default=f"{DEFAULT_PARTIAL_WEIGHT:g}",
-    help="weight w in [0, 1] of a partial binding",
+    help=f"weight w in [0, 1] of a partial binding ({SEED_PARTIAL_WEIGHT}: the seed study's spelling)",
     parse=number("a number in [0, 1]", 0.0, 1.0),
     metavar="W",
+    aliases=(SEED_PARTIAL_WEIGHT,),
 )
 CONFIDENCE = Option(
     "--confidence",
@@ -95,6 +100,7 @@ REPORT_OPTIONS = (
         "apply another partial weight to the stored counts (default: the session's)",
         optional_weight,
         metavar="W",
+        aliases=(SEED_PARTIAL_WEIGHT,),
     ),
     Option(
         "--baseline",

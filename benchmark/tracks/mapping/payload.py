@@ -180,7 +180,9 @@ class MappingPayload:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> MappingPayload:
+    def from_json(cls, data: dict[str, Any], *, items: bool = True) -> MappingPayload:
+        """The payload of :meth:`to_json`; with ``items=False`` without its class and binding items (the
+        per-item detail, most of a row's size), for a reader that needs the counts only."""
         hallucinations = data.get("hallucinations", {})
         return cls(
             confidence_filter=data.get("confidenceFilter", "all"),
@@ -197,8 +199,10 @@ class MappingPayload:
             suggestions=int(data.get("suggestions", 0)),
             invalid=int(data.get("invalid", 0)),
             duplicates=int(data.get("duplicates", 0)),
-            class_items=tuple(ClassItem.from_json(i) for i in data.get("classItems", [])),
-            binding_items=tuple(BindingItem.from_json(i) for i in data.get("bindingItems", [])),
+            class_items=tuple(ClassItem.from_json(i) for i in data.get("classItems", [])) if items else (),
+            binding_items=(
+                tuple(BindingItem.from_json(i) for i in data.get("bindingItems", [])) if items else ()
+            ),
             extra=dict(data.get("extra", {})),
         )
 
@@ -363,8 +367,8 @@ class RunRow:
         return replace(self.envelope, payload=self.payload.to_json())
 
     @classmethod
-    def from_envelope(cls, row: Row) -> RunRow:
-        return cls(replace(row, payload={}), MappingPayload.from_json(row.payload))
+    def from_envelope(cls, row: Row, *, items: bool = True) -> RunRow:
+        return cls(replace(row, payload={}), MappingPayload.from_json(row.payload, items=items))
 
 
 @dataclass(frozen=True)

@@ -121,12 +121,13 @@ class AtlTrack(Track):
 
     def junit_properties(self, row: Row) -> list[tuple[str, str]]:
         """The transformation, why an unusable answer could not be used, and P/R/F1/accuracy per level."""
+        from benchmark.tracks.mapping.payload import RunRow
         from benchmark.tracks.mapping.scoring.outcomes import unusable_reason
 
         properties = [("transformation", row.task)]
         if not row.ok:
             return properties
-        mapping_row = self.decode([row])[0]
+        mapping_row = RunRow.from_envelope(row, items=False)  # every case: the counts only
         reason = unusable_reason(mapping_row)
         properties += [("unusable", reason)] if reason is not None else []
         levels = mapping_row.scores(self.option("partial_weight"))

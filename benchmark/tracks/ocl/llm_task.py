@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.core.fileio import dumps_json, write_text_atomic
+from benchmark.llm.ledger import ledger_entry
 from benchmark.llm.naming import log_file_name
 from benchmark.llm.prompt import PromptTemplate, load_template
 from benchmark.llm.requests import Job, JobResult, LlmRequest
@@ -174,6 +175,7 @@ class OclTask:
             "responseModel": completion.response_model,
             "finishReason": completion.finish_reason,
             "transport": completion.transport,
+            "ledger": ledger_entry(result, self.config),
         }
         # a stable order, whatever order the answers arrive in
         document["answers"] = {m: dict(sorted(a.items())) for m, a in sorted(document["answers"].items())}

@@ -5,12 +5,14 @@ ocl`` and the sub-commands ``atlbench ocl transform`` and ``atlbench ocl synth``
 ``--ocl-baselines`` (also spelt ``--ocl-baseline``) chooses the live baselines; ``--ocl-seed`` is the seed
 of the model transformations (the runs' prompts were built with it, and ``atlbench ocl transform --seed``
 and ``atlbench ocl synth --seed`` are the same option); ``--ocl-draws`` sets the bootstrap of the report's
-intervals; ``--ocl-mode`` is the model variant the prompts of ``atlbench generate`` show.
+intervals; ``--ocl-mode`` is the model variant the prompts of ``atlbench generate`` show. ``--ocl-judge``
+chooses who judges the answers (the built-in judge, a local USE found through ``--ocl-use`` or
+``ATLBENCH_USE``, or both, with ``--ocl-accept-disagreements`` to pass a session where they differ).
 """
 
 from __future__ import annotations
 
-from benchmark.core.options import Option, integer, names, optional
+from benchmark.core.options import FLAG, PATH, Option, integer, names, optional, switch
 from benchmark.tracks.ocl.baselines import BASELINES as BASELINE_NAMES
 from benchmark.tracks.ocl.variants import ORIGINAL, modes
 
@@ -50,6 +52,39 @@ MODE = Option(
     parse_mode,
 )
 
-TRACK_OPTIONS = (BASELINES, SEED)
+BUILTIN, USE, BOTH = "builtin", "use", "both"
+
+
+def parse_judge(text: str) -> str:
+    if text not in (BUILTIN, USE, BOTH):
+        raise ValueError(f"must be {BUILTIN}, {USE} or {BOTH}, got {text!r}")
+    return text
+
+
+JUDGE = Option(
+    "--ocl-judge",
+    BUILTIN,
+    "who judges the OCL answers: builtin, use (a local USE, see --ocl-use) or both (the tables are the "
+    "built-in judge's; every disagreement is listed and fails the session)",
+    parse_judge,
+    metavar="JUDGE",
+)
+USE_PATH = Option(
+    "--ocl-use",
+    "",
+    "the local USE of --ocl-judge use|both: its `use' launcher, installation folder or folder of jars "
+    "(default: $ATLBENCH_USE)",
+    kind=PATH,
+    metavar="PATH",
+)
+ACCEPT_DISAGREEMENTS = Option(
+    "--ocl-accept-disagreements",
+    "false",
+    "with --ocl-judge both: list the disagreements between the judges and pass",
+    switch,
+    kind=FLAG,
+)
+
+TRACK_OPTIONS = (BASELINES, SEED, JUDGE, USE_PATH, ACCEPT_DISAGREEMENTS)
 REPORT_OPTIONS = (DRAWS,)
 GENERATE_OPTIONS = (MODE,)

@@ -128,7 +128,7 @@ def _pair(
     if draws > 0:
         (sums,) = resample_sums([arrays], draws, rng_for(seed, "ocl-pair", provider, first, second))
         delta = (sums[:, 0] - sums[:, 1]) / sums[:, 2]
-        interval = percentile_interval(delta, note=degeneracy_note([len(a) for a in arrays]))
+        interval = percentile_interval(delta, note=degeneracy_note([len(a) for a in arrays], "constraint"))
     n = float(total[2])
     return ModePair(
         provider,

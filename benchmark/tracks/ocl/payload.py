@@ -31,23 +31,33 @@ class Judgement:
     outcome: str
     detail: str = ""  # the error message, or the answer's invariant(s) as extracted
     states: tuple[str, ...] = ()  # the states where the verdicts differ (or evaluation failed)
+    #: states where the answer's verdict depends on the order USE gave elements sharing a hash bucket of
+    #: a Set or Bag, which the built-in judge cannot reproduce (benchmark.lang.ocl.hashorder): USE may differ
+    order_dependent: tuple[str, ...] = ()
 
     @property
     def correct(self) -> bool:
         return self.outcome == AGREEMENT
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "id": self.constraint,
             "outcome": self.outcome,
             "detail": self.detail,
             "states": list(self.states),
         }
+        if self.order_dependent:
+            data["orderDependent"] = list(self.order_dependent)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Judgement:
         return cls(
-            str(data["id"]), str(data["outcome"]), str(data.get("detail", "")), tuple(data.get("states", ()))
+            str(data["id"]),
+            str(data["outcome"]),
+            str(data.get("detail", "")),
+            tuple(data.get("states", ())),
+            tuple(data.get("orderDependent", ())),
         )
 
 
@@ -55,13 +65,18 @@ class Judgement:
 class OclPayload:
     """What a row of the OCL track holds beside its identity: which dataset model and mode it answers,
     the transformation seed its prompts were built with, a judgement per constraint of the model, and the
-    constraint ids the run answered that the model does not have."""
+    constraint ids the run answered that the model does not have. Judged with a local USE
+    (``--ocl-judge use|both``), it also says who judged, what USE cost, and (``both``) every disagreement
+    between the two judges; those keys are written only then, so a built-in session's rows are unchanged."""
 
     dataset_model: str
     mode: str
     seed: int
     judgements: tuple[Judgement, ...] = ()
     unknown_constraints: tuple[str, ...] = ()
+    judge: str | None = None  # "use" or "both"; None: the built-in judge alone
+    use_cost: Mapping[str, Any] | None = None  # USE's time for the variant (use_judge.UseVerdicts.cost_json)
+    judge_disagreements: tuple[Mapping[str, Any], ...] = ()  # use_judge.Disagreement.to_json() each
 
     def outcome_counts(self) -> dict[str, int]:
         return {o: sum(1 for j in self.judgements if j.outcome == o) for o in OUTCOMES}
@@ -73,7 +88,15 @@ class OclPayload:
             "seed": self.seed,
             "judgements": [j.to_json() for j in self.judgements],
             "unknownConstraints": list(self.unknown_constraints),
-        }
+        } | self._judge_json()
+
+    def _judge_json(self) -> dict[str, Any]:
+        if self.judge is None:
+            return {}
+        data: dict[str, Any] = {"judge": self.judge, "useJudge": dict(self.use_cost or {})}
+        if self.judge == "both":
+            data["judgeDisagreements"] = [dict(d) for d in self.judge_disagreements]
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> OclPayload:
@@ -83,6 +106,9 @@ class OclPayload:
             seed=int(data.get("seed", 0)),
             judgements=tuple(Judgement.from_json(j) for j in data.get("judgements", ())),
             unknown_constraints=tuple(data.get("unknownConstraints", ())),
+            judge=data.get("judge"),
+            use_cost=data.get("useJudge"),
+            judge_disagreements=tuple(data.get("judgeDisagreements", ())),
         )
 
     @classmethod

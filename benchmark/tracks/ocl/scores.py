@@ -152,7 +152,7 @@ def score(
         total = np.sum([a.sum(axis=0) for a in arrays], axis=0)[None, :]
         points = {m: float(v[0]) for m, v in _values(total).items()}
         (sums,) = resample_sums([arrays], draws, rng_for(seed, "ocl", provider, mode))
-        note = degeneracy_note([len(a) for a in arrays])
+        note = degeneracy_note([len(a) for a in arrays], "constraint")
         intervals = {}
         for metric, drawn in _values(sums).items():
             finite = drawn[np.isfinite(drawn)]

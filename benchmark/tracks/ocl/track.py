@@ -10,13 +10,14 @@ judgements, and the ground truth's check), :mod:`.payload` (the typed payload), 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchmark.core.rows import Facts, Row
 from benchmark.core.track import Collection, GroundTruthCase, RunCase, Track
-from benchmark.tracks.ocl.options import GENERATE_OPTIONS, REPORT_OPTIONS, TRACK_OPTIONS
+from benchmark.tracks.ocl.options import BOTH, BUILTIN, GENERATE_OPTIONS, REPORT_OPTIONS, TRACK_OPTIONS
 
 if TYPE_CHECKING:  # imported where used: every session loads the track for its options (docs/TRACKS.md)
     from benchmark.tracks.ocl.dataset import Dataset
@@ -68,15 +69,30 @@ class OclTrack(Track):
 
         dataset, error = self.loaded
         return RunJudge(
-            self.data_root, dataset, error, self.tasks, self.variants, super().error_row, self.name
+            self.data_root,
+            dataset,
+            error,
+            self.tasks,
+            self.variants,
+            super().error_row,
+            self.name,
+            judging=self.option("ocl_judge"),
+            use_path=self.option("ocl_use"),
+            run_cases=lambda: self.collection.runs,
         )
+
+    @cached_property
+    def collection(self) -> Collection:
+        from benchmark.tracks.ocl.collection import collect
+
+        return collect(self.data_root, self.loaded[0], self.tasks, self.option("ocl_baselines"), self.name)
 
     # ------------------------------------------------------------------------------- the hooks
 
     def collect(self) -> Collection:
-        from benchmark.tracks.ocl.collection import collect
-
-        return collect(self.data_root, self.loaded[0], self.tasks, self.option("ocl_baselines"), self.name)
+        if self.option("ocl_judge") != BUILTIN:
+            self.judge.use_installation()  # a missing USE is a configuration error, said once, up front
+        return self.collection
 
     def ground_truth_error(self, task: str) -> str | None:
         return self.judge.error(task)
@@ -100,7 +116,20 @@ class OclTrack(Track):
         return input_files(self.data_root, self.loaded[0])
 
     def options_json(self) -> dict[str, Any]:
-        return {"baselines": list(self.option("ocl_baselines")), "seed": self.seed}
+        options = {"baselines": list(self.option("ocl_baselines")), "seed": self.seed}
+        if self.option("ocl_judge") != BUILTIN:
+            options["judge"] = self.option("ocl_judge")
+        return options
+
+    def session_check(self, rows: Sequence[Row]) -> tuple[list[str], list[str]]:
+        """With ``--ocl-judge both``: a disagreement between the judges fails the session, unless
+        ``--ocl-accept-disagreements``."""
+        if self.option("ocl_judge") != BOTH:
+            return [], []
+        from benchmark.tracks.ocl.reports.judge import agreement_check
+
+        own = [row for row in rows if row.track == self.name]
+        return agreement_check(own, accepted=self.option("ocl_accept_disagreements"))
 
     def incomparable(self, now: Any, before: Any) -> str | None:
         if now.get("seed", 0) != before.get("seed", 0):
@@ -120,14 +149,17 @@ class OclTrack(Track):
         return props + [(o.replace(" ", "_"), str(n)) for o, n in payload.outcome_counts().items() if n]
 
     def summary_lines(self, results: Any, section: Any, verbose: bool) -> list[str]:
+        from benchmark.tracks.ocl.reports.judge import judge_lines
         from benchmark.tracks.ocl.reports.tables import summary_lines
 
-        return summary_lines(section.rows, verbose)
+        return summary_lines(section.rows, verbose) + judge_lines(section.rows)
 
     def write_reports(self, results: Any, section: Any, out_dir: Path, options: Any) -> Any:
         from benchmark.tracks.ocl.reports.files import track_report
+        from benchmark.tracks.ocl.reports.judge import with_judge_report
 
-        return track_report(section, Path(out_dir), options.get("ocl_draws"))
+        report = track_report(section, Path(out_dir), options.get("ocl_draws"))
+        return with_judge_report(report, section.rows, Path(out_dir))
 
     def llm_task(self, request: Any) -> Any:
         from benchmark.core.errors import ConfigurationError

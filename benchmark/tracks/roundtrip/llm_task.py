@@ -27,6 +27,7 @@ from typing import Any
 
 from benchmark.core.errors import ConfigurationError
 from benchmark.core.fileio import dumps_json, sha256_file, sha256_text, write_text_atomic
+from benchmark.llm.ledger import ledger_entry
 from benchmark.llm.naming import log_file_name
 from benchmark.llm.requests import Job, JobResult, LlmRequest
 from benchmark.llm.task import FILED_NO_ANSWER, FILED_OK, FILED_REFUSED, FILED_UNUSABLE, Filed
@@ -227,6 +228,7 @@ class RoundTripLlmTask:
             "responseModel": completion.response_model,
             "finishReason": completion.finish_reason,
             "transport": completion.transport,
+            "ledger": ledger_entry(result, self.config),
         }
         if completion.batch_id is not None:
             block["batchId"] = completion.batch_id

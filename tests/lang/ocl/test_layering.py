@@ -21,7 +21,8 @@ PREFIX = "benchmark.lang.ocl."
 ALLOWED = {
     "types": set(),
     "model": {"ast", "errors", "types"},
-    "values": {"types"},
+    "hashorder": set(),
+    "values": {"hashorder", "types"},
 }
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from benchmark.core.diskcache import DiskCache, code_fingerprint, make_key
 from benchmark.core.errors import BenchmarkError
+from benchmark.core.fileio import sha256_file
 from benchmark.core.track import RunCase
 from benchmark.tracks.mapping.confidence import confidence_filter_name, parse_confidence_filter
 from benchmark.tracks.mapping.ground_truth import GroundTruth, GroundTruths, Metamodels
@@ -113,6 +114,48 @@ class RunScorer:
         self.track = track
 
     def score(self, case: RunCase) -> RunRow:
+        """The run's row, from the disk cache when nothing it is computed from has changed (see
+        :meth:`_row_key`): a repeated session reads its rows instead of scoring every run again."""
+        key = self._row_key(case)
+        if key is None:
+            return self._score(case)
+        return self.cache.get_or_compute("rows", key, lambda: self._score(case))
+
+    def _row_key(self, case: RunCase) -> str | None:
+        """Everything a run's row is computed from: the run (its file's path and content, or the
+        baseline), the ground truth's files (the ATL file's content, each metamodel's content key), the
+        confidence filter and the track's code. None when the ground truth is unusable (its error row
+        is not worth keeping)."""
+        if self.truths.error(case.task) is not None:
+            return None
+        truth = self.truths.get(case.task)
+        metamodels = truth.metamodels
+        if metamodels is None:
+            return None
+        try:
+            run = [str(case.file), sha256_file(case.file)] if case.file else [f"baseline {case.baseline}"]
+            sides = [
+                part
+                for role, files in (("source", metamodels.source_files), ("target", metamodels.target_files))
+                for part in (role, *(key for path in files for key in self.truths.content_key(path)))
+            ]
+        except (OSError, BenchmarkError):
+            return None  # scoring reports it
+        return make_key(
+            "row",
+            self.track,
+            case.task,
+            case.provider,
+            case.model,
+            case.run,
+            *run,
+            self.truths.atl_hash(truth.folder.atl_file),
+            *sides,
+            repr(self.confidence),
+            code_fingerprint("tracks.mapping", "lang", "core"),
+        )
+
+    def _score(self, case: RunCase) -> RunRow:
         problem = self.truths.error(case.task)
         if problem is not None:
             return self.error_row(case, problem)
@@ -156,7 +199,12 @@ class RunScorer:
             document = self.cache.get_or_compute(
                 "baselines",
                 key,
-                lambda: run_baseline(case.baseline, source, target, transformation=case.task),
+                lambda: run_baseline(
+                    case.baseline,
+                    self.truths.load_path(source),
+                    self.truths.load_path(target),
+                    transformation=case.task,
+                ),
             )
             suggestions = parse_suggestions(document, source=label)
         except BenchmarkError as error:

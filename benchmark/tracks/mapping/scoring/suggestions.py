@@ -313,11 +313,15 @@ def _inline(node: Any, definitions: dict[str, Any]) -> Any:
 
 @cache
 def _validator(definition: str | None) -> Any:
+    """The validator of the schema or of one of its definitions; its mappings (or answer entries) are
+    checked once per shape (:mod:`benchmark.core.schema_memo`: same errors, a fraction of the time)."""
     import jsonschema  # imported here: validation is the only user
+
+    from benchmark.core.schema_memo import shape_memo_validator
 
     full = schema()
     root = full if definition is None else full["$defs"][definition]
-    return jsonschema.Draft202012Validator(_inline(root, full["$defs"]))
+    return shape_memo_validator(jsonschema.Draft202012Validator, _inline(root, full["$defs"]))
 
 
 def _validate(data: Any, definition: str | None, *, source: str | Path | None) -> None:

@@ -20,7 +20,8 @@ class whose verdicts agree everywhere is an agreement: correctness is semantic, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from benchmark.lang.ocl.check import check_invariant
@@ -106,37 +107,54 @@ class Referee:
     def _compare(
         self, constraint: str, invariants: list[Invariant], compiled: list[CompiledInvariant], text: str
     ) -> Judgement:
-        failed: list[str] = []
-        reasons: list[str] = []
-        differ: list[str] = []
+        results: dict[str, bool | str] = {}
+        unordered: list[str] = []
         for name, state in self.states.items():
             context = self.runtime.context(state)  # fresh per answer: its caches are keyed by node ids
-            holds = True
+            outcome: bool | str = True
             for ci in compiled:
                 try:
                     result = check_invariant(ci, context)
                 except OclError as error:
-                    failed.append(name)
-                    reasons.append(str(error))
+                    outcome = str(error)
                     break
                 if result.reason is not None:
-                    failed.append(name)
-                    reasons.append(result.reason)
+                    outcome = result.reason
                     break
-                holds = holds and result.ok
-            else:
-                if holds is not self.verdicts[name][constraint]:
-                    differ.append(name)
-        if failed:
-            return Judgement(constraint, EVALUATION_ERROR, reasons[0], tuple(failed))
-        if differ:
-            expected = self.contexts[constraint]
-            others = sorted({inv.class_name for inv in invariants} - {expected})
-            if others:
-                detail = f"context {', '.join(others)} instead of {expected}: {text}"
-                return Judgement(constraint, WRONG_CONTEXT, detail, tuple(differ))
-            return Judgement(constraint, DISAGREEMENT, text, tuple(differ))
-        return Judgement(constraint, AGREEMENT, text)
+                if result.order is not None and name not in unordered:
+                    unordered.append(name)
+                outcome = outcome and result.ok
+            results[name] = outcome
+        reference = {name: verdicts[constraint] for name, verdicts in self.verdicts.items()}
+        contexts = [inv.class_name for inv in invariants]
+        judgement = compare_verdicts(
+            constraint, contexts, self.contexts[constraint], results, reference, text
+        )
+        return replace(judgement, order_dependent=tuple(unordered)) if unordered else judgement
 
 
-__all__ = ["Referee"]
+def compare_verdicts(
+    constraint: str,
+    contexts: Sequence[str],
+    expected_context: str,
+    results: Mapping[str, bool | str],
+    reference: Mapping[str, bool],
+    text: str,
+) -> Judgement:
+    """The outcome of an answer that compiled, from its result on each state: whether it holds there (the
+    conjunction of its invariants' ``check`` verdicts), or why its evaluation could not finish. The rules
+    of the module docstring, shared by the built-in judge and USE's (:mod:`.use_judge`)."""
+    failed = [name for name, result in results.items() if isinstance(result, str)]
+    if failed:
+        return Judgement(constraint, EVALUATION_ERROR, str(results[failed[0]]), tuple(failed))
+    differ = tuple(name for name, holds in results.items() if holds is not reference[name])
+    if differ:
+        others = sorted(set(contexts) - {expected_context})
+        if others:
+            detail = f"context {', '.join(others)} instead of {expected_context}: {text}"
+            return Judgement(constraint, WRONG_CONTEXT, detail, differ)
+        return Judgement(constraint, DISAGREEMENT, text, differ)
+    return Judgement(constraint, AGREEMENT, text)
+
+
+__all__ = ["Referee", "compare_verdicts"]

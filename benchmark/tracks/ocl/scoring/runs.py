@@ -6,13 +6,17 @@ session's) or from a baseline; every constraint of its dataset model is judged o
 cannot be read at all still counts, every constraint a failure. A ground truth is usable when its variant
 can be built and, on the transformed states, the transformed references give the verdicts ``states.json``
 records for the original (the transformations' law, checked on the data the runs are judged with).
+With ``--ocl-judge use|both`` a local USE judges every answer of a variant too, in one JVM per variant and
+process (:mod:`.use_judge`): its judgements are the table's (``use``) or compared with the built-in
+judge's (``both``), and its verdicts of the references must be those of ``states.json`` as well.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from benchmark.core.errors import BenchmarkError
 from benchmark.core.rows import Facts, Row
@@ -20,10 +24,15 @@ from benchmark.core.track import GroundTruthCase, GroundTruthProblem, RunCase
 from benchmark.core.wording import plural
 from benchmark.tracks.ocl.baselines import baseline_answers
 from benchmark.tracks.ocl.dataset import Dataset
-from benchmark.tracks.ocl.payload import MISSING, Judgement, judged_payload
+from benchmark.tracks.ocl.options import BUILTIN, USE
+from benchmark.tracks.ocl.payload import MISSING, Judgement, OclPayload, judged_payload
 from benchmark.tracks.ocl.runs import RunFileError, read_run
 from benchmark.tracks.ocl.scoring.judge import Referee
 from benchmark.tracks.ocl.variants import ORIGINAL, UNREADABLE_TASK, Tasks, Variants, modes
+
+if TYPE_CHECKING:  # USE's driver is imported when a session asks for USE
+    from benchmark.tracks.ocl.scoring.use_batch import UseInstallation
+    from benchmark.tracks.ocl.scoring.use_judge import UseVerdicts
 
 
 class RunJudge:
@@ -38,6 +47,10 @@ class RunJudge:
         variants: Variants | None,
         error_row: Callable[[RunCase, str], Row],
         track: str = "ocl",
+        *,
+        judging: str = BUILTIN,
+        use_path: Path | None = None,
+        run_cases: Callable[[], Sequence[RunCase]] = tuple,
     ) -> None:
         self.root = root
         self.dataset = dataset
@@ -47,6 +60,11 @@ class RunJudge:
         self.base_error_row = error_row  # the harness's envelope of a run that could not be judged
         self.name = track
         self._referees: dict[tuple[str, str], Referee] = {}
+        self.judging = judging  # who judges: the built-in judge, USE, or both
+        self.use_path = use_path
+        self.run_cases = run_cases  # the session's run cases (USE judges all of a variant's at once)
+        self._use: UseInstallation | None = None
+        self._use_verdicts: dict[tuple[str, str], UseVerdicts | str] = {}
 
     def referee(self, model: str, mode: str) -> Referee:
         """The judge of a variant, built once per process."""
@@ -83,11 +101,14 @@ class RunJudge:
         assert self.dataset is not None and self.variants is not None
         model, mode = self.tasks.split(case.task)  # type: ignore[misc]
         recorded = self.dataset.models[model].verdicts
-        referee = self.referee(model, mode)
+        judged = [("", self.referee(model, mode).verdicts)]
+        if self.judging != BUILTIN:
+            judged.append((" in USE", self.use_verdicts(model, mode).references))
         wrong = [
-            f"  - {cid} on {state}: the reference {'holds' if got[cid] else 'fails'}, states.json says "
+            f"  - {cid} on {state}: the reference {'holds' if got[cid] else 'fails'}{who}, states.json says "
             f"{'holds' if recorded[state][cid] else 'fails'}"
-            for state, got in referee.verdicts.items()
+            for who, verdicts in judged
+            for state, got in verdicts.items()
             for cid in got
             if got[cid] is not recorded[state][cid]
         ]
@@ -158,11 +179,68 @@ class RunJudge:
         constraints = self.dataset.models[model].constraints
         label = case.label
         judgements = [
-            referee.judge(cid, answers.get(cid), label=f"{label} [{model}.{cid}]") for cid in constraints
+            referee.judge(cid, answers.get(cid), label=f"{label} [{model}.{cid}]")
+            for cid in constraints
+            if self.judging != USE
         ]
         unknown = sorted(set(answers) - set(constraints))
-        payload = judged_payload(model, mode, self.seed, judgements, unknown)
-        return Row(self.name, case.provider, llm, case.task, case.run, label, payload=payload)
+        payload = OclPayload(model, mode, self.seed, tuple(judgements), tuple(unknown))
+        if self.judging != BUILTIN:  # USE's judgements: the tables' (use), or compared with ours (both)
+            from benchmark.tracks.ocl.scoring.use_judge import disagreements
+
+            try:
+                verdicts = self.use_verdicts(model, mode)
+            except BenchmarkError as error:
+                return self.error_row(case, str(error))
+            use = tuple(verdicts.judge((case.case_id, cid), answers.get(cid)) for cid in constraints)
+            payload = replace(payload, judge=self.judging, use_cost=verdicts.cost_json())
+            if self.judging == USE:
+                payload = replace(payload, judgements=use)
+            else:
+                found = tuple(d.to_json() for d in disagreements(judgements, use))
+                payload = replace(payload, judge_disagreements=found)
+        return Row(self.name, case.provider, llm, case.task, case.run, label, payload=payload.to_json())
+
+    # -------------------------------------------------------------------------------------- USE
+
+    def use_installation(self) -> UseInstallation:
+        """The local USE (``--ocl-use``, else ``ATLBENCH_USE``); a configuration error when absent."""
+        if self._use is None:
+            from benchmark.tracks.ocl.scoring.use_batch import find_use
+
+            self._use = find_use(self.use_path)
+        return self._use
+
+    def use_verdicts(self, model: str, mode: str) -> UseVerdicts:
+        """USE's judgement of every answer of the variant (every run case of its task and the references),
+        computed once per process in one JVM; raises when USE cannot judge the variant."""
+        key = (model, mode)
+        if key not in self._use_verdicts:
+            from benchmark.tracks.ocl.scoring.use_judge import judge_with_use
+
+            assert self.variants is not None
+            answers: dict[tuple[str, str], str] = {}
+            task = self.tasks.of(model, mode)
+            for case in self.run_cases():
+                if case.task != task:
+                    continue
+                try:
+                    got, _ = self.answers_of(case, model, mode)
+                except (BenchmarkError, GroundTruthProblem):
+                    continue  # its row is an error row, judged by nobody
+                answers.update(((case.case_id, cid), text) for cid, text in got.items())
+            try:
+                self._use_verdicts[key] = judge_with_use(
+                    self.variants.variant(model, mode), answers, self.use_installation()
+                )
+            except (BenchmarkError, GroundTruthProblem) as error:
+                self._use_verdicts[key] = f"USE could not judge {model} ({mode}): {error}"
+        found = self._use_verdicts[key]
+        if isinstance(found, str):
+            from benchmark.tracks.ocl.scoring.use_batch import UseFailed
+
+            raise UseFailed(found)
+        return found
 
     def error_row(self, case: RunCase, message: str) -> Row:
         """An unusable run still counts: every constraint of its model is a failure (``missing``)."""
