@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from benchmark.tracks.ocl.dataset import load_dataset
+from benchmark.tracks.ocl.scoring.judge import Referee
 from benchmark.tracks.ocl.scoring.use_batch import ENVIRONMENT, find_use
 from benchmark.tracks.ocl.scoring.use_judge import disagreements, judge_with_use
 from benchmark.tracks.ocl.variants import ORIGINAL, VariantSource
@@ -84,7 +85,7 @@ def use():
 def test_both_judges_agree_on_references_and_mutants(model: str, use) -> None:
     entry = load_dataset(DATASET).models[model]
     variant = VariantSource(entry).variant(ORIGINAL)
-    referee = variant.referee()
+    referee = Referee.of(variant)
     answers: dict[tuple[str, str], str] = {}
     for cid, reference in variant.references.items():
         answers[("reference", cid)] = reference
