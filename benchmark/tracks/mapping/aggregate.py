@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from benchmark.reports import cost
 from benchmark.tracks.mapping.counts import (
     DEFAULT_PARTIAL_WEIGHT,
     BindingCounts,
@@ -119,6 +120,7 @@ class GroupResult:
     hallucinated_features: int = 0
     hallucination_runs: int = 0  # runs scored with both metamodels, whose made-up names were looked for
     unusable_runs: int = 0  # runs whose answer held no usable mapping, scored as runs with no suggestions
+    spend: cost.Spend | None = None  # what the runs cost (their ledgers), for the cost columns
 
     @property
     def is_total(self) -> bool:
@@ -251,6 +253,7 @@ def _group(
         hallucinated_features=sum(len(row.hallucinated_features) for row in rows),
         hallucination_runs=sum(1 for row in rows if hallucinations_checked(row)),
         unusable_runs=sum(1 for row in rows if run_outcome(row) == OUTCOME_UNUSABLE),
+        spend=cost.spend(row.envelope for row in rows),
     )
 
 
@@ -328,14 +331,15 @@ CSV_COLUMNS: tuple[str, ...] = (
     "duplicates",
     "hallucinated_classes",
     "hallucinated_features",
+    *cost.CSV_COLUMNS,
 )
 
 
 def csv_records(aggregation: Aggregation) -> list[dict[str, Any]]:
     """One flat record per group, keys in :data:`CSV_COLUMNS` order (``csv.DictWriter`` ready).
 
-    Missing values (a standard deviation over one run, a feature-kind split without metamodels) are
-    empty strings, so the CSV never says 0 for "not measured".
+    Missing values (a standard deviation over one run, a feature-kind split without metamodels, the cost
+    of runs without a ledger) are empty strings, so the CSV never says 0 for "not measured".
     """
     records = []
     for group in aggregation.groups:
@@ -378,6 +382,7 @@ def csv_records(aggregation: Aggregation) -> list[dict[str, Any]]:
             kind_scores = group.kind_scores(kind)
             for metric in METRICS:
                 record[f"micro_{kind}_{metric}"] = getattr(kind_scores, metric) if kind_scores else ""
+        record.update(cost.csv_values(group.spend or cost.spend(())))
         records.append({column: record[column] for column in CSV_COLUMNS})
     return records
 
@@ -494,6 +499,14 @@ def split_rows(aggregation: Aggregation, *, digits: int = 3) -> list[dict[str, A
     return rows
 
 
+def cost_lines(totals: Iterable[GroupResult], level: str = "overall") -> list[cost.CostLine]:
+    """One line per provider (its ``ALL`` group) for the cost table
+    (:func:`benchmark.reports.cost.cost_table`): what its runs cost, and its micro F1 at ``level``."""
+    return [
+        cost.CostLine((g.provider,), g.spend or cost.spend(()), _level(g.micro, level).f1) for g in totals
+    ]
+
+
 def hallucination_rows(aggregation: Aggregation) -> list[dict[str, Any]]:
     """Per provider (``ALL`` rows): runs checked for made-up names, and the class and feature names made
     up, summed over them (``None`` when no run was checked: the metamodels were missing)."""
@@ -522,6 +535,7 @@ __all__ = [
     "GroupResult",
     "Spread",
     "aggregate",
+    "cost_lines",
     "csv_records",
     "macro",
     "hallucination_rows",

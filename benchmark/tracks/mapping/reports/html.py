@@ -118,7 +118,8 @@ def html_part(results: MappingResults, stats: Statistics, figures: Sequence[Figu
             "Results",
             tables.results_table(stats).to_html(heading=False)
             + tables.split_table(stats).to_html()
-            + tables.hallucination_table(results, stats).to_html(),
+            + tables.hallucination_table(results, stats).to_html()
+            + tables.costs_table(stats).to_html(),
         ),
         ("figures", "Figures", "\n".join(figure_html(f) for f in figures)),
         (

@@ -27,6 +27,7 @@ def render_latex(results: MappingResults, stats: Statistics) -> str:
         _captioned(tables.split_table(stats), "split"),
         _captioned(tables.provider_transformation_table(stats), "per-transformation"),
         _captioned(tables.hallucination_table(results, stats, compact=True), "hallucinations"),
+        _captioned(tables.costs_table(stats), "costs"),
         _captioned(tables.pairs_table(stats), "pairs"),
         _captioned(tables.characteristics_table(results), "validation-set", "Validation-set characteristics"),
     ]

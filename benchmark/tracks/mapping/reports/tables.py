@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections import Counter
 
 from benchmark.core.wording import plural
+from benchmark.reports.cost import cost_table
 from benchmark.reports.table import Table
-from benchmark.tracks.mapping.aggregate import ALL, GroupResult, name_key, split_rows
+from benchmark.tracks.mapping.aggregate import ALL, GroupResult, cost_lines, name_key, split_rows
 from benchmark.tracks.mapping.reports import format as fmt
 from benchmark.tracks.mapping.reports.results import MappingResults
 from benchmark.tracks.mapping.stats.profiles import PROFILE_CATEGORIES
@@ -269,6 +270,15 @@ def hallucination_table(results: MappingResults, stats: Statistics, *, compact: 
     )
 
 
+def costs_table(stats: Statistics) -> Table:
+    """Per provider, in the results table's order: tokens, cost, median seconds per request, F1 per $."""
+    totals = {g.provider: g for g in stats.aggregation.totals()}
+    ordered = [totals[p.provider] for p in stats.providers if p.provider in totals]
+    return cost_table(
+        "costs", "Cost and time per provider", ("Provider",), cost_lines(ordered, stats.level), "F1"
+    )
+
+
 def split_table(stats: Statistics) -> Table:
     headers = ("Provider", "Class F1", "Binding F1", "Attribute F1", "Reference F1", "Overall F1")
     rows = [
@@ -425,6 +435,7 @@ def summary_markdown(results: MappingResults, stats: Statistics) -> str:
         pairs_table(stats),
         split_table(stats),
         hallucination_table(results, stats),
+        costs_table(stats),
         provider_transformation_table(stats),
     ]
     if stats.aggregation.excluded:
@@ -437,6 +448,7 @@ __all__ = [
     "category_table",
     "characteristics_table",
     "confidence_table",
+    "costs_table",
     "excluded_table",
     "hallucination_table",
     "mcnemar_table",

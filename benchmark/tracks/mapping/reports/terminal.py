@@ -7,10 +7,12 @@ from collections.abc import Iterable, Sequence
 
 from benchmark.core.rows import group_by_cause, run_name
 from benchmark.core.wording import plural
+from benchmark.reports.cost import cost_table
 from benchmark.reports.table import Table
 from benchmark.tracks.mapping.aggregate import (
     Aggregation,
     ExcludedRun,
+    cost_lines,
     hallucination_rows,
     name_key,
     split_rows,
@@ -45,6 +47,10 @@ def format_tables(aggregation: Aggregation) -> str:
         for title, records in tables:
             parts.append(f"\n{title}")
             parts.append("\n".join(Table.from_records("", title, records, digits=DIGITS).to_terminal()))
+        costs = cost_table("costs", "", ("Provider",), cost_lines(aggregation.totals()), "F1")
+        parts.append("\nCost and time per provider (the run files' ledgers; F1: micro overall)")
+        parts.append("\n".join(costs.to_terminal()))
+        parts.extend(f"  {note}" for note in costs.notes[1:])
     else:
         parts.append("no run could be scored")
     if aggregation.excluded:
