@@ -111,8 +111,9 @@ def results_table(stats: Statistics, *, compact: bool = False) -> Table:
 
 
 def pairs_table(stats: Statistics) -> Table:
-    """ΔF1 [CI], p: the sign-flip p over transformations, Holm-adjusted over pairs, plus how many
-    transformations McNemar finds significant (Holm over all pair x transformation tests)."""
+    """ΔF1 [CI], p: the paired permutation test of the same ΔF1 over transformations, Holm-adjusted over
+    pairs, plus how many transformations McNemar finds significant (Holm over all pair x transformation
+    tests)."""
     headers = (
         "A",
         "B",
@@ -138,12 +139,13 @@ def pairs_table(stats: Statistics) -> Table:
             )
         )
     notes = [
-        "ΔF1: micro F1 of A minus micro F1 of B on the transformations both have runs on; interval: paired "
-        "bootstrap (shared transformation draws, runs resampled per provider). p: two-sided sign-flip "
-        "permutation test on the per-transformation F1 differences (exact enumeration up to 16 "
-        "transformations); p (Holm): adjusted over all pairs. McNemar: per transformation on binding "
-        "outcomes (majority over runs; false positives count as wrong), exact binomial when fewer than 25 "
-        "discordant items, Holm-adjusted over all pair x transformation tests."
+        "ΔF1: micro F1 of A minus micro F1 of B on the transformations both have runs on, each "
+        "transformation's counts averaged over the provider's runs on it; interval: paired bootstrap "
+        "(shared transformation draws, runs resampled per provider). p: two-sided paired permutation test "
+        "of the same ΔF1 (the two providers' counts swapped at random on each transformation; exact "
+        "enumeration up to 16 transformations); p (Holm): adjusted over all pairs. McNemar: per "
+        "transformation on binding outcomes (majority over runs; false positives count as wrong), exact "
+        "binomial when fewer than 25 discordant items, Holm-adjusted over all pair x transformation tests."
     ]
     notes += [f"{p.first} vs {p.second}: {p.note}." for p in stats.pairs if p.note]
     if not stats.pairs:
