@@ -507,6 +507,38 @@ def cost_lines(totals: Iterable[GroupResult], level: str = "overall") -> list[co
     ]
 
 
+@dataclass(frozen=True)
+class F1Pivot:
+    """Micro F1 at one level with a column per provider: ``totals`` (each provider's ``ALL``) and, per
+    transformation, each provider that has runs on it (the compact per-transformation table)."""
+
+    providers: tuple[str, ...]
+    totals: dict[str, float]
+    by_transformation: dict[str, dict[str, float]]
+
+    def hardest(self, count: int) -> list[str]:
+        """The ``count`` transformations with the lowest mean F1 over the providers that have runs on them
+        (ties by name)."""
+        mean = {t: math.fsum(v.values()) / len(v) for t, v in self.by_transformation.items() if v}
+        return sorted(mean, key=lambda t: (mean[t], name_key(t)))[:count]
+
+
+def f1_pivot(aggregation: Aggregation, level: str = "overall", providers: Sequence[str] = ()) -> F1Pivot:
+    """The :class:`F1Pivot` of an aggregation; ``providers`` gives the column order (default: the
+    aggregation's), transformations are in name order."""
+    order = tuple(providers) or tuple(dict.fromkeys(g.provider for g in aggregation.groups))
+    totals: dict[str, float] = {}
+    by_t: dict[str, dict[str, float]] = {}
+    for group in aggregation.groups:
+        f1 = _level(group.micro, level).f1
+        if group.is_total:
+            totals[group.provider] = f1
+        else:
+            by_t.setdefault(group.transformation, {})[group.provider] = f1
+    ordered = {t: by_t[t] for t in sorted(by_t, key=name_key)}
+    return F1Pivot(tuple(p for p in order if p in totals), totals, ordered)
+
+
 def hallucination_rows(aggregation: Aggregation) -> list[dict[str, Any]]:
     """Per provider (``ALL`` rows): runs checked for made-up names, and the class and feature names made
     up, summed over them (``None`` when no run was checked: the metamodels were missing)."""
@@ -532,11 +564,13 @@ __all__ = [
     "CSV_COLUMNS",
     "Aggregation",
     "ExcludedRun",
+    "F1Pivot",
     "GroupResult",
     "Spread",
     "aggregate",
     "cost_lines",
     "csv_records",
+    "f1_pivot",
     "macro",
     "hallucination_rows",
     "hallucinations_checked",

@@ -12,9 +12,10 @@ from collections import Counter
 from benchmark.core.wording import plural
 from benchmark.reports.cost import cost_table
 from benchmark.reports.table import Table
-from benchmark.tracks.mapping.aggregate import ALL, GroupResult, cost_lines, name_key, split_rows
+from benchmark.tracks.mapping.aggregate import ALL, GroupResult, cost_lines, f1_pivot, name_key, split_rows
 from benchmark.tracks.mapping.reports import format as fmt
 from benchmark.tracks.mapping.reports.results import MappingResults
+from benchmark.tracks.mapping.reports.scale import at_scale
 from benchmark.tracks.mapping.stats.profiles import PROFILE_CATEGORIES
 from benchmark.tracks.mapping.stats.summary import Statistics, level_of
 
@@ -220,6 +221,28 @@ def provider_transformation_table(stats: Statistics) -> Table:
         align="llrrrrrrr",
         notes=notes,
         grouped=True,
+    )
+
+
+def f1_transformation_table(stats: Statistics) -> Table:
+    """F1 per transformation with a column per provider (in the results table's order), the ``ALL`` line
+    first: the compact per-transformation table of a large session (:mod:`.scale`)."""
+    pivot = f1_pivot(stats.aggregation, stats.level, [p.provider for p in stats.providers])
+    rows = [(ALL, *(fmt.number(pivot.totals[p]) for p in pivot.providers))]
+    for transformation, values in pivot.by_transformation.items():
+        rows.append((transformation, *(fmt.number(values.get(p)) for p in pivot.providers)))
+    notes = (
+        f"Micro F1 at level {LEVEL_NAMES[stats.level]}, each provider's runs pooled per transformation; "
+        "ALL: pooled over every transformation the provider has runs on; –: no scored run. Precision, "
+        "recall, accuracy and macro F1 per provider and transformation are in rq1_aggregate.csv and "
+        "index.html.",
+    )
+    return Table(
+        "f1_per_transformation",
+        "F1 per transformation",
+        ("Transformation", *pivot.providers),
+        tuple(rows),
+        notes=notes,
     )
 
 
@@ -438,11 +461,19 @@ def summary_markdown(results: MappingResults, stats: Statistics) -> str:
         split_table(stats),
         hallucination_table(results, stats),
         costs_table(stats),
-        provider_transformation_table(stats),
     ]
+    markdown = [t.to_markdown() for t in tables]
+    if at_scale(len(stats.transformations)):  # one line per transformation, folded away (:mod:`.scale`)
+        pivot = f1_transformation_table(stats)
+        markdown.append(
+            f"## {pivot.title}\n\n<details><summary>{len(stats.transformations)} transformations, a column "
+            "per provider</summary>\n\n" + pivot.to_markdown(heading=False) + "\n</details>\n"
+        )
+    else:
+        markdown.append(provider_transformation_table(stats).to_markdown())
     if stats.aggregation.excluded:
-        tables.append(excluded_table(stats))
-    return "\n".join(parts) + "\n" + "\n".join(t.to_markdown() for t in tables)
+        markdown.append(excluded_table(stats).to_markdown())
+    return "\n".join(parts) + "\n" + "\n".join(markdown)
 
 
 __all__ = [
@@ -452,6 +483,7 @@ __all__ = [
     "confidence_table",
     "costs_table",
     "excluded_table",
+    "f1_transformation_table",
     "hallucination_table",
     "mcnemar_table",
     "pairs_table",
