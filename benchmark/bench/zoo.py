@@ -88,9 +88,14 @@ def _row(label: str, timed: list[tuple[float, float, int]], **extra: Any) -> dic
     }
 
 
-def run(args: argparse.Namespace) -> int:
-    from tabulate import tabulate
+def _table(records: list[dict[str, Any]]) -> str:
+    """Records (one dict per line, the keys as headings) as the report kit's terminal table."""
+    from benchmark.reports.table import terminal_lines
 
+    return "\n".join(terminal_lines(list(records[0]), [[str(v) for v in r.values()] for r in records]))
+
+
+def run(args: argparse.Namespace) -> int:
     zoo = zoo_location(args.zoo)
     if zoo is None:
         print(f"zoo: skipped: no local ATL Zoo checkout (give --zoo DIR or set {ZOO_ENV})")
@@ -109,10 +114,7 @@ def run(args: argparse.Namespace) -> int:
         tasks = len(discover(tree).transformations)
         print(f"ATL Zoo: {zoo} ({sum(1 for _ in zoo.rglob('*.atl'))} .atl files); {tasks} tasks")
         print(
-            tabulate(
-                [_row("build into a new directory", builds), _row("rebuild (nothing to write)", rebuild)],
-                headers="keys",
-            )
+            _table([_row("build into a new directory", builds), _row("rebuild (nothing to write)", rebuild)])
         )
         if not args.skip_session:
             failed |= _sessions(args, tree, Path(tmp))
@@ -120,8 +122,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _sessions(args: argparse.Namespace, built: Path, tmp: Path) -> bool:
-    from tabulate import tabulate
-
     from benchmark.tracks.mapping.discovery import discover
     from benchmark.tracks.mapping.synth import PROFILES, write_synthetic_runs
 
@@ -152,8 +152,8 @@ def _sessions(args: argparse.Namespace, built: Path, tmp: Path) -> bool:
         f"\npytest cases/test_rq1.py: {tasks} transformations, {runs} run files "
         f"({', '.join(names)} x {args.runs}) and 2 baselines each; medians of {args.repeat}"
     )
-    print(tabulate(rows, headers="keys"))
+    print(_table(rows))
     for label, breakdown in breakdowns:
         print(f"\nphases, {label} (median seconds; a phase inside another is listed after it):")
-        print(tabulate([(name, f"{seconds:.3f}") for name, seconds in breakdown], headers=["phase", "s"]))
+        print(_table([{"phase": name, "s": f"{seconds:.3f}"} for name, seconds in breakdown]))
     return failed

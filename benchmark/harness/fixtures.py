@@ -16,6 +16,7 @@ import pytest
 from benchmark.core.errors import BenchmarkError
 from benchmark.core.rows import Facts, Row
 from benchmark.core.track import GroundTruthCase, GroundTruthProblem, RunCase, Track
+from benchmark.harness.ledger import with_ledger
 from benchmark.harness.state import session_of
 
 
@@ -64,12 +65,14 @@ def recording_errors(track: Track, case: RunCase, record: Recorder, doing: str) 
 
 
 class Recorder:
-    """Records a case's row in its process's collector, and its readable properties for JUnit XML."""
+    """Records a case's row in its process's collector (with its run file's ledger,
+    :func:`~benchmark.harness.ledger.with_ledger`), and its readable properties for JUnit XML."""
 
     def __init__(self, request: pytest.FixtureRequest, record_property: Any) -> None:
         self.request, self.record_property = request, record_property
 
     def __call__(self, track: Track, row: Row) -> None:
+        row = with_ledger(row, self.request.param)
         session_of(self.request.config).collector.add(self.request.node.nodeid, row)
         for name in ("provider", "model", "task", "run"):
             self.record_property(name, getattr(row, name))

@@ -18,6 +18,7 @@ from benchmark.core.rows import Row
 from benchmark.core.track import Collection, SkippedInput, Track, TrackContext
 from benchmark.core.wording import plural
 from benchmark.harness.gates import compare_with, min_score_failures
+from benchmark.harness.ledger import with_ledger
 from benchmark.harness.options import SessionOptions
 
 
@@ -174,5 +175,6 @@ class Harness:
                 if progress:
                     print(f"[{index}/{len(runs)}] {name} {case.case_id}", file=sys.stderr)
                 problem = track.ground_truth_error(case.task)
-                rows.append(track.error_row(case, problem) if problem else track.score_run(case))
+                row = track.error_row(case, problem) if problem else track.score_run(case)
+                rows.append(with_ledger(row, case))
         return rows, problems

@@ -16,8 +16,11 @@ is replayed from the cache, so ``--offline`` writes the same bytes; the cost is 
 configured price (recorded beside it), so a price added later reaches old runs on the next replay.
 
 Reading: :func:`run_ledger` gives a run file's totals (tokens in and out, cost or blank with the reason,
-seconds, attempts) whatever the track, for the report tables (``input_tokens, output_tokens, cost_usd,
-median_seconds``) and for "headline per dollar".
+seconds, attempts) whatever the track. The harness puts them into the run's row, under ``ledger`` in the
+row's ``provenance`` (:meth:`RunLedger.row_json`; a row whose file has no ledger keeps an empty
+provenance), so that ``results.json`` alone rebuilds the cost columns of every track's tables
+(:mod:`benchmark.reports.cost`: ``input_tokens, output_tokens, cost_usd, median_seconds`` and "headline
+per dollar"); :func:`row_ledger` reads it back and :func:`combine` adds runs up.
 """
 
 from __future__ import annotations
@@ -96,6 +99,32 @@ class RunLedger:
     def median_seconds(self) -> float | None:
         return statistics.median(self.seconds) if self.seconds else None
 
+    def row_json(self) -> dict[str, Any]:
+        """What a row keeps of its run file's ledger (under ``provenance.ledger``): the totals and every
+        request's seconds, so that a median over many runs is the median over their requests."""
+        return {
+            "requests": self.requests,
+            "inputTokens": self.input_tokens,
+            "outputTokens": self.output_tokens,
+            "costUsd": self.cost_usd,
+            "costNote": self.cost_note,
+            "seconds": list(self.seconds),
+            "attempts": self.attempts,
+        }
+
+    @classmethod
+    def from_row_json(cls, data: Mapping[str, Any]) -> RunLedger:
+        return cls(
+            requests=int(data.get("requests") or 0),
+            input_tokens=data.get("inputTokens"),
+            output_tokens=data.get("outputTokens"),
+            cost_usd=data.get("costUsd"),
+            cost_note=data.get("costNote"),
+            seconds=tuple(float(s) for s in data.get("seconds", ())),
+            attempts=int(data.get("attempts") or 0),
+            calls=(),
+        )
+
     def to_json(self) -> dict[str, Any]:
         return {
             "requests": self.requests,
@@ -150,6 +179,63 @@ def summarise(entries: Iterable[Mapping[str, Any]]) -> RunLedger:
     )
 
 
+def combine(ledgers: Iterable[RunLedger]) -> RunLedger:
+    """Totals over several runs' ledgers (a provider's runs in a table), with :func:`summarise`'s rules:
+    tokens and cost add up only when every run knows them; an unknown cost keeps the first reason; a
+    zero cost keeps the reasons it was declared zero for."""
+    items = list(ledgers)
+    if not items:
+        return summarise([])
+    costs = [ledger.cost_usd for ledger in items]
+    if all(cost is not None for cost in costs):
+        cost: float | None = round(sum(float(c) for c in costs), COST_DECIMALS)  # type: ignore[arg-type]
+        zero_notes = sorted({ledger.cost_note for ledger in items if ledger.cost_note})
+        note = "; ".join(zero_notes) if cost == 0 and zero_notes else None
+    else:
+        cost = None
+        note = next(
+            (ledger.cost_note for ledger in items if ledger.cost_usd is None and ledger.cost_note), None
+        )
+        note = note or "unknown"
+
+    def total(values: list[int | None]) -> int | None:
+        return sum(values) if all(isinstance(v, int) for v in values) else None  # type: ignore[arg-type]
+
+    return RunLedger(
+        requests=sum(ledger.requests for ledger in items),
+        input_tokens=total([ledger.input_tokens for ledger in items]),
+        output_tokens=total([ledger.output_tokens for ledger in items]),
+        cost_usd=cost,
+        cost_note=note,
+        seconds=tuple(s for ledger in items for s in ledger.seconds),
+        attempts=sum(ledger.attempts for ledger in items),
+        calls=tuple(sorted({call for ledger in items for call in ledger.calls})),
+    )
+
+
+def file_ledger(path: str | Path) -> RunLedger | None:
+    """The ledger of a run file, or ``None`` when it has none (a synthetic or imported run, a run written
+    before the ledger existed) or cannot be read. Cheap for the files most sessions score: a file whose
+    text never says ``"ledger"`` is not parsed."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if f'"{LEDGER_KEY}"' not in text:
+        return None
+    try:
+        ledger = summarise(ledger_entries(json.loads(text)))
+    except ValueError:
+        return None
+    return ledger if ledger.requests else None
+
+
+def row_ledger(provenance: Mapping[str, Any]) -> RunLedger | None:
+    """The ledger the harness put into a row's ``provenance`` (:meth:`RunLedger.row_json`), or ``None``."""
+    data = provenance.get(LEDGER_KEY)
+    return RunLedger.from_row_json(data) if isinstance(data, Mapping) else None
+
+
 def run_ledger(source: str | Path | Mapping[str, Any]) -> RunLedger:
     """A run file's ledger totals (a path, or its parsed JSON, or a part of it such as one answer's
     provenance): what a table needs per run. An unreadable file reads as having no ledger."""
@@ -169,8 +255,11 @@ __all__ = [
     "NOTE_NO_PRICE",
     "NOTE_NO_USAGE",
     "RunLedger",
+    "combine",
+    "file_ledger",
     "ledger_entries",
     "ledger_entry",
+    "row_ledger",
     "run_ledger",
     "summarise",
 ]

@@ -144,12 +144,16 @@ class Table:
             lines += [f"* {note}" for note in self.notes]
         return "\n".join(lines) + "\n"
 
-    def to_latex(self, *, label: str | None = None, caption: str | None = None) -> str:
+    def to_latex(self, *, label: str | None = None, caption: str | None = None, long: bool = False) -> str:
         """With a ``caption``: a complete booktabs ``table`` environment, to paste into a paper as it is
-        (``\\usepackage{booktabs}``). Without: a bare ``tabular`` with ``\\hline`` rules, no package needed.
-        Every cell is escaped (:func:`~benchmark.reports.latex.latex_escape`)."""
+        (``\\usepackage{booktabs}``); with ``long``, a ``longtable`` instead, which breaks across pages and
+        repeats its heading (``\\usepackage{longtable}`` too): for a table of a hundred lines. Without a
+        caption: a bare ``tabular`` with ``\\hline`` rules, no package needed. Every cell is escaped
+        (:func:`~benchmark.reports.latex.latex_escape`)."""
         if caption is None:
             return self._bare_tabular()
+        if long:
+            return self._longtable(label, caption)
         lines = [
             f"% {self.title}: a complete table environment, to paste as it is (needs booktabs).",
             r"\begin{table}[htbp]",
@@ -172,6 +176,37 @@ class Table:
         if not self.rows:
             lines.append(rf"\multicolumn{{{len(self.headers)}}}{{c}}{{(none)}} \\")
         lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
+        return "\n".join(lines)
+
+    def _longtable(self, label: str | None, caption: str) -> str:
+        heading = [r"\toprule", _latex_row(self.headers), r"\midrule"]
+        continued = rf"\multicolumn{{{len(self.headers)}}}{{r}}{{\small continued on the next page}} \\"
+        lines = [
+            f"% {self.title}: a complete long table, over as many pages as it needs "
+            "(needs booktabs and longtable).",
+            r"\begingroup\small",
+            rf"\begin{{longtable}}{{{self.alignment()}}}",
+            rf"\caption{{{latex_escape(caption)}}}" + (rf"\label{{{label}}}" if label else "") + r" \\",
+            *heading,
+            r"\endfirsthead",
+            *heading,
+            r"\endhead",
+            r"\midrule",
+            continued,
+            r"\endfoot",
+            r"\bottomrule",
+            r"\endlastfoot",
+        ]
+        previous = None
+        for row in self.rows:
+            first = _text(row[0]) if row else None
+            if row and (first == "Total" or (self.grouped and previous is not None and first != previous)):
+                lines.append(r"\midrule")
+            lines.append(_latex_row(row))
+            previous = first
+        if not self.rows:
+            lines.append(rf"\multicolumn{{{len(self.headers)}}}{{c}}{{(none)}} \\")
+        lines += [r"\end{longtable}", r"\endgroup", ""]
         return "\n".join(lines)
 
     def _bare_tabular(self) -> str:

@@ -85,7 +85,11 @@ def degeneracy_note(run_counts: Sequence[int], unit: str = "transformation") -> 
 
 
 def resample_sums(
-    systems: Sequence[Sequence[np.ndarray]], draws: int, rng: np.random.Generator
+    systems: Sequence[Sequence[np.ndarray]],
+    draws: int,
+    rng: np.random.Generator,
+    *,
+    mean_runs: bool = False,
 ) -> list[np.ndarray]:
     """Bootstrap sums of per-run count vectors, for one or several systems sharing the transformations.
 
@@ -93,7 +97,9 @@ def resample_sums(
     lists the same transformations in the same order (each has at least one run). Each draw picks
     ``T`` transformation indices with replacement, shared by all systems (the pairing), then, for each
     system separately, as many runs as that system has on the drawn transformation, with replacement,
-    and sums their count vectors. Returns one ``(draws, k)`` array per system.
+    and sums their count vectors. Returns one ``(draws, k)`` array per system. With ``mean_runs`` each
+    drawn transformation contributes the mean of its drawn runs instead of their sum (every
+    transformation weighs alike, whatever its number of runs); the random stream is the same.
     """
     if draws < 1:
         raise ValueError(f"draws must be at least 1, got {draws}")
@@ -122,7 +128,11 @@ def resample_sums(
             # only the first n slots of a drawn transformation hold a run; the others read the zero row
             rows = chosen[..., None] * stride + np.where(slots < n, runs, longest)
             values = flat[rows.reshape(len(chosen), -1)]  # (c, T * R, k)
-            sums[start : start + chunk] = values.sum(axis=1)
+            if mean_runs:
+                per_run = values.reshape(len(chosen), transformations, longest, width).sum(axis=2) / n
+                sums[start : start + chunk] = per_run.sum(axis=1)
+            else:
+                sums[start : start + chunk] = values.sum(axis=1)
         results.append(sums)
     return results
 
@@ -166,15 +176,17 @@ def paired_bootstrap_delta(
     draws: int = DEFAULT_DRAWS,
     rng: np.random.Generator,
     confidence: float = DEFAULT_CONFIDENCE,
+    mean_runs: bool = False,
 ) -> Interval | None:
     """Interval of metric(first) - metric(second) with shared transformation draws (the pairing: both
     systems are scored on the same resampled transformations); runs are resampled per system, since run
-    k of one provider has nothing to do with run k of another. None without common transformations."""
+    k of one provider has nothing to do with run k of another. ``mean_runs``: each transformation's
+    counts are its runs' mean (:func:`resample_sums`). None without common transformations."""
     if not first:
         return None
     notes = {degeneracy_note([len(g) for g in first]), degeneracy_note([len(g) for g in second])}
     note = "; ".join(sorted(n for n in notes if n)) or None
-    sums_first, sums_second = resample_sums([first, second], draws, rng)
+    sums_first, sums_second = resample_sums([first, second], draws, rng, mean_runs=mean_runs)
     delta = metric_draws(sums_first)[metric] - metric_draws(sums_second)[metric]
     return percentile_interval(delta, confidence=confidence, note=note)
 

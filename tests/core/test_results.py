@@ -33,6 +33,18 @@ def test_results_of_several_tracks_round_trip_through_a_file(tmp_path):
     assert loaded.section("atl").facts == results.section("atl").facts
     assert loaded.section("toy").rows[0].error == "why"
     assert Results.load(path).to_json() == loaded.to_json()
+    # the file is the same object as to_json(); one fact and one row per line, the rest indented
+    text = path.read_text(encoding="utf-8")
+    assert json.loads(text) == results.to_json()
+    lines = text.splitlines()
+    assert [line.strip()[:18] for line in lines if '"rowFormat"' in line] == ['{"rowFormat": 2, "'] * 3
+    assert sum('"task": "Grafcet2Petrinet"' in line for line in lines) == 3  # a fact and two rows
+    assert '      "lark": "1.3.1"' in lines and text.endswith("\n}\n")
+    assert json.loads(Results(results.header).dumps()) == Results(results.header).to_json()
+    unicode = Results(
+        ResultsHeader(), (TrackSection("atl", {}, (), (Row("atl", "Modèle→Δ", "m", "t", "r"),)),)
+    )
+    assert "Modèle→Δ" in unicode.dumps() and json.loads(unicode.dumps()) == unicode.to_json()
 
 
 def test_a_version_1_file_reads_as_the_mapping_track(tmp_path):

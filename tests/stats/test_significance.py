@@ -1,4 +1,4 @@
-"""Sign-flip permutation test, McNemar and Holm against hand-computed values and SciPy."""
+"""Sign-flip and paired swap permutation tests, McNemar and Holm against hand-computed values and SciPy."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats as scipy_stats
 
+from benchmark.core.metrics import scores_array
 from benchmark.stats.bootstrap import rng_for
 from benchmark.stats.significance import (
     MCNEMAR_CHI2,
@@ -16,8 +17,45 @@ from benchmark.stats.significance import (
     MCNEMAR_NONE,
     holm,
     mcnemar,
+    paired_swap_test,
     sign_flip_test,
 )
+
+
+def f1_difference(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    return scores_array(*first.T)["f1"] - scores_array(*second.T)["f1"]
+
+
+def test_swap_test_hand_computed():
+    # three units, A right on all (2 TP each), B wrong on all (2 FN each): micro F1 1 against 0. Swapping
+    # one unit gives A' = (4, 0, 2), F1 0.8, and B' = (2, 0, 4), F1 0.5: 0.3; two units -0.3; all three -1.
+    # Only "none" and "all" reach |1|: p = 2/8.
+    first = np.array([[2.0, 0, 0]] * 3)
+    second = np.array([[0.0, 0, 2]] * 3)
+    result = paired_swap_test(first, second, f1_difference)
+    assert (result.statistic, result.p_value, result.exact, result.resamples, result.n) == (
+        1.0,
+        0.25,
+        True,
+        8,
+        3,
+    )
+    assert paired_swap_test(first, first, f1_difference).p_value == 1.0  # identical systems
+    assert paired_swap_test(first[:0], second[:0], f1_difference).p_value == 1.0
+
+
+def test_swap_test_monte_carlo_beyond_the_exact_limit():
+    rng = np.random.default_rng(7)
+    first = rng.integers(0, 9, size=(14, 3)).astype(float)
+    second = rng.integers(0, 9, size=(14, 3)).astype(float)
+    exact = paired_swap_test(first, second, f1_difference, exact_max=16)
+    sampled = paired_swap_test(
+        first, second, f1_difference, exact_max=10, resamples=40000, rng=rng_for(3, "swap")
+    )
+    assert exact.exact and not sampled.exact and sampled.statistic == exact.statistic
+    assert sampled.p_value == pytest.approx(exact.p_value, abs=0.01)
+    with pytest.raises(ValueError, match="seeded generator"):
+        paired_swap_test(first, second, f1_difference, exact_max=4)
 
 
 def test_sign_flip_hand_computed():

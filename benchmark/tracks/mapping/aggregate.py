@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from benchmark.reports import cost
 from benchmark.tracks.mapping.counts import (
     DEFAULT_PARTIAL_WEIGHT,
     BindingCounts,
@@ -119,6 +120,7 @@ class GroupResult:
     hallucinated_features: int = 0
     hallucination_runs: int = 0  # runs scored with both metamodels, whose made-up names were looked for
     unusable_runs: int = 0  # runs whose answer held no usable mapping, scored as runs with no suggestions
+    spend: cost.Spend | None = None  # what the runs cost (their ledgers), for the cost columns
 
     @property
     def is_total(self) -> bool:
@@ -251,6 +253,7 @@ def _group(
         hallucinated_features=sum(len(row.hallucinated_features) for row in rows),
         hallucination_runs=sum(1 for row in rows if hallucinations_checked(row)),
         unusable_runs=sum(1 for row in rows if run_outcome(row) == OUTCOME_UNUSABLE),
+        spend=cost.spend(row.envelope for row in rows),
     )
 
 
@@ -328,14 +331,15 @@ CSV_COLUMNS: tuple[str, ...] = (
     "duplicates",
     "hallucinated_classes",
     "hallucinated_features",
+    *cost.CSV_COLUMNS,
 )
 
 
 def csv_records(aggregation: Aggregation) -> list[dict[str, Any]]:
     """One flat record per group, keys in :data:`CSV_COLUMNS` order (``csv.DictWriter`` ready).
 
-    Missing values (a standard deviation over one run, a feature-kind split without metamodels) are
-    empty strings, so the CSV never says 0 for "not measured".
+    Missing values (a standard deviation over one run, a feature-kind split without metamodels, the cost
+    of runs without a ledger) are empty strings, so the CSV never says 0 for "not measured".
     """
     records = []
     for group in aggregation.groups:
@@ -378,6 +382,7 @@ def csv_records(aggregation: Aggregation) -> list[dict[str, Any]]:
             kind_scores = group.kind_scores(kind)
             for metric in METRICS:
                 record[f"micro_{kind}_{metric}"] = getattr(kind_scores, metric) if kind_scores else ""
+        record.update(cost.csv_values(group.spend or cost.spend(())))
         records.append({column: record[column] for column in CSV_COLUMNS})
     return records
 
@@ -494,6 +499,46 @@ def split_rows(aggregation: Aggregation, *, digits: int = 3) -> list[dict[str, A
     return rows
 
 
+def cost_lines(totals: Iterable[GroupResult], level: str = "overall") -> list[cost.CostLine]:
+    """One line per provider (its ``ALL`` group) for the cost table
+    (:func:`benchmark.reports.cost.cost_table`): what its runs cost, and its micro F1 at ``level``."""
+    return [
+        cost.CostLine((g.provider,), g.spend or cost.spend(()), _level(g.micro, level).f1) for g in totals
+    ]
+
+
+@dataclass(frozen=True)
+class F1Pivot:
+    """Micro F1 at one level with a column per provider: ``totals`` (each provider's ``ALL``) and, per
+    transformation, each provider that has runs on it (the compact per-transformation table)."""
+
+    providers: tuple[str, ...]
+    totals: dict[str, float]
+    by_transformation: dict[str, dict[str, float]]
+
+    def hardest(self, count: int) -> list[str]:
+        """The ``count`` transformations with the lowest mean F1 over the providers that have runs on them
+        (ties by name)."""
+        mean = {t: math.fsum(v.values()) / len(v) for t, v in self.by_transformation.items() if v}
+        return sorted(mean, key=lambda t: (mean[t], name_key(t)))[:count]
+
+
+def f1_pivot(aggregation: Aggregation, level: str = "overall", providers: Sequence[str] = ()) -> F1Pivot:
+    """The :class:`F1Pivot` of an aggregation; ``providers`` gives the column order (default: the
+    aggregation's), transformations are in name order."""
+    order = tuple(providers) or tuple(dict.fromkeys(g.provider for g in aggregation.groups))
+    totals: dict[str, float] = {}
+    by_t: dict[str, dict[str, float]] = {}
+    for group in aggregation.groups:
+        f1 = _level(group.micro, level).f1
+        if group.is_total:
+            totals[group.provider] = f1
+        else:
+            by_t.setdefault(group.transformation, {})[group.provider] = f1
+    ordered = {t: by_t[t] for t in sorted(by_t, key=name_key)}
+    return F1Pivot(tuple(p for p in order if p in totals), totals, ordered)
+
+
 def hallucination_rows(aggregation: Aggregation) -> list[dict[str, Any]]:
     """Per provider (``ALL`` rows): runs checked for made-up names, and the class and feature names made
     up, summed over them (``None`` when no run was checked: the metamodels were missing)."""
@@ -519,10 +564,13 @@ __all__ = [
     "CSV_COLUMNS",
     "Aggregation",
     "ExcludedRun",
+    "F1Pivot",
     "GroupResult",
     "Spread",
     "aggregate",
+    "cost_lines",
     "csv_records",
+    "f1_pivot",
     "macro",
     "hallucination_rows",
     "hallucinations_checked",

@@ -159,7 +159,7 @@ class AtlTrack(Track):
 
         rows, weight = self.decode(section.rows), self.option("partial_weight")
         aggregation = aggregate(rows, partial_weight=weight)
-        return summary_lines(rows, aggregation, self.option("confidence"))
+        return summary_lines(rows, aggregation, self.option("confidence"), verbose)
 
     def write_reports(self, results: Any, section: Any, out_dir: Path, options: Any) -> Any:
         from benchmark.tracks.mapping.reports.files import section_report

@@ -14,6 +14,7 @@ TEXT_FILES = (
     "ocl_robustness.tex",
     "ocl_mode_pairs.csv",
     "ocl_mode_pairs.tex",
+    "ocl_cost.tex",
     "index.html",
     "terminal.txt",
 )

@@ -14,6 +14,7 @@ TEXT_FILES = (
     "roundtrip_by_operator.csv",
     "roundtrip_by_k.csv",
     "roundtrip_table.tex",
+    "roundtrip_cost.tex",
     "index.html",
     "terminal.txt",
 )

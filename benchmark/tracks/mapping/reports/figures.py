@@ -15,6 +15,7 @@ from benchmark.core.forked import run_forked
 from benchmark.core.phases import phase
 from benchmark.reports import figures as kit
 from benchmark.reports.figures import Figure, empty, provider_colours, render
+from benchmark.tracks.mapping.reports.scale import HEATMAP_ROWS_PER_PANEL
 from benchmark.tracks.mapping.stats.profiles import PROFILE_CATEGORIES
 from benchmark.tracks.mapping.stats.summary import Statistics, level_of
 
@@ -95,7 +96,19 @@ def pr_scatter(stats: Statistics, colours: dict[str, str]) -> Figure:
     )
 
 
+def _f1_values(stats: Statistics, transformations: Sequence[str], providers: Sequence[str]) -> np.ndarray:
+    values = np.full((len(transformations), len(providers)), np.nan)
+    for i, t in enumerate(transformations):
+        for j, provider in enumerate(providers):
+            group = stats.group(provider, t)
+            if group is not None:
+                values[i, j] = level_of(group.micro, stats.level).f1
+    return values
+
+
 def f1_heatmap(stats: Statistics) -> Figure:
+    if len(stats.transformations) > HEATMAP_ROWS_PER_PANEL:
+        return f1_heatmap_panels(stats)
     providers = [p.provider for p in stats.providers]
     transformations = list(stats.transformations)
 
@@ -103,12 +116,7 @@ def f1_heatmap(stats: Statistics) -> Figure:
         if not providers or not transformations:
             empty(figure, "no scored runs")
             return
-        values = np.full((len(transformations), len(providers)), np.nan)
-        for i, t in enumerate(transformations):
-            for j, provider in enumerate(providers):
-                group = stats.group(provider, t)
-                if group is not None:
-                    values[i, j] = level_of(group.micro, stats.level).f1
+        values = _f1_values(stats, transformations, providers)
         axes = figure.add_subplot()  # type: ignore[attr-defined]
         from matplotlib import colormaps
 
@@ -137,6 +145,50 @@ def f1_heatmap(stats: Statistics) -> Figure:
         "f1_heatmap",
         "F1 per transformation",
         "Micro F1 of each provider on each transformation (pooled over its runs); grey: no scored run.",
+        render(draw, (width, height)),
+    )
+
+
+def f1_heatmap_panels(stats: Statistics) -> Figure:
+    """The F1 heatmap of a large session (:mod:`~benchmark.tracks.mapping.reports.scale`): the
+    transformations in name order, split into side-by-side panels of at most
+    :data:`~benchmark.tracks.mapping.reports.scale.HEATMAP_ROWS_PER_PANEL` rows (each with its own labels
+    and the providers on top), one colour bar; no numbers in the cells (the tables have them)."""
+    providers = [p.provider for p in stats.providers]
+    transformations = list(stats.transformations)
+    panels = -(-len(transformations) // HEATMAP_ROWS_PER_PANEL)
+    per_panel = -(-len(transformations) // panels)
+    chunks = [transformations[i : i + per_panel] for i in range(0, len(transformations), per_panel)]
+    longest = max(len(t) for t in transformations)
+
+    def draw(figure: object) -> None:
+        from matplotlib import colormaps
+
+        cmap = colormaps["viridis"].with_extremes(bad="#e0e0e0")
+        axes = figure.subplots(1, len(chunks), squeeze=False)[0]  # type: ignore[attr-defined]
+        image = None
+        for panel, chunk in zip(axes, chunks, strict=True):
+            values = _f1_values(stats, chunk, providers)
+            image = panel.imshow(np.ma.masked_invalid(values), cmap=cmap, vmin=0.0, vmax=1.0, aspect="auto")
+            panel.set_yticks(range(len(chunk)), chunk, fontsize=7)
+            panel.set_xticks(range(len(providers)), providers, rotation=90, fontsize=7)
+            panel.xaxis.tick_top()
+            panel.set_ylim(per_panel - 0.5, -0.5)  # equal rows in every panel, the last one's blank below
+        figure.colorbar(image, ax=list(axes), label=f"micro F1 ({stats.level})", shrink=0.5)  # type: ignore[attr-defined]
+        figure.suptitle(  # type: ignore[attr-defined]
+            f"F1 per transformation and provider ({len(transformations)} transformations, "
+            "in name order, read down each panel)"
+        )
+
+    label_width = 0.06 * min(longest, 45) + 0.3  # inches for the transformation names at 7 pt
+    width = len(chunks) * (label_width + 0.32 * len(providers)) + 1.2
+    height = 0.19 * per_panel + 0.09 * max(len(p) for p in providers) + 1.0
+    return Figure(
+        "f1_heatmap",
+        "F1 per transformation",
+        "Micro F1 of each provider on each transformation (pooled over its runs); grey: no scored run. "
+        f"{len(transformations)} transformations in name order, in {len(chunks)} panels read top to bottom, "
+        "left to right; the values are in the per-transformation tables.",
         render(draw, (width, height)),
     )
 

@@ -10,7 +10,9 @@ files. Artefacts, all in ``out_dir``:
 * ``statistics.json``: every statistic (intervals, tests, profiles) in machine-readable form;
 * ``pr_scatter``, ``f1_heatmap``, ``confidence``, ``categories`` as PNG and SVG;
 * its part of ``index.html``: tables, figures, paired comparisons and drill-down;
-* ``tables.tex``: booktabs results, paired-comparison and validation-set tables.
+* ``tables.tex``: booktabs results, paired-comparison and validation-set tables;
+* ``rq1_drilldown.html``, only for a session of more than 20 transformations: the per-binding drill-down,
+  a page of its own linked from ``index.html`` (:mod:`~benchmark.tracks.mapping.reports.scale`).
 
 Output is deterministic: the same results file and options give byte-identical files.
 """
@@ -31,6 +33,7 @@ from benchmark.core.track import TrackReport
 from benchmark.stats.bootstrap import DEFAULT_DRAWS, DEFAULT_SEED
 from benchmark.tracks.mapping.aggregate import CSV_COLUMNS, csv_records, run_records
 from benchmark.tracks.mapping.reports.results import MappingResults
+from benchmark.tracks.mapping.reports.scale import DRILLDOWN_HTML, at_scale
 from benchmark.tracks.mapping.stats.baseline import BASELINE_PROVIDER
 from benchmark.tracks.mapping.stats.summary import Statistics, check_single_track, compute_statistics
 
@@ -85,7 +88,7 @@ def track_report(
             usable,
         )
         from benchmark.tracks.mapping.reports.figures import FIGURES, all_figures, write_figures
-        from benchmark.tracks.mapping.reports.html import html_part
+        from benchmark.tracks.mapping.reports.html import drilldown_page, html_part
         from benchmark.tracks.mapping.reports.latex import render_latex
         from benchmark.tracks.mapping.reports.tables import summary_markdown
 
@@ -118,6 +121,14 @@ def track_report(
         *write_figures(figures, out),
         written(TABLES_TEX, lambda: render_latex(results, stats)),
     )
+    if at_scale(len(stats.transformations)):  # the drill-down: a page of its own (:mod:`.scale`)
+        from benchmark.core.registry import track_class
+
+        track = track_class("atl")
+        paths = (
+            *paths,
+            written(DRILLDOWN_HTML, lambda: drilldown_page(results, stats, track.label, track.title)),
+        )
     with phase("report index.html part (atl)"):
         html = html_part(results, stats, figures)
     return TrackReport(paths, html, tuple(report_lines(stats)))

@@ -18,6 +18,7 @@ from benchmark.tracks.mapping.payload import RunRow
 from benchmark.tracks.mapping.reports import format as fmt
 from benchmark.tracks.mapping.reports import tables
 from benchmark.tracks.mapping.reports.results import MappingResults
+from benchmark.tracks.mapping.reports.scale import DRILLDOWN_HTML, at_scale
 from benchmark.tracks.mapping.stats.items import binding_categories, class_verdicts, is_right, truth_keys
 from benchmark.tracks.mapping.stats.summary import Statistics
 
@@ -103,22 +104,59 @@ def _drilldown(transformation: str, providers: Sequence[str], runs: dict[str, li
     )
 
 
-def html_part(results: MappingResults, stats: Statistics, figures: Sequence[Figure]) -> HtmlPart:
-    """The mapping track's part of ``index.html``."""
-    provenance = [
+DRILLDOWN_KEY = "drilldown"
+DRILLDOWN_TITLE = "Drill-down: bindings per transformation"
+
+
+def drilldown_html(results: MappingResults, stats: Statistics) -> str:
+    """The legend and one closed ``<details>`` per transformation (:func:`_drilldown`)."""
+    ok_rows: dict[str, dict[str, list[RunRow]]] = {}
+    for row in sorted((r for r in results.rows if r.ok), key=lambda r: r.key):
+        ok_rows.setdefault(row.transformation, {}).setdefault(row.provider, []).append(row)
+    providers = [p.provider for p in stats.providers]
+    drill = [
+        '<p class="legend">Each cell: in how many of the provider\'s runs it was right on the item, and the '
+        'categories it got. <span style="background:#d8f0d8">right in every run</span>'
+        '<span style="background:#fff1c9">mixed</span><span style="background:#f8d7d5">never right</span> '
+        "· = neither suggested nor in the ground truth. Hover a cell for the source features suggested.</p>"
+    ]
+    drill += [_drilldown(t, providers, ok_rows.get(t, {})) for t in stats.transformations]
+    return "\n".join(drill)
+
+
+def drilldown_page(results: MappingResults, stats: Statistics, label: str, title: str) -> str:
+    """``rq1_drilldown.html`` of a large session: the drill-down alone, laid out like ``index.html``
+    (same page kit, self-contained)."""
+    from benchmark.reports.page import PagePart, render_page
+
+    part = HtmlPart(
+        provenance=(f"Drill-down of the session whose tables are in index.html ({_provenance(stats)})",),
+        sections=((DRILLDOWN_KEY, DRILLDOWN_TITLE, drilldown_html(results, stats)),),
+    )
+    return render_page(results.header, [PagePart("atl", label, title, part)])
+
+
+def _provenance(stats: Statistics) -> str:
+    return (
         f"{plural(stats.aggregation.rows_used, 'scored run')} · {len(stats.aggregation.excluded)} excluded"
         f" · {plural(len(stats.providers), 'provider')}"
         f" · {plural(len(stats.transformations), 'transformation')} · "
         f"level {stats.level} · partial weight {fmt.count(stats.partial_weight)} · "
-        f"bootstrap {stats.draws} draws, seed {stats.seed}",
-    ]
+        f"bootstrap {stats.draws} draws, seed {stats.seed}"
+    )
+
+
+def html_part(results: MappingResults, stats: Statistics, figures: Sequence[Figure]) -> HtmlPart:
+    """The mapping track's part of ``index.html``."""
+    provenance = [_provenance(stats)]
     sections = [
         (
             "results",
             "Results",
             tables.results_table(stats).to_html(heading=False)
             + tables.split_table(stats).to_html()
-            + tables.hallucination_table(results, stats).to_html(),
+            + tables.hallucination_table(results, stats).to_html()
+            + tables.costs_table(stats).to_html(),
         ),
         ("figures", "Figures", "\n".join(figure_html(f) for f in figures)),
         (
@@ -139,18 +177,15 @@ def html_part(results: MappingResults, stats: Statistics, figures: Sequence[Figu
         ("validation", "Validation set", tables.characteristics_table(results).to_html(heading=False)),
         ("excluded", "Excluded runs", tables.excluded_table(stats).to_html(heading=False)),
     ]
-    ok_rows: dict[str, dict[str, list[RunRow]]] = {}
-    for row in sorted((r for r in results.rows if r.ok), key=lambda r: r.key):
-        ok_rows.setdefault(row.transformation, {}).setdefault(row.provider, []).append(row)
-    providers = [p.provider for p in stats.providers]
-    drill = [
-        '<p class="legend">Each cell: in how many of the provider\'s runs it was right on the item, and the '
-        'categories it got. <span style="background:#d8f0d8">right in every run</span>'
-        '<span style="background:#fff1c9">mixed</span><span style="background:#f8d7d5">never right</span> '
-        "· = neither suggested nor in the ground truth. Hover a cell for the source features suggested.</p>"
-    ]
-    drill += [_drilldown(t, providers, ok_rows.get(t, {})) for t in stats.transformations]
-    sections.append(("drilldown", "Drill-down: bindings per transformation", "\n".join(drill)))
+    if at_scale(len(stats.transformations)):  # most of the page's size: a page of its own (:mod:`.scale`)
+        link = (
+            f"<p>The drill-down of the {plural(len(stats.transformations), 'transformation')} (what each "
+            "provider got right or wrong on every binding key and class pair) is a page of its own, written "
+            f'beside this one: <a href="{DRILLDOWN_HTML}">{DRILLDOWN_HTML}</a>.</p>'
+        )
+        sections.append((DRILLDOWN_KEY, DRILLDOWN_TITLE, link))
+    else:
+        sections.append((DRILLDOWN_KEY, DRILLDOWN_TITLE, drilldown_html(results, stats)))
     return HtmlPart(
         provenance=tuple(provenance),
         notes=tuple(stats.notes),
@@ -166,4 +201,4 @@ def html_part(results: MappingResults, stats: Statistics, figures: Sequence[Figu
     )
 
 
-__all__ = ["html_part"]
+__all__ = ["drilldown_html", "drilldown_page", "html_part"]

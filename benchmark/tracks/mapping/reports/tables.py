@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections import Counter
 
 from benchmark.core.wording import plural
+from benchmark.reports.cost import cost_table
 from benchmark.reports.table import Table
-from benchmark.tracks.mapping.aggregate import ALL, GroupResult, name_key, split_rows
+from benchmark.tracks.mapping.aggregate import ALL, GroupResult, cost_lines, f1_pivot, name_key, split_rows
 from benchmark.tracks.mapping.reports import format as fmt
 from benchmark.tracks.mapping.reports.results import MappingResults
+from benchmark.tracks.mapping.reports.scale import at_scale
 from benchmark.tracks.mapping.stats.profiles import PROFILE_CATEGORIES
 from benchmark.tracks.mapping.stats.summary import Statistics, level_of
 
@@ -110,8 +112,9 @@ def results_table(stats: Statistics, *, compact: bool = False) -> Table:
 
 
 def pairs_table(stats: Statistics) -> Table:
-    """ΔF1 [CI], p: the sign-flip p over transformations, Holm-adjusted over pairs, plus how many
-    transformations McNemar finds significant (Holm over all pair x transformation tests)."""
+    """ΔF1 [CI], p: the paired permutation test of the same ΔF1 over transformations, Holm-adjusted over
+    pairs, plus how many transformations McNemar finds significant (Holm over all pair x transformation
+    tests)."""
     headers = (
         "A",
         "B",
@@ -137,12 +140,13 @@ def pairs_table(stats: Statistics) -> Table:
             )
         )
     notes = [
-        "ΔF1: micro F1 of A minus micro F1 of B on the transformations both have runs on; interval: paired "
-        "bootstrap (shared transformation draws, runs resampled per provider). p: two-sided sign-flip "
-        "permutation test on the per-transformation F1 differences (exact enumeration up to 16 "
-        "transformations); p (Holm): adjusted over all pairs. McNemar: per transformation on binding "
-        "outcomes (majority over runs; false positives count as wrong), exact binomial when fewer than 25 "
-        "discordant items, Holm-adjusted over all pair x transformation tests."
+        "ΔF1: micro F1 of A minus micro F1 of B on the transformations both have runs on, each "
+        "transformation's counts averaged over the provider's runs on it; interval: paired bootstrap "
+        "(shared transformation draws, runs resampled per provider). p: two-sided paired permutation test "
+        "of the same ΔF1 (the two providers' counts swapped at random on each transformation; exact "
+        "enumeration up to 16 transformations); p (Holm): adjusted over all pairs. McNemar: per "
+        "transformation on binding outcomes (majority over runs; false positives count as wrong), exact "
+        "binomial when fewer than 25 discordant items, Holm-adjusted over all pair x transformation tests."
     ]
     notes += [f"{p.first} vs {p.second}: {p.note}." for p in stats.pairs if p.note]
     if not stats.pairs:
@@ -220,6 +224,28 @@ def provider_transformation_table(stats: Statistics) -> Table:
     )
 
 
+def f1_transformation_table(stats: Statistics) -> Table:
+    """F1 per transformation with a column per provider (in the results table's order), the ``ALL`` line
+    first: the compact per-transformation table of a large session (:mod:`.scale`)."""
+    pivot = f1_pivot(stats.aggregation, stats.level, [p.provider for p in stats.providers])
+    rows = [(ALL, *(fmt.number(pivot.totals[p]) for p in pivot.providers))]
+    for transformation, values in pivot.by_transformation.items():
+        rows.append((transformation, *(fmt.number(values.get(p)) for p in pivot.providers)))
+    notes = (
+        f"Micro F1 at level {LEVEL_NAMES[stats.level]}, each provider's runs pooled per transformation; "
+        "ALL: pooled over every transformation the provider has runs on; –: no scored run. Precision, "
+        "recall, accuracy and macro F1 per provider and transformation are in rq1_aggregate.csv and "
+        "index.html.",
+    )
+    return Table(
+        "f1_per_transformation",
+        "F1 per transformation",
+        ("Transformation", *pivot.providers),
+        tuple(rows),
+        notes=notes,
+    )
+
+
 def hallucination_table(results: MappingResults, stats: Statistics, *, compact: bool = False) -> Table:
     """Per provider: class and feature names its runs made up (names the metamodels do not define, see
     ``docs/METRICS.md``), summed over the runs that were checked, per run, and the most frequent names
@@ -266,6 +292,15 @@ def hallucination_table(results: MappingResults, stats: Statistics, *, compact: 
     align = "lrrrrr" + ("" if compact else "l")
     return Table(
         "hallucinations", "Made-up names (hallucinations)", tuple(headers), tuple(rows), align, notes
+    )
+
+
+def costs_table(stats: Statistics) -> Table:
+    """Per provider, in the results table's order: tokens, cost, median seconds per request, F1 per $."""
+    totals = {g.provider: g for g in stats.aggregation.totals()}
+    ordered = [totals[p.provider] for p in stats.providers if p.provider in totals]
+    return cost_table(
+        "costs", "Cost and time per provider", ("Provider",), cost_lines(ordered, stats.level), "F1"
     )
 
 
@@ -425,11 +460,20 @@ def summary_markdown(results: MappingResults, stats: Statistics) -> str:
         pairs_table(stats),
         split_table(stats),
         hallucination_table(results, stats),
-        provider_transformation_table(stats),
+        costs_table(stats),
     ]
+    markdown = [t.to_markdown() for t in tables]
+    if at_scale(len(stats.transformations)):  # one line per transformation, folded away (:mod:`.scale`)
+        pivot = f1_transformation_table(stats)
+        markdown.append(
+            f"## {pivot.title}\n\n<details><summary>{len(stats.transformations)} transformations, a column "
+            "per provider</summary>\n\n" + pivot.to_markdown(heading=False) + "\n</details>\n"
+        )
+    else:
+        markdown.append(provider_transformation_table(stats).to_markdown())
     if stats.aggregation.excluded:
-        tables.append(excluded_table(stats))
-    return "\n".join(parts) + "\n" + "\n".join(t.to_markdown() for t in tables)
+        markdown.append(excluded_table(stats).to_markdown())
+    return "\n".join(parts) + "\n" + "\n".join(markdown)
 
 
 __all__ = [
@@ -437,7 +481,9 @@ __all__ = [
     "category_table",
     "characteristics_table",
     "confidence_table",
+    "costs_table",
     "excluded_table",
+    "f1_transformation_table",
     "hallucination_table",
     "mcnemar_table",
     "pairs_table",

@@ -14,7 +14,14 @@ from benchmark.stats.bootstrap import (
     resample_sums,
     rng_for,
 )
-from benchmark.stats.significance import McNemarResult, PermutationResult, holm, mcnemar, sign_flip_test
+from benchmark.stats.significance import (
+    McNemarResult,
+    PermutationResult,
+    holm,
+    mcnemar,
+    paired_swap_test,
+    sign_flip_test,
+)
 from benchmark.tracks.mapping.stats.baseline import (
     BASELINE_PROVIDER,
     BaselineRelativeRecall,
@@ -73,6 +80,7 @@ __all__ = [
     "paired_bootstrap_delta",
     "resample_sums",
     "rng_for",
+    "paired_swap_test",
     "sign_flip_test",
     "stability",
 ]

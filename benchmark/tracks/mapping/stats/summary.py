@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from benchmark.core.errors import ConfigurationError, InputFormatError
+from benchmark.core.metrics import scores_array
 from benchmark.core.wording import plural
 from benchmark.stats.bootstrap import (
     DEFAULT_CONFIDENCE,
@@ -33,7 +34,7 @@ from benchmark.stats.significance import (
     PermutationResult,
     holm,
     mcnemar,
-    sign_flip_test,
+    paired_swap_test,
 )
 from benchmark.tracks.mapping.aggregate import (
     ALL,
@@ -41,7 +42,6 @@ from benchmark.tracks.mapping.aggregate import (
     GroupResult,
     Spread,
     aggregate,
-    micro,
     name_key,
 )
 from benchmark.tracks.mapping.counts import DEFAULT_PARTIAL_WEIGHT, Scores
@@ -230,6 +230,11 @@ def _counts(rows: Sequence[RunRow], w: float, level: str) -> np.ndarray:
     return np.array([level_counts(r.classes, r.bindings, w, level) for r in rows], dtype=float).reshape(-1, 3)
 
 
+def _f1_difference(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Micro F1 of each row of summed (tp, fp, fn) ``first`` minus that of ``second``."""
+    return scores_array(*first.T)["f1"] - scores_array(*second.T)["f1"]
+
+
 def _mcnemar_counts(first: Sequence[RunRow], second: Sequence[RunRow]) -> tuple[int, int, int]:
     """(items, b, c) over the union of binding keys: b = first right and second wrong (by majority over
     each side's runs), c the reverse."""
@@ -247,8 +252,8 @@ def _mcnemar_counts(first: Sequence[RunRow], second: Sequence[RunRow]) -> tuple[
 
 
 def _power_note(pairs: Sequence[PairComparison], alpha: float) -> str | None:
-    """Say so when the sign-flip test cannot reach ``alpha`` at all: with T transformations its smallest
-    two-sided p is 2 / 2^T, and Holm multiplies the smallest of m p-values by m."""
+    """Say so when the permutation test cannot reach ``alpha`` at all: with T transformations its
+    smallest two-sided p is 2 / 2^T, and Holm multiplies the smallest of m p-values by m."""
     counts = [p.permutation.n for p in pairs if p.permutation is not None and p.permutation.n > 0]
     if not counts:
         return None
@@ -258,7 +263,7 @@ def _power_note(pairs: Sequence[PairComparison], alpha: float) -> str | None:
     if adjusted < alpha:
         return None
     return (
-        f"with {plural(transformations, 'transformation')} the sign-flip test's smallest p-value is "
+        f"with {plural(transformations, 'transformation')} the permutation test's smallest p-value is "
         f"{floor:.4g}, {adjusted:.4g} after Holm over {plural(len(counts), 'pair')}: no pair can reach "
         f"significance at {alpha:g} this way; read the ΔF1 intervals and the per-transformation McNemar "
         "tests, or add transformations"
@@ -379,7 +384,7 @@ def compute_statistics(
     transformations = tuple(sorted({r.transformation for r in ok}, key=name_key))
     if len(transformations) == 1:
         notes.append(
-            "one transformation: bootstrap intervals show run-to-run variation only, and the sign-flip "
+            "one transformation: bootstrap intervals show run-to-run variation only, and the permutation "
             "test cannot reach significance (its smallest p-value is 1)"
         )
 
@@ -441,22 +446,30 @@ def _pairs(
                 )
             )
             continue
-        rows_first = [r for t in common for r in grouped[first][t]]
-        rows_second = [r for t in common for r in grouped[second][t]]
-        delta = level_of(micro(rows_first, w), level).f1 - level_of(micro(rows_second, w), level).f1
+        # ΔF1, its interval and its test measure one thing: the micro F1 difference on the common
+        # transformations, each transformation's counts being its runs' mean (the pooled micro F1 when a
+        # provider has as many runs on every transformation); docs/STATISTICS.md §3
+        counts_first = [_counts(grouped[first][t], w, level) for t in common]
+        counts_second = [_counts(grouped[second][t], w, level) for t in common]
+        means_first = np.array([c.mean(axis=0) for c in counts_first])
+        means_second = np.array([c.mean(axis=0) for c in counts_second])
+        delta = float(_f1_difference(means_first.sum(axis=0)[None, :], means_second.sum(axis=0)[None, :])[0])
         interval = paired_bootstrap_delta(
-            [_counts(grouped[first][t], w, level) for t in common],
-            [_counts(grouped[second][t], w, level) for t in common],
+            counts_first,
+            counts_second,
             draws=draws,
             rng=rng_for(seed, "pair", first, second),
             confidence=confidence,
+            mean_runs=True,
         )
         differences = {t: f1[(first, t)] - f1[(second, t)] for t in common}
-        permutation = sign_flip_test(
-            [differences[t] for t in common],
+        permutation = paired_swap_test(
+            means_first,
+            means_second,
+            _f1_difference,
             exact_max=exact_max,
             resamples=permutations,
-            rng=rng_for(seed, "sign-flip", first, second),
+            rng=rng_for(seed, "swap", first, second),
         )
         tests = []
         for t in common:
@@ -475,7 +488,7 @@ def _pairs(
             )
         )
 
-    # Holm within two families: the sign-flip tests of all pairs, and all McNemar tests
+    # Holm within two families: the permutation tests of all pairs, and all McNemar tests
     pair_p = iter(holm([d.permutation.p_value for d in drafts if d.permutation is not None]))
     test_p = iter(holm([t.result.p_value for d in drafts for t in d.mcnemar if t.result is not None]))
     return tuple(

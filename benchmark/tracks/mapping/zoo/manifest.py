@@ -102,21 +102,21 @@ def read_manifest(directory: Path) -> Manifest | None:
 
 def table(entries: Sequence[Entry], *, width: int = 90) -> str:
     """Every file with its verdict, grouped by verdict in rule order, then the count of each verdict."""
-    from tabulate import tabulate
+    from benchmark.reports.table import terminal_lines
 
     rows = []
     for verdict in v.ORDER:
         for entry in (e for e in entries if e.verdict == verdict):
             detail = entry.task if verdict == v.INCLUDED else entry.reason
             rows.append((verdict, entry.path, _shorten(detail or "", width)))
-    listing = tabulate(rows, headers=("verdict", "Zoo file", "task (included) or reason"))
+    listing = terminal_lines(("verdict", "Zoo file", "task (included) or reason"), rows)
     counts = Counter(e.verdict for e in entries)
-    summary = tabulate(
-        [(counts[verdict], verdict, v.DESCRIPTIONS[verdict]) for verdict in v.ORDER if counts[verdict]]
-        + [(len(entries), "", "every .atl file")],
-        headers=("files", "verdict", "meaning"),
+    summary = terminal_lines(
+        ("files", "verdict", "meaning"),
+        [(str(counts[verdict]), verdict, v.DESCRIPTIONS[verdict]) for verdict in v.ORDER if counts[verdict]]
+        + [(str(len(entries)), "", "every .atl file")],
     )
-    return f"{listing}\n\n{summary}"
+    return "\n".join(listing) + "\n\n" + "\n".join(summary)
 
 
 def _shorten(text: str, width: int) -> str:

@@ -7,6 +7,8 @@
 * ``ocl_robustness.tex``: the same scores as a LaTeX ``tabular`` (accuracies and robustness, percent);
 * ``ocl_mode_pairs.csv`` / ``ocl_mode_pairs.tex``: every pair of modes of every provider compared on the
   answers both have (:mod:`.pairs`: accuracy difference with its bootstrap interval, McNemar, Holm);
+* ``ocl_cost.tex``: per provider and mode, what the runs cost (tokens, dollars, median seconds per
+  request, accuracy per $: :mod:`benchmark.reports.cost`); ``ocl_robustness.csv`` has the same columns;
 * ``ocl_accuracy.png`` / ``.svg``: accuracy on the original against accuracy on the transformed models,
   one panel per mode, one point per provider (on the diagonal: nothing lost).
 
@@ -25,18 +27,22 @@ from typing import Any
 
 from benchmark.core.fileio import write_text_atomic
 from benchmark.core.track import HtmlPart, TrackReport
+from benchmark.reports import cost
 from benchmark.reports.figures import figure_html, write_figures
 from benchmark.tracks.ocl.pairs import ModePair
 from benchmark.tracks.ocl.payload import OUTCOMES
 from benchmark.tracks.ocl.reports.figures import figure
 from benchmark.tracks.ocl.reports.tables import (
     PAIRS,
+    costs_table,
+    latex_costs,
     latex_pairs,
     latex_table,
     outcomes_table,
     pairs_table,
     scores_and_pairs,
     scores_table,
+    spends,
 )
 from benchmark.tracks.ocl.scores import METRICS, ModeScore, headline, judged
 
@@ -44,6 +50,7 @@ PER_CONSTRAINT = "ocl_per_constraint.csv"
 ROBUSTNESS = "ocl_robustness.csv"
 LATEX = "ocl_robustness.tex"
 PAIRS_LATEX = "ocl_mode_pairs.tex"
+COST_LATEX = "ocl_cost.tex"
 
 
 # ------------------------------------------------------------------------------------------------- files
@@ -62,13 +69,16 @@ def per_constraint_csv(rows: Sequence[Any]) -> str:
     return out.getvalue()
 
 
-def robustness_csv(scores: Sequence[ModeScore]) -> str:
+def robustness_csv(scores: Sequence[ModeScore], rows: Sequence[Any] = ()) -> str:
+    """Per provider and mode: the scores with their intervals, the outcomes, and what the runs cost."""
+    by = spends(rows)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     header = ["provider", "mode", "answers", "paired"]
     for metric in METRICS:
         header += [metric, f"{metric}_low", f"{metric}_high"]
     header += [o.replace(" ", "_") for o in OUTCOMES]
+    header += list(cost.CSV_COLUMNS)
     writer.writerow(header)
     for s in scores:
         line: list[Any] = [s.provider, s.mode, s.items, s.paired]
@@ -80,6 +90,7 @@ def robustness_csv(scores: Sequence[ModeScore]) -> str:
                 "" if interval is None else f"{interval.high:.6f}",
             ]
         line += [s.outcomes.get(o, 0) for o in OUTCOMES]
+        line += list(cost.csv_values(by.get((s.provider, s.mode), cost.spend(()))).values())
         writer.writerow(line)
     return out.getvalue()
 
@@ -137,10 +148,11 @@ def track_report(section: Any, out_dir: Path, draws: int | None = None) -> Track
     scores, pairs = scores_and_pairs(rows, draws)
     paths = [
         write_text_atomic(out_dir / PER_CONSTRAINT, per_constraint_csv(rows)),
-        write_text_atomic(out_dir / ROBUSTNESS, robustness_csv(scores)),
+        write_text_atomic(out_dir / ROBUSTNESS, robustness_csv(scores, rows)),
         write_text_atomic(out_dir / LATEX, latex_table(scores)),
         write_text_atomic(out_dir / PAIRS, mode_pairs_csv(pairs)),
         write_text_atomic(out_dir / PAIRS_LATEX, latex_pairs(pairs)),
+        write_text_atomic(out_dir / COST_LATEX, latex_costs(scores, rows)),
     ]
     drawn = figure(scores)
     paths += write_figures([drawn], out_dir)
@@ -161,6 +173,11 @@ def track_report(section: Any, out_dir: Path, draws: int | None = None) -> Track
         ),
         ("ocl-outcomes", "Outcomes per provider and mode", outcomes_table(scores).to_html(heading=False)),
         (
+            "ocl-costs",
+            "Cost and time per provider and mode",
+            costs_table(scores, rows).to_html(heading=False),
+        ),
+        (
             "ocl-mode-pairs",
             "Modes compared pairwise",
             pairs_table(pairs).to_html(heading=False),
@@ -173,4 +190,11 @@ def track_report(section: Any, out_dir: Path, draws: int | None = None) -> Track
     return TrackReport(tuple(paths), HtmlPart(notes=notes, sections=sections), lines)
 
 
-__all__ = ["PAIRS_LATEX", "mode_pairs_csv", "per_constraint_csv", "robustness_csv", "track_report"]
+__all__ = [
+    "COST_LATEX",
+    "PAIRS_LATEX",
+    "mode_pairs_csv",
+    "per_constraint_csv",
+    "robustness_csv",
+    "track_report",
+]

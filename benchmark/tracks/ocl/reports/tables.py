@@ -11,10 +11,11 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from benchmark.reports.cost import CostLine, Spend, cost_table, spend, spend_by
 from benchmark.reports.table import Column, Table
 from benchmark.stats.bootstrap import DEFAULT_DRAWS
 from benchmark.tracks.ocl.pairs import ModePair, compare_modes
-from benchmark.tracks.ocl.payload import OUTCOMES
+from benchmark.tracks.ocl.payload import OUTCOMES, OclPayload
 from benchmark.tracks.ocl.scores import ORIGINAL, ModeScore, judged, score
 
 ALPHA = 0.05  # what the terminal calls a difference (Holm-adjusted McNemar p below it)
@@ -117,6 +118,37 @@ def pairs_table(pairs: Sequence[ModePair]) -> Table:
     return Table.of("ocl-mode-pairs", "OCL modes compared pairwise per provider", PAIR_COLUMNS, pairs)
 
 
+def spends(rows: Sequence[Any]) -> dict[tuple[str, str], Spend]:
+    """What each provider's runs on each mode cost (their ledgers), by (provider, mode)."""
+    return spend_by(rows, lambda row: (row.provider, OclPayload.of_row(row).mode))
+
+
+def cost_lines(scores: Sequence[ModeScore], rows: Sequence[Any]) -> list[CostLine]:
+    """Per provider and mode, in the scores' order: the spend and the accuracy on that mode (percent)."""
+    by = spends(rows)
+    return [
+        CostLine(
+            (s.provider, s.mode),
+            by.get((s.provider, s.mode), spend(())),
+            None if math.isnan(s.values["accuracy_transformed"]) else 100 * s.values["accuracy_transformed"],
+        )
+        for s in scores
+    ]
+
+
+def costs_table(scores: Sequence[ModeScore], rows: Sequence[Any]) -> Table:
+    """Tokens, cost, median seconds per request and accuracy per $, per provider and mode (the accuracy
+    of the mode's answers: on the original for ``original``, on the transformed model otherwise)."""
+    return cost_table(
+        "ocl-costs",
+        "OCL cost and time per provider and mode",
+        ("Provider", "Mode"),
+        cost_lines(scores, rows),
+        "Accuracy %",
+        digits=1,
+    )
+
+
 # ---------------------------------------------------------------------------------------------- terminal
 
 
@@ -145,6 +177,9 @@ def summary_lines(rows: Sequence[Any], verbose: bool) -> list[str]:
     lines += scores_table(scores).to_terminal()
     lines.append("")
     lines += outcomes_table(scores).to_terminal()
+    costs = costs_table(scores, rows)
+    lines += ["", "cost and time (the run files' ledgers):", *costs.to_terminal()]
+    lines += [f"  {note}" for note in costs.notes[1:]]
     if pairs:
         lines.append("")
         lines += pair_lines(pairs, verbose)
@@ -162,3 +197,7 @@ def latex_table(scores: Sequence[ModeScore]) -> str:
 
 def latex_pairs(pairs: Sequence[ModePair]) -> str:
     return Table.of("ocl-mode-pairs", "OCL mode pairs", LATEX_PAIR_COLUMNS, pairs).to_latex()
+
+
+def latex_costs(scores: Sequence[ModeScore], rows: Sequence[Any]) -> str:
+    return costs_table(scores, rows).to_latex()

@@ -6,6 +6,9 @@ Files written into the reports folder:
 * ``roundtrip_by_stage.csv``, ``roundtrip_by_operator.csv``, ``roundtrip_by_k.csv``: means per provider and
   stage, operator or k, with 95 % bootstrap intervals over pairs;
 * ``roundtrip_table.tex``: the study's table (provider x stage, the nine columns);
+* ``roundtrip_cost.tex``: per provider and stage, what the runs cost (tokens, dollars, median seconds per
+  request, %Correct per $: :mod:`benchmark.reports.cost`); the ``roundtrip_by_*.csv`` files have the same
+  columns per group;
 * ``roundtrip_heatmap.{png,svg}`` and ``roundtrip_correct_vs_k.{png,svg}``.
 """
 
@@ -25,6 +28,7 @@ from benchmark.tracks.roundtrip.reports.sheet import (
     Group,
     SheetRow,
     aggregate,
+    costs_table,
     groups_csv,
     groups_table,
     latex_table,
@@ -40,6 +44,7 @@ GROUPINGS = (
     ("by_k", ("provider", "k"), "By provider and k"),
 )
 LATEX = "roundtrip_table.tex"
+COST_LATEX = "roundtrip_cost.tex"
 
 
 def summaries(rows: Sequence[SheetRow], draws: int, seed: int) -> dict[str, list[Group]]:
@@ -58,6 +63,8 @@ def track_report(section_rows: Sequence[Any], out_dir: str | Path, options: dict
     for name, by, _ in GROUPINGS:
         paths.append(write_text_atomic(out / f"roundtrip_{name}.csv", groups_csv(groups[name], by)))
     paths.append(write_text_atomic(out / LATEX, latex_table(groups["by_stage"])))
+    costs = costs_table(groups["by_stage"])
+    paths.append(write_text_atomic(out / COST_LATEX, costs.to_latex()))
     paths += write_figures(figures, out)
     excluded = [r for r in section_rows if not r.ok]
     shown_with = {"by_operator": figures[0], "by_k": figures[1]}
@@ -69,7 +76,7 @@ def track_report(section_rows: Sequence[Any], out_dir: str | Path, options: dict
             + (figure_html(shown_with[name]) if name in shown_with else ""),
         )
         for name, by, title in GROUPINGS
-    )
+    ) + (("costs", "Cost and time per provider and stage", costs.to_html(heading=False)),)
     notes = (
         "Every stage evaluation counts: unloadable answers with what their lenient reading earned, unusable "
         "answers and forward stages not run because of them as empty answers (failures, never dropped).",

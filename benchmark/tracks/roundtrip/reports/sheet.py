@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from benchmark.core.rows import Row
+from benchmark.reports import cost
 from benchmark.reports.table import Column, Table
 from benchmark.stats.bootstrap import (
     DEFAULT_DRAWS,
@@ -36,6 +38,7 @@ from benchmark.stats.bootstrap import (
 )
 from benchmark.tracks.roundtrip.names import BASELINES
 from benchmark.tracks.roundtrip.payload import StagePayload
+from benchmark.tracks.roundtrip.reading.runfile import STATUS_NOT_RUN
 
 SHEET_COLUMNS = (
     "pair", "operator", "k", "provider", "model", "run", "stage", "LOC", "Cr", "InCr", "Ad", "Miss",
@@ -68,6 +71,7 @@ class SheetRow:
     model: str
     run: str
     payload: StagePayload
+    envelope: Row | None = field(default=None, compare=False, repr=False)  # for its ledger (cost)
 
     @property
     def pair(self) -> str:
@@ -100,7 +104,7 @@ class SheetRow:
 
 def sheet_rows(rows: Iterable[Any]) -> list[SheetRow]:
     """The scored (``ok``) rows as sheet lines, in sheet order: pair, operator, k, provider, run, stage."""
-    found = [SheetRow(r.provider, r.model, r.run, StagePayload.of_row(r)) for r in rows if r.ok]
+    found = [SheetRow(r.provider, r.model, r.run, StagePayload.of_row(r), r) for r in rows if r.ok]
     return sorted(
         found,
         key=lambda s: (
@@ -136,6 +140,7 @@ class Group:
     intervals: dict[str, Interval] = field(default_factory=dict)
     unusable: int = 0
     not_run: int = 0
+    spend: cost.Spend | None = field(default=None, compare=False)  # what its runs cost (their ledgers)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -195,7 +200,12 @@ def aggregate(
                 means=means,
                 intervals=intervals,
                 unusable=status.count("unusable"),
-                not_run=status.count("not-run"),
+                not_run=status.count(STATUS_NOT_RUN),
+                spend=cost.spend(  # a stage not run sent no request: it costs nothing
+                    r.envelope
+                    for r in members
+                    if r.envelope is not None and r.payload.stage_status != STATUS_NOT_RUN
+                ),
             )
         )
     return result
@@ -223,6 +233,7 @@ def groups_csv(groups: Sequence[Group], by: Sequence[str]) -> str:
         heading.append(key)
         if key in INTERVAL_COLUMNS:
             heading += [f"{key}Low", f"{key}High"]
+    heading += cost.CSV_COLUMNS
     writer.writerow(heading)
     for group in groups:
         line: list[str] = [
@@ -237,6 +248,7 @@ def groups_csv(groups: Sequence[Group], by: Sequence[str]) -> str:
             if key in INTERVAL_COLUMNS:
                 interval = group.intervals.get(key)
                 line += [f"{interval.low:.6f}", f"{interval.high:.6f}"] if interval else ["", ""]
+        line += [str(v) for v in cost.csv_values(group.spend or cost.spend(())).values()]
         writer.writerow(line)
     return buffer.getvalue()
 
@@ -310,11 +322,29 @@ def latex_table(groups: Sequence[Group]) -> str:
     return Table.of("roundtrip-table", "Round trip per provider and stage", columns, groups).to_latex()
 
 
+def costs_table(groups: Sequence[Group]) -> Table:
+    """Per provider and stage (the groups of ``("provider", "stage")``): tokens, cost, median seconds per
+    request and %Correct per $ (:mod:`benchmark.reports.cost`)."""
+    lines = [
+        cost.CostLine(group.keys, group.spend or cost.spend(()), 100 * group.means["pctCorrect"])
+        for group in groups
+    ]
+    return cost.cost_table(
+        "roundtrip-costs", "Round trip: cost and time per provider and stage", ("Provider", "Stage"), lines,
+        "%Correct", digits=1,
+    )  # fmt: skip
+
+
 def summary_lines(rows: Sequence[Any], layout: str, verbose: bool) -> list[str]:
-    """The session's terminal tables: provider x stage (and provider x k with ``-v``), the excluded rows."""
+    """The session's terminal tables: provider x stage (and provider x k with ``-v``), what the runs
+    cost, the excluded rows."""
     scored = sheet_rows(rows)
     lines = [f"{len(scored)} stage evaluations, {len({r.pair for r in scored})} pairs, {layout} data"]
-    lines += terminal_lines(aggregate(scored, ("provider", "stage"), draws=0), ("provider", "stage"))
+    by_stage = aggregate(scored, ("provider", "stage"), draws=0)
+    lines += terminal_lines(by_stage, ("provider", "stage"))
+    costs = costs_table(by_stage)
+    lines += ["", "cost and time (the run files' ledgers):", *costs.to_terminal()]
+    lines += [f"  {note}" for note in costs.notes[1:]]
     if verbose:
         lines.append("")
         lines += terminal_lines(aggregate(scored, ("provider", "k"), draws=0), ("provider", "k"))

@@ -6,10 +6,13 @@ from __future__ import annotations
 import pytest
 
 from benchmark.core.errors import ConfigurationError
-from benchmark.stats.significance import MCNEMAR_EXACT, mcnemar
+from benchmark.core.metrics import scores
+from benchmark.stats.bootstrap import rng_for
+from benchmark.stats.significance import MCNEMAR_EXACT, mcnemar, sign_flip_test
 from benchmark.tracks.mapping.aggregate import aggregate
 from benchmark.tracks.mapping.scoring.compare import error_row
 from benchmark.tracks.mapping.stats import compute_statistics
+from benchmark.tracks.mapping.stats.profiles import level_counts
 
 
 def test_micro_and_macro_come_from_the_aggregation(small_results):
@@ -41,10 +44,27 @@ def test_pairs_cover_every_pair_once_with_holm(small_results):
     assert [(p.first, p.second) for p in stats.pairs] == [
         (names[i], names[j]) for i in range(len(names)) for j in range(i + 1, len(names))
     ]
+    groups = {(g.provider, g.transformation): g for g in stats.aggregation.groups}
+
+    def f1_of_mean_counts(provider: str, common: tuple[str, ...]) -> float:
+        """Micro F1 over ``common``, each transformation's counts averaged over the provider's runs."""
+        sums = [0.0, 0.0, 0.0]
+        for t in common:
+            group = groups[(provider, t)]
+            counts = level_counts(group.classes, group.bindings, stats.partial_weight, "overall")
+            sums = [total + value / group.runs for total, value in zip(sums, counts, strict=True)]
+        return scores(*sums).f1
+
     for pair in stats.pairs:
         first, second = stats.provider(pair.first), stats.provider(pair.second)
-        assert pair.delta_f1 == pytest.approx(first.micro.f1 - second.micro.f1)  # same transformations
+        expected = f1_of_mean_counts(pair.first, pair.transformations)
+        expected -= f1_of_mean_counts(pair.second, pair.transformations)
+        assert pair.delta_f1 == pytest.approx(expected, abs=1e-12)
+        # the micro F1 difference of the results table (one provider lost a run to the error row)
+        assert pair.delta_f1 == pytest.approx(first.micro.f1 - second.micro.f1, abs=0.01)
         assert pair.permutation is not None and pair.p_holm is not None
+        assert pair.permutation.statistic == pair.delta_f1  # the test is about the ΔF1 shown
+        assert pair.interval is not None and pair.interval.low <= pair.delta_f1 <= pair.interval.high
         assert pair.p_holm >= pair.permutation.p_value
         assert pair.permutation.exact and pair.permutation.resamples == 2 ** len(pair.transformations)
         assert [t.transformation for t in pair.mcnemar] == list(pair.transformations)
@@ -202,11 +222,11 @@ def test_statistics_are_reproducible_and_seed_dependent(small_results):
     assert first != compute_statistics(small_results.rows, draws=300, seed=6).to_json()
 
 
-def test_a_sign_flip_test_that_cannot_reject_is_announced(small_results, make_row):
+def test_a_permutation_test_that_cannot_reject_is_announced(small_results, make_row):
     # three transformations: smallest p = 2/8, x 3 pairs after Holm = 0.75
     stats = compute_statistics(small_results.rows, draws=50)
     assert any(
-        "with 3 transformations the sign-flip test's smallest p-value is 0.25, 0.75 after Holm over 3 "
+        "with 3 transformations the permutation test's smallest p-value is 0.25, 0.75 after Holm over 3 "
         "pairs" in n
         for n in stats.notes
     )
@@ -215,4 +235,42 @@ def test_a_sign_flip_test_that_cannot_reject_is_announced(small_results, make_ro
     assert not any("smallest p-value" in n for n in compute_statistics(rows, draws=20).notes)
     assert any("0.0625" in n for n in compute_statistics(rows[:5] + rows[6:11], draws=20).notes)
     one_pair = compute_statistics(rows[:1] + rows[6:7], draws=20).notes
-    assert any("with 1 transformation the sign-flip" in n and "Holm over 1 pair:" in n for n in one_pair)
+    assert any("with 1 transformation the permutation" in n and "Holm over 1 pair:" in n for n in one_pair)
+
+
+def test_the_interval_and_the_test_of_a_pair_measure_the_same_difference(make_row):
+    """A provider a little better on many small transformations and worse on one large one: its mean
+    per-transformation F1 difference is positive everywhere (a sign-flip test on it is significant), yet
+    the micro ΔF1 the table shows is close to 0 and its interval spans 0; the p-value now tests that
+    micro ΔF1, so it is not significant either (before, p < 0.001 stood beside an interval across 0)."""
+    rows = []
+    for t in range(20):  # small: A gets 2 of 3 classes right, B 1 of 3
+        rows.append(
+            make_row("A", f"S{t:02d}", "r1", classes=[("S", "X", "tp"), ("S", "Y", "tp"), ("S", "Z", "fn")])
+        )
+        rows.append(
+            make_row("B", f"S{t:02d}", "r1", classes=[("S", "X", "tp"), ("S", "Y", "fn"), ("S", "Z", "fn")])
+        )
+    big = [("S", f"C{i}", "tp") for i in range(60)]
+    rows.append(make_row("A", "Large", "r1", classes=big[:20] + [(s, c, "fn") for s, c, _ in big[20:]]))
+    rows.append(make_row("B", "Large", "r1", classes=big[:40] + [(s, c, "fn") for s, c, _ in big[40:]]))
+    stats = compute_statistics(rows, draws=500, seed=1)
+    (pair,) = stats.pairs
+    assert pair.permutation is not None and pair.interval is not None
+    assert sign_flip_test(list(pair.differences.values()), rng=rng_for(1, "x")).p_value < 0.001
+    assert pair.interval.low < 0 < pair.interval.high
+    assert pair.permutation.statistic == pair.delta_f1 and pair.permutation.p_value > 0.2
+
+
+def test_each_transformation_weighs_as_one_run_whatever_the_runs(make_row):
+    """ΔF1 averages a provider's runs per transformation: five identical runs of A on a transformation
+    count as one, so A against B with the same answers differs by exactly 0, and the swap test finds
+    nothing (with pooled counts the five runs would outweigh the other transformation)."""
+    answers = {"T1": [("S", "X", "tp"), ("S", "Y", "fn")], "T2": [("S", "X", "fp")]}
+    rows = [
+        make_row("A", t, f"r{i}", classes=c) for t, c in answers.items() for i in range(5 if t == "T1" else 1)
+    ]
+    rows += [make_row("B", t, "r1", classes=c) for t, c in answers.items()]
+    (pair,) = compute_statistics(rows, draws=200).pairs
+    assert pair.delta_f1 == 0.0 and pair.permutation is not None and pair.permutation.p_value == 1.0
+    assert pair.interval is not None and pair.interval.low == pair.interval.high == 0.0

@@ -100,12 +100,13 @@ def test_the_report_files_are_written_and_identical_when_written_again(tmp_path:
     names = [p.name for p in first.paths]
     assert names == [
         "roundtrip_per_stage.csv", "roundtrip_by_stage.csv", "roundtrip_by_operator.csv",
-        "roundtrip_by_k.csv", "roundtrip_table.tex", "roundtrip_heatmap.png", "roundtrip_heatmap.svg",
+        "roundtrip_by_k.csv", "roundtrip_table.tex", "roundtrip_cost.tex", "roundtrip_heatmap.png",
+        "roundtrip_heatmap.svg",
         "roundtrip_correct_vs_k.png", "roundtrip_correct_vs_k.svg",
     ]  # fmt: skip
     for a, b in zip(first.paths, second.paths, strict=True):
         assert a.read_bytes() == b.read_bytes(), a.name
     assert first.html is not None
-    assert [key for key, _, _ in first.html.sections] == ["by-stage", "by-operator", "by-k"]
+    assert [key for key, _, _ in first.html.sections] == ["by-stage", "by-operator", "by-k", "costs"]
     assert "data:image/svg+xml;base64," in first.html.sections[1][2]
     assert first.lines[0].startswith("provider")
