@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from benchmark.core.errors import BenchmarkError, InputFormatError
+from benchmark.core.errors import BenchmarkError, InputFormatError, byte_position
 
 #: the largest run file the OCL and round-trip tracks read (a run file of the bundled study is at most a
 #: few hundred kilobytes; one of 16 MiB is not a run file but a mistake, said without reading it)
@@ -136,9 +136,7 @@ def read_text_capped(
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as failure:
-        start = data.rfind(b"\n", 0, failure.start) + 1
-        line = data.count(b"\n", 0, failure.start) + 1
-        column = len(data[start : failure.start].decode("utf-8", errors="replace")) + 1
+        line, column = byte_position(data, failure.start)
         raise error(
             f"not UTF-8 text: byte 0x{data[failure.start]:02x} cannot be decoded ({failure.reason}); "
             f"save the {what} as UTF-8",

@@ -11,10 +11,11 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from benchmark.reports.excluded import excluded, excluded_lines
 from benchmark.reports.table import Column, Table
 from benchmark.stats.bootstrap import DEFAULT_DRAWS
 from benchmark.tracks.ocl.pairs import ModePair, compare_modes
-from benchmark.tracks.ocl.payload import OUTCOMES
+from benchmark.tracks.ocl.payload import OUTCOMES, missing_reason
 from benchmark.tracks.ocl.scores import ORIGINAL, ModeScore, judged, score
 
 ALPHA = 0.05  # what the terminal calls a difference (Holm-adjusted McNemar p below it)
@@ -134,13 +135,15 @@ def pair_lines(pairs: Sequence[ModePair], verbose: bool) -> list[str]:
 
 
 def summary_lines(rows: Sequence[Any], verbose: bool) -> list[str]:
-    """The session's terminal tables: scores, outcomes, the mode pairs that differ, the unusable runs."""
+    """The session's terminal tables: scores, outcomes, the mode pairs that differ, the excluded runs
+    (missing ones among them), each with its reason."""
     scores, pairs = scores_and_pairs(rows)
     answers = judged(rows)
-    errors = [row for row in rows if not row.ok]
+    left_out = excluded(rows, missing_reason)
+    missing = sum(1 for item in left_out if item.missing is not None)
     lines = [
-        f"{len({(a.model, a.constraint) for a in answers})} constraints, {len(rows)} judged runs "
-        f"({len(errors)} unusable, counted as failures), {len(answers)} answers"
+        f"{len({(a.model, a.constraint) for a in answers})} constraints, {len(rows) - len(left_out)} runs "
+        f"judged, {len(left_out)} excluded ({missing} missing), {len(answers)} answers"
     ]
     lines += scores_table(scores).to_terminal()
     lines.append("")
@@ -148,11 +151,7 @@ def summary_lines(rows: Sequence[Any], verbose: bool) -> list[str]:
     if pairs:
         lines.append("")
         lines += pair_lines(pairs, verbose)
-    for row in errors if verbose else errors[:5]:
-        lines.append(f"unusable run {row.provider} {row.task} {row.run}: {row.error}")
-    if not verbose and len(errors) > 5:
-        lines.append(f"... {len(errors) - 5} more unusable runs (-v lists them)")
-    return lines
+    return lines + excluded_lines(left_out, verbose=verbose)
 
 
 def latex_table(scores: Sequence[ModeScore]) -> str:
