@@ -128,6 +128,17 @@ class Harness:
             f"{them} with --allow-missing-runs"
         ]
 
+    def nothing_scored(self, rows: Sequence[Row]) -> list[str]:
+        """A failure when the session has rows but scored none of them (every run missing or excluded,
+        ``--allow-missing-runs`` or not): a session that measures nothing fails."""
+        if not rows or any(row.ok for row in rows):
+            return []
+        missing = len(self.missing_runs(rows))
+        return [
+            f"no run was scored: every one of the session's {plural(len(rows), 'run')} was excluded "
+            f"({missing} missing); a session that measures nothing fails"
+        ]
+
     def track_checks(self, rows: Sequence[Row]) -> tuple[list[str], list[str]]:
         """(messages, failures) of every track that has rows about the session as a whole."""
         messages: list[str] = []

@@ -98,6 +98,7 @@ class BenchmarkSession:
                 messages, failures = check(self.collector.rows)
                 self.messages.extend(f"atlbench: {m}" for m in messages)
                 self.failures.extend(f"atlbench: {f}" for f in failures)
+            self.failures.extend(f"atlbench: {f}" for f in self.harness.nothing_scored(self.collector.rows))
             try:
                 with phases.phase("results"):
                     self.results = self.harness.build_results(self.collector.rows)

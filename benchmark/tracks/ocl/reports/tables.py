@@ -11,6 +11,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from benchmark.core.wording import plural
 from benchmark.reports.excluded import excluded, excluded_lines
 from benchmark.reports.table import Column, Table
 from benchmark.stats.bootstrap import DEFAULT_DRAWS
@@ -142,8 +143,9 @@ def summary_lines(rows: Sequence[Any], verbose: bool) -> list[str]:
     left_out = excluded(rows, missing_reason)
     missing = sum(1 for item in left_out if item.missing is not None)
     lines = [
-        f"{len({(a.model, a.constraint) for a in answers})} constraints, {len(rows) - len(left_out)} runs "
-        f"judged, {len(left_out)} excluded ({missing} missing), {len(answers)} answers"
+        f"{plural(len({(a.model, a.constraint) for a in answers}), 'constraint')}, "
+        f"{plural(len(rows) - len(left_out), 'run')} judged, {len(left_out)} excluded ({missing} missing), "
+        f"{plural(len(answers), 'answer')}"
     ]
     lines += scores_table(scores).to_terminal()
     lines.append("")
