@@ -59,22 +59,29 @@ def count_line(items: Sequence[Excluded], unit: str = "run", units: str = "") ->
 
 
 def excluded_lines(
-    items: Sequence[Excluded], *, verbose: bool, unit: str = "run", units: str = ""
+    items: Sequence[Excluded],
+    *,
+    verbose: bool,
+    unit: str = "run",
+    units: str = "",
+    group: Callable[[Excluded], str] = lambda u: u.row.task,
+    name: Callable[[Excluded], str] = lambda u: run_name(u.row.provider, u.row.run),
 ) -> list[str]:
-    """The count, then one line per task and cause (``missing: FILE: reason`` for a run on its own;
-    ``error: TASK (N runs: ...): reason`` when one cause took several runs of a task); the first
-    :data:`SHOWN` lines unless ``verbose``. Nothing when every run was scored."""
+    """The count, then one line per group (by default the task) and cause (``missing: FILE: reason`` for
+    a run on its own; ``error: GROUP (N runs: NAME, ...): reason`` when one cause took several runs of a
+    group, an unusable model all its runs); the first :data:`SHOWN` lines unless ``verbose``. Nothing when
+    every run was scored."""
     if not items:
         return []
-    groups = group_by_cause(items, lambda u: u.row.task, lambda u: f"{u.outcome}: {u.cause}")
+    groups = group_by_cause(items, group, lambda u: f"{u.outcome}: {u.cause}")
     lines = []
-    for task, cause, members in groups:
+    for key, cause, members in groups:
         if len(members) == 1:
             lines.append(f"  {members[0].outcome}: {members[0].reason}")
         else:
-            names = ", ".join(run_name(m.row.provider, m.row.run) for m in members)
+            names = ", ".join(name(m) for m in members)
             outcome, _, why = cause.partition(": ")
-            lines.append(f"  {outcome}: {task} ({plural(len(members), unit, units or None)}: {names}): {why}")
+            lines.append(f"  {outcome}: {key} ({plural(len(members), unit, units or None)}: {names}): {why}")
     shown = lines if verbose else lines[:SHOWN]
     more = [] if len(shown) == len(lines) else [f"  ... {len(lines) - len(shown)} more (-v lists them)"]
     return [count_line(items, unit, units), *shown, *more]

@@ -133,6 +133,11 @@ class OclPayload:
         return cls.from_json(row.payload)
 
 
+def dataset_model(row: Row) -> str:
+    """The dataset model a row is about (its task when the payload does not say: an unreadable file)."""
+    return OclPayload.of_row(row).dataset_model or row.task
+
+
 def missing_reason(row: Row) -> str | None:
     """Why the run of an error row got no answer (a missing run); ``None`` for any other row."""
     return None if row.ok else OclPayload.of_row(row).missing
@@ -145,4 +150,4 @@ def judged_payload(
     return OclPayload(model, mode, seed, tuple(judgements), tuple(unknown)).to_json()
 
 
-__all__ = ["OUTCOMES", "Judgement", "OclPayload", "judged_payload", "missing_reason"]
+__all__ = ["OUTCOMES", "Judgement", "OclPayload", "dataset_model", "judged_payload", "missing_reason"]

@@ -196,12 +196,17 @@ class Variants:
 
         key = (model, mode)
         if key not in self._variants:
+            entry = self.dataset.models[model]
             try:
                 if model not in self._sources:
-                    self._sources[model] = VariantSource(self.dataset.models[model], self.cache)
+                    self._sources[model] = VariantSource(entry, self.cache)
                 self._variants[key] = self._sources[model].variant(mode, self.seed)
-            except BenchmarkError as error:
-                self._variants[key] = f"{model} ({mode}): {error}"
+            except BenchmarkError as error:  # a broken model or state breaks every mode: said without one
+                shared = error.file in {
+                    str(entry.use_file),
+                    *(str(entry.state_path(s)) for s in entry.verdicts),
+                }
+                self._variants[key] = f"{model}: {error}" if shared else f"{model} ({mode}): {error}"
         found = self._variants[key]
         if isinstance(found, str):
             raise GroundTruthProblem(found)

@@ -25,7 +25,7 @@ from typing import Any
 
 from benchmark.core.fileio import write_text_atomic
 from benchmark.core.track import HtmlPart, TrackReport
-from benchmark.reports.excluded import excluded, excluded_lines, excluded_table
+from benchmark.reports.excluded import excluded, excluded_table
 from benchmark.reports.figures import figure_html, write_figures
 from benchmark.tracks.ocl.pairs import ModePair
 from benchmark.tracks.ocl.payload import OUTCOMES, missing_reason
@@ -34,6 +34,7 @@ from benchmark.tracks.ocl.reports.tables import (
     PAIRS,
     latex_pairs,
     latex_table,
+    ocl_excluded_lines,
     outcomes_table,
     pairs_table,
     scores_and_pairs,
@@ -174,7 +175,7 @@ def track_report(section: Any, out_dir: Path, draws: int | None = None) -> Track
     lines = tuple(
         f"{p}: mean robustness over modes {100 * v:.1f} %" for p, v in sorted(headline(scores).items())
     )
-    lines += tuple(excluded_lines(left_out, verbose=True))
+    lines += tuple(ocl_excluded_lines(left_out, verbose=True))
     lines += tuple(f"wrote {p}" for p in paths)
     return TrackReport(tuple(paths), HtmlPart(notes=notes, sections=sections), lines)
 

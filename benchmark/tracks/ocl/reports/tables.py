@@ -11,12 +11,13 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from benchmark.core.rows import run_name
 from benchmark.core.wording import plural
-from benchmark.reports.excluded import excluded, excluded_lines
+from benchmark.reports.excluded import Excluded, excluded, excluded_lines
 from benchmark.reports.table import Column, Table
 from benchmark.stats.bootstrap import DEFAULT_DRAWS
 from benchmark.tracks.ocl.pairs import ModePair, compare_modes
-from benchmark.tracks.ocl.payload import OUTCOMES, missing_reason
+from benchmark.tracks.ocl.payload import OUTCOMES, dataset_model, missing_reason
 from benchmark.tracks.ocl.scores import ORIGINAL, ModeScore, judged, score
 
 ALPHA = 0.05  # what the terminal calls a difference (Holm-adjusted McNemar p below it)
@@ -153,7 +154,24 @@ def summary_lines(rows: Sequence[Any], verbose: bool) -> list[str]:
     if pairs:
         lines.append("")
         lines += pair_lines(pairs, verbose)
-    return lines + excluded_lines(left_out, verbose=verbose)
+    return lines + ocl_excluded_lines(left_out, verbose)
+
+
+def ocl_excluded_lines(left_out: Sequence[Excluded], verbose: bool) -> list[str]:
+    """The excluded runs, grouped by dataset model and cause: a model that cannot be read excludes the
+    runs of every mode with one message."""
+    return excluded_lines(
+        left_out,
+        verbose=verbose,
+        group=lambda u: dataset_model(u.row),
+        name=lambda u: f"{u.row.task.removeprefix(dataset_model(u.row) + '-')} {_run(u)}",
+    )
+
+
+def _run(item: Excluded) -> str:
+    """A run as a list names it; a live baseline by its name alone."""
+    row = item.row
+    return row.provider if row.run == "baseline" else run_name(row.provider, row.run)
 
 
 def latex_table(scores: Sequence[ModeScore]) -> str:

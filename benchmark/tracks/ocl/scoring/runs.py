@@ -26,7 +26,7 @@ from benchmark.core.errors import BenchmarkError
 from benchmark.core.rows import Facts, Row
 from benchmark.core.track import GroundTruthCase, GroundTruthProblem, RunCase
 from benchmark.core.wording import plural
-from benchmark.tracks.ocl.baselines import baseline_answers
+from benchmark.tracks.ocl.baselines import RENAME_BLIND, baseline_answers
 from benchmark.tracks.ocl.dataset import Dataset
 from benchmark.tracks.ocl.options import BUILTIN, USE
 from benchmark.tracks.ocl.payload import OclPayload
@@ -156,7 +156,8 @@ class RunJudge:
         answer, as the run file records it) of a run case."""
         assert self.variants is not None
         if case.baseline is not None:
-            variant, original = self.variants.variant(model, mode), self.variants.variant(model, ORIGINAL)
+            variant = self.variants.variant(model, mode)  # Rename-blind alone reads the original too
+            original = self.variants.variant(model, ORIGINAL) if case.baseline == RENAME_BLIND else variant
             return baseline_answers(case.baseline, variant, original), case.model, {}
         assert case.file is not None
         run = read_run(case.file)
