@@ -111,6 +111,30 @@ def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def read_bytes_capped(
+    path: str | Path,
+    *,
+    limit: int,
+    what: str = "file",
+    error: type[BenchmarkError] = InputFormatError,
+) -> bytes:
+    """The bytes of ``path``, refused when the file holds more than ``limit`` bytes: its size is read
+    first and a larger file is never loaded."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        data = b"" if size > limit else _read_at_most(path, limit + 1)
+    except OSError as failure:
+        raise error(f"cannot read file: {failure.strerror or failure}", file=path) from None
+    if size > limit or len(data) > limit:  # (a file that grew while it was read is as large)
+        raise error(
+            f"{max(size, len(data)):,} bytes: larger than the {_size(limit)} a {what} may hold, not read "
+            f"(not a {what} of this benchmark, or one that a runaway answer filled)",
+            file=path,
+        )
+    return data
+
+
 def read_text_capped(
     path: str | Path,
     *,
@@ -118,21 +142,9 @@ def read_text_capped(
     what: str = "file",
     error: type[BenchmarkError] = InputFormatError,
 ) -> str:
-    """The UTF-8 text of ``path``, refused when the file holds more than ``limit`` bytes: its size is read
-    first and a larger file is never loaded. Text that is not UTF-8 is an ``error`` at the line and column
-    (counted in characters) of its first undecodable byte."""
-    path = Path(path)
-    try:
-        size = path.stat().st_size
-        data = b"" if size > limit else _read_at_most(path, limit + 1)
-    except OSError as failure:
-        raise error(f"cannot read: {failure.strerror or failure}", file=path) from None
-    if size > limit or len(data) > limit:  # (a file that grew while it was read is as large)
-        raise error(
-            f"{max(size, len(data)):,} bytes: larger than the {_size(limit)} a {what} may hold, not read "
-            f"(not a {what} of this benchmark, or one that a runaway answer filled)",
-            file=path,
-        )
+    """The UTF-8 text of ``path`` (:func:`read_bytes_capped`). Text that is not UTF-8 is an ``error`` at
+    the line and column (counted in characters) of its first undecodable byte."""
+    data = read_bytes_capped(path, limit=limit, what=what, error=error)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as failure:
