@@ -7,7 +7,7 @@ with the same track code, write the same ``results.json`` and reports, and fail 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -102,6 +102,28 @@ class Harness:
             failures += dropped
         return messages, failures
 
+    def lost_rows(self, lost: Mapping[str, str]) -> list[Row]:
+        """The error rows of run cases whose row was lost (a worker that died), from case id -> reason:
+        each track's error row of the case, so the tables list it as excluded and ``results.json`` keeps
+        it. A case id no track collects (it cannot be, the collection being the same everywhere) gets no
+        row; the session fails on it all the same."""
+        if not lost:
+            return []
+        rows = []
+        for name in sorted(self.classes):
+            if not self.options.roots[name].is_dir():
+                continue
+            try:
+                runs = self.collection(name).runs
+            except BenchmarkError:
+                continue
+            for case in runs:
+                for key in (case.case_id, _escaped(case.case_id)):
+                    if key in lost:
+                        rows.append(self.track(name).error_row(case, lost[key]))
+                        break
+        return rows
+
     def missing_runs(self, rows: Sequence[Row]) -> list[tuple[Row, str]]:
         """The error rows of runs that got no answer, each with the reason its track gives."""
         missing = []
@@ -187,3 +209,8 @@ class Harness:
                 problem = track.ground_truth_error(case.task)
                 rows.append(track.error_row(case, problem) if problem else track.score_run(case))
         return rows, problems
+
+
+def _escaped(case_id: str) -> str:
+    """A case id as pytest spells it in a node id (non-ASCII characters escaped)."""
+    return case_id.encode("unicode_escape").decode("ascii")
