@@ -122,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
     failures += track_failures
     if not rows:
         failures.append(f"no run was scored under {root} (tracks: {', '.join(names) or 'none with data'})")
+    failures += harness.nothing_scored(rows)
     if args.output:
         print(f"wrote {results.save(args.output)}")
     if options.reports_dir is not None and rows:

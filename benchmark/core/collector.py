@@ -6,8 +6,9 @@ xdist's ``workeroutput`` channel (builtins only: JSON strings), which works for 
 workers alike, and keeps the rows out of the test reports, so JUnit XML carries readable properties only.
 The controller also sees every test report, so at the end it checks that exactly one row arrived for
 every benchmark case that ran: a worker that crashed, a serialisation failure or a test that forgot to
-record would otherwise give a green session with silently missing numbers. No pytest imports here: it
-is tested with plain objects.
+record would otherwise give a green session with silently missing numbers; the cases whose row was lost
+(:meth:`RowCollector.lost`) are listed in the tables as excluded runs, so the reports say what they lack.
+No pytest imports here: it is tested with plain objects.
 """
 
 from __future__ import annotations
@@ -20,6 +21,12 @@ from benchmark.core.wording import plural
 
 RUN_MARKER = "atlbench_run"
 WORKER_OUTPUT_KEY = "atlbench_rows"  # config.workeroutput[...] = {nodeid: [row JSON, ...]}
+PHASES = ("setup", "call", "teardown")  # pytest's; pytest-xdist reports a worker's crash as phase "???"
+LOST = (
+    "its row was lost: the pytest-xdist worker that scored it ended before handing its rows to the "
+    "controller (a killed machine or a lost connection); run the case again"
+)
+CRASHED = "its row was lost: its pytest-xdist worker crashed while scoring it; run the case again"
 
 
 @dataclass
@@ -29,11 +36,16 @@ class RowCollector:
     rows_by_node: dict[str, list[Row]] = field(default_factory=dict)
     ran: set[str] = field(default_factory=set)
     seen: set[str] = field(default_factory=set)
+    crashed: set[str] = field(default_factory=set)
     undecodable: list[str] = field(default_factory=list)
 
     def accept(self, nodeid: str, when: str, outcome: str, keywords: Iterable[str]) -> None:
-        """Take one phase report. Only benchmark run cases (marked ``atlbench_run``) count."""
+        """Take one phase report. Only benchmark run cases (marked ``atlbench_run``) count, and the crash
+        of a worker while it ran one (pytest-xdist's report of it has no keywords, but its setup report
+        came before)."""
         if RUN_MARKER not in keywords:
+            if when not in PHASES and outcome == "failed" and nodeid in self.seen:
+                self.crashed.add(nodeid)
             return
         self.seen.add(nodeid)
         if when == "call":
@@ -60,13 +72,22 @@ class RowCollector:
     def rows(self) -> list[Row]:
         return [row for node in sorted(self.rows_by_node) for row in self.rows_by_node[node]]
 
+    def lost(self) -> dict[str, str]:
+        """The run cases that ran (or were running when their worker crashed) and whose row never
+        arrived, each with why: node id -> reason."""
+        lost = {nodeid: LOST for nodeid in self.ran if nodeid not in self.rows_by_node}
+        lost |= {nodeid: CRASHED for nodeid in self.crashed if nodeid not in self.rows_by_node}
+        return dict(sorted(lost.items()))
+
     def problems(self) -> list[str]:
         """Why the table cannot be trusted; empty when every case that ran sent exactly one row."""
         found = [f"row could not be decoded: {text}" for text in self.undecodable]
-        for nodeid in sorted(self.ran | set(self.rows_by_node)):
+        for nodeid in sorted(self.ran | self.crashed | set(self.rows_by_node)):
             count = len(self.rows_by_node.get(nodeid, []))
             if nodeid in self.ran and count == 0:
                 found.append(f"{nodeid}: ran but sent no row")
+            elif nodeid in self.crashed and count == 0:
+                found.append(f"{nodeid}: its worker crashed while scoring it; no row")
             elif count > 1:
                 found.append(f"{nodeid}: sent {plural(count, 'row')}")
         keys: dict[tuple[str, ...], str] = {}

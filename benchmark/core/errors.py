@@ -61,6 +61,13 @@ class BenchmarkError(Exception):
         }
 
 
+def byte_position(data: bytes, offset: int) -> tuple[int, int]:
+    """(line, column) of the byte at ``offset`` of UTF-8 ``data``, both from 1, the column counted in
+    characters: where an error about a byte (one that is not UTF-8) points a reader."""
+    start = data.rfind(b"\n", 0, offset) + 1
+    return data.count(b"\n", 0, offset) + 1, len(data[start:offset].decode("utf-8", errors="replace")) + 1
+
+
 class InputFormatError(BenchmarkError):
     """A JSON/XML/text input that does not have the documented shape."""
 

@@ -1,8 +1,12 @@
-"""File writing shared by every command and the pytest plugin.
+"""File writing and the reading of run files, shared by every command and the pytest plugin.
 
 Reports and runs are written atomically (temporary file in the same directory, then ``os.replace``) so an
 interrupted session or a concurrent reader never sees half a file, and JSON is always written the same
 way so regenerated files are byte-identical.
+
+Run files a user supplies are read through :func:`read_json_capped`: a file larger than its cap is refused
+from its size alone (never read into memory), and text that is not UTF-8 or not JSON is an error at its
+line and column, so a broken file is one positioned message and nothing else.
 """
 
 from __future__ import annotations
@@ -13,6 +17,12 @@ import os
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from benchmark.core.errors import BenchmarkError, InputFormatError, byte_position
+
+#: the largest run file the OCL and round-trip tracks read (a run file of the bundled study is at most a
+#: few hundred kilobytes; one of 16 MiB is not a run file but a mistake, said without reading it)
+MAX_RUN_FILE_BYTES = 16 * 1024 * 1024
 
 
 def _umask() -> int:
@@ -99,3 +109,79 @@ def sha256_file(path: str | Path) -> str:
 
 def sha256_text(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def read_bytes_capped(
+    path: str | Path,
+    *,
+    limit: int,
+    what: str = "file",
+    error: type[BenchmarkError] = InputFormatError,
+) -> bytes:
+    """The bytes of ``path``, refused when the file holds more than ``limit`` bytes: its size is read
+    first and a larger file is never loaded."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        data = b"" if size > limit else _read_at_most(path, limit + 1)
+    except OSError as failure:
+        raise error(f"cannot read file: {failure.strerror or failure}", file=path) from None
+    if size > limit or len(data) > limit:  # (a file that grew while it was read is as large)
+        raise error(
+            f"{max(size, len(data)):,} bytes: larger than the {_size(limit)} a {what} may hold, not read "
+            f"(not a {what} of this benchmark, or one that a runaway answer filled)",
+            file=path,
+        )
+    return data
+
+
+def read_text_capped(
+    path: str | Path,
+    *,
+    limit: int,
+    what: str = "file",
+    error: type[BenchmarkError] = InputFormatError,
+) -> str:
+    """The UTF-8 text of ``path`` (:func:`read_bytes_capped`). Text that is not UTF-8 is an ``error`` at
+    the line and column (counted in characters) of its first undecodable byte."""
+    data = read_bytes_capped(path, limit=limit, what=what, error=error)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as failure:
+        line, column = byte_position(data, failure.start)
+        raise error(
+            f"not UTF-8 text: byte 0x{data[failure.start]:02x} cannot be decoded ({failure.reason}); "
+            f"save the {what} as UTF-8",
+            file=path,
+            line=line,
+            column=column,
+        ) from None
+
+
+def read_json_capped(
+    path: str | Path,
+    *,
+    limit: int,
+    what: str = "file",
+    error: type[BenchmarkError] = InputFormatError,
+) -> Any:
+    """The JSON value of ``path`` (:func:`read_text_capped`), or an ``error`` at the line and column where
+    the text stops being JSON; a text that ends inside a value says it was cut off."""
+    text = read_text_capped(path, limit=limit, what=what, error=error)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as failure:
+        cut = failure.msg.startswith("Unterminated string") or failure.pos >= len(text.rstrip())
+        hint = f" (the text ends before the JSON value does: a cut-off {what}?)" if cut else ""
+        raise error(
+            f"not valid JSON: {failure.msg}{hint}", file=path, line=failure.lineno, column=failure.colno
+        ) from None
+
+
+def _read_at_most(path: Path, count: int) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read(count)
+
+
+def _size(limit: int) -> str:
+    return f"{limit // (1024 * 1024)} MiB" if limit >= 1024 * 1024 else f"{limit:,} bytes"

@@ -25,11 +25,13 @@ class GroundTruthCheck:
         self.track, self.case = track, case
 
     def check(self) -> Facts:
-        """The ground truth's facts; a problem fails the case with its positioned message only."""
+        """The ground truth's facts; a problem fails the case with its positioned message only (failed
+        outside the ``except``: pytest would print the problem a second time as the failure's context)."""
         try:
             return self.track.check_ground_truth(self.case)
         except (GroundTruthProblem, BenchmarkError) as problem:
-            pytest.fail(str(problem), pytrace=False)
+            message = str(problem)
+        pytest.fail(message, pytrace=False)
 
 
 class RunScoring:

@@ -7,7 +7,7 @@ with the same track code, write the same ``results.json`` and reports, and fail 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -103,6 +103,28 @@ class Harness:
             failures += dropped
         return messages, failures
 
+    def lost_rows(self, lost: Mapping[str, str]) -> list[Row]:
+        """The error rows of run cases whose row was lost (a worker that died), from case id -> reason:
+        each track's error row of the case, so the tables list it as excluded and ``results.json`` keeps
+        it. A case id no track collects (it cannot be, the collection being the same everywhere) gets no
+        row; the session fails on it all the same."""
+        if not lost:
+            return []
+        rows = []
+        for name in sorted(self.classes):
+            if not self.options.roots[name].is_dir():
+                continue
+            try:
+                runs = self.collection(name).runs
+            except BenchmarkError:
+                continue
+            for case in runs:
+                for key in (case.case_id, _escaped(case.case_id)):
+                    if key in lost:
+                        rows.append(self.track(name).error_row(case, lost[key]))
+                        break
+        return rows
+
     def missing_runs(self, rows: Sequence[Row]) -> list[tuple[Row, str]]:
         """The error rows of runs that got no answer, each with the reason its track gives."""
         missing = []
@@ -127,6 +149,17 @@ class Harness:
         return [], [
             f"{head}; fill {them} in with `atlbench generate` (cached answers are replayed) or accept "
             f"{them} with --allow-missing-runs"
+        ]
+
+    def nothing_scored(self, rows: Sequence[Row]) -> list[str]:
+        """A failure when the session has rows but scored none of them (every run missing or excluded,
+        ``--allow-missing-runs`` or not): a session that measures nothing fails."""
+        if not rows or any(row.ok for row in rows):
+            return []
+        missing = len(self.missing_runs(rows))
+        return [
+            f"no run was scored: every one of the session's {plural(len(rows), 'run')} was excluded "
+            f"({missing} missing); a session that measures nothing fails"
         ]
 
     def track_checks(self, rows: Sequence[Row]) -> tuple[list[str], list[str]]:
@@ -178,3 +211,8 @@ class Harness:
                 row = track.error_row(case, problem) if problem else track.score_run(case)
                 rows.append(with_ledger(row, case))
         return rows, problems
+
+
+def _escaped(case_id: str) -> str:
+    """A case id as pytest spells it in a node id (non-ASCII characters escaped)."""
+    return case_id.encode("unicode_escape").decode("ascii")

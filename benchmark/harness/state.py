@@ -31,6 +31,16 @@ def session_of(config: pytest.Config) -> BenchmarkSession:
     return config.stash[SESSION_KEY]
 
 
+def _case_ids(lost: dict[str, str]) -> dict[str, str]:
+    """node id -> reason, as case id (the parameter id of ``test_run[CASE]``) -> reason."""
+    found = {}
+    for nodeid, reason in lost.items():
+        name = nodeid.rsplit("::", 1)[-1]
+        if "[" in name and name.endswith("]"):
+            found[name[name.index("[") + 1 : -1]] = reason
+    return found
+
+
 @dataclass(eq=False)  # registered as a plugin: must hash by identity
 class BenchmarkSession:
     config: pytest.Config
@@ -88,19 +98,22 @@ class BenchmarkSession:
                 "the count table is incomplete: rows were lost between the cases and the controller"
             )
             self.failures.extend(f"  {problem}" for problem in problems)
-        if self.benchmark_seen and not self.collector.rows and not problems:
+        # the cases whose row was lost are error rows of their track: the tables list them as excluded
+        rows = self.collector.rows + self.harness.lost_rows(_case_ids(self.collector.lost()))
+        if self.benchmark_seen and not rows and not problems:
             self.failures.append(
                 "atlbench: this benchmark session scored no run (no run case was collected or all were "
                 "deselected); a session that measures nothing fails"
             )
-        if self.collector.rows:
+        if rows:
             for check in (self.harness.missing_check, self.harness.track_checks):
-                messages, failures = check(self.collector.rows)
+                messages, failures = check(rows)
                 self.messages.extend(f"atlbench: {m}" for m in messages)
                 self.failures.extend(f"atlbench: {f}" for f in failures)
+            self.failures.extend(f"atlbench: {f}" for f in self.harness.nothing_scored(rows))
             try:
                 with phases.phase("results"):
-                    self.results = self.harness.build_results(self.collector.rows)
+                    self.results = self.harness.build_results(rows)
             except BenchmarkError as error:
                 self.failures.append(f"atlbench: {error}")
         if self.results is not None:

@@ -266,6 +266,22 @@ def test_allow_missing_runs_accepts_them_and_still_lists_them(
     assert "atlbench: session failed" not in result.stdout.str()
 
 
+def test_a_session_whose_every_run_is_missing_fails_even_when_they_are_accepted(
+    pytester: pytest.Pytester, tree: Path
+) -> None:
+    """Accepting missing runs lists them and lets the others count; a session with nothing else measured
+    nothing, and fails."""
+    _local_runs(tree)
+    result = run(pytester, "-k", "Library2Catalog and Local-tiny-run02", "--allow-missing-runs")
+    result.assert_outcomes(skipped=1)
+    assert f"{MISSING_LINE}; accepted by --allow-missing-runs" in result.outlines
+    assert result.ret == 1
+    assert (
+        "atlbench: no run was scored: every one of the session's 1 run was excluded (1 missing); a session "
+        "that measures nothing fails"
+    ) in result.outlines
+
+
 def test_ground_truth_naming_unknown_features_fails_with_the_list(
     pytester: pytest.Pytester, tree: Path
 ) -> None:

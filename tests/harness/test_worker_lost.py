@@ -5,7 +5,8 @@ calls ``os._exit`` after scoring its second run case, as a killed machine or a l
 end it) every run case it had scored loses its row. pytest-xdist fails the case that was running and
 starts a replacement for the cases not yet run; the controller, which saw each case pass, names every
 case whose row never arrived and fails the session (README, "Spreading a large run over several
-machines"). The rows of the other worker still make the tables.
+machines"). The rows of the other worker still make the tables, and the lost cases are listed there too
+(terminal, results.json, index.html) as excluded runs with why: nothing is silently lost.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmark.core.collector import CRASHED, LOST
 from benchmark.core.results import Results
 
 pytest_plugins = ("pytester",)
@@ -75,6 +77,17 @@ def test_a_worker_that_dies_fails_the_session_naming_its_lost_cases(
         ["*atlbench: session failed*", "*the count table is incomplete: rows were lost between the cases*"]
     )
 
+    assert f"  {crashed}: its worker crashed while scoring it; no row" in result.outlines
+
+    # the reports list the lost cases as excluded runs, with why: terminal, results.json, index.html
     saved = Results.load(pytester.path / "reports" / "results.json")
-    assert len(saved.rows) == 5 - 2  # the tiny tree's five runs, less the two the dead worker held
+    assert len(saved.rows) == 5  # the tiny tree's five runs: three scored, the two the dead worker held
+    lost_rows = sorted((row for row in saved.rows if not row.ok), key=lambda row: row.error or "")
+    case_ids = {name[name.index("[") + 1 : -1] for name in (*passed_there, crashed)}
+    assert {f"{row.task}-{Path(row.file).stem}" for row in lost_rows} == case_ids
+    assert [row.error for row in lost_rows] == [CRASHED, LOST]
     assert "Per provider" in out  # the survivors' tables are printed, and the session still fails
+    result.stdout.fnmatch_lines(["*3 runs scored (0 unusable) on 2 transformations, 2 excluded (0 missing)*"])
+    result.stdout.fnmatch_lines(["2 runs excluded", f"  *: {LOST}", f"  *: {CRASHED}"])
+    html = (pytester.path / "reports" / "index.html").read_text(encoding="utf-8")
+    assert html.count("its row was lost: ") == 2

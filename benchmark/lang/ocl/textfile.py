@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from benchmark.core.errors import byte_position
 from benchmark.lang.ocl.errors import OclError
 
 
@@ -23,11 +24,10 @@ def read_text_file(path: str | Path, error: type[OclError], what: str) -> str:
         raise error(f"cannot read {what}: {failure.strerror}", file=str(path)) from None
     except UnicodeDecodeError as failure:
         data = failure.object
-        line_start = data.rfind(b"\n", 0, failure.start) + 1
-        column = len(data[line_start : failure.start].decode("utf-8", errors="replace")) + 1
+        line, column = byte_position(data, failure.start)
         raise error(
             f"cannot read {what}: byte 0x{data[failure.start]:02x} is not UTF-8 (save the file as UTF-8)",
             file=str(path),
-            line=data.count(b"\n", 0, failure.start) + 1,
+            line=line,
             column=column,
         ) from None

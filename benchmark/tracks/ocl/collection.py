@@ -45,14 +45,14 @@ def collect(
                 RunCase(track, UNREADABLE_TASK, "unknown", path.stem, f"unreadable-{label}", file=path)
             )
             continue
-        for model in sorted(run.answers):
+        for model in run.models:  # answered, or recorded as unanswered: a missing run is listed
             task = tasks.of(model, run.mode)
             case_id = f"{task}-{run.provider}-{run.run}"
             if case_id in seen:
                 case_id = f"{case_id}-{path.stem}"
             seen.add(case_id)
             runs.append(RunCase(track, task, run.provider, run.run, case_id, file=path, model=run.model))
-        for model in sorted(set(dataset.models) - set(run.answers)):
+        for model in sorted(set(dataset.models) - set(run.models)):
             skipped.append(SkippedInput(path, f"no answers for model {model}"))
     return Collection(
         tuple(sorted(truths, key=lambda c: c.case_id)),

@@ -11,7 +11,11 @@ Answers are filed, raw, in the run file of (provider, run, mode) (:mod:`.runs`, 
 <mode>.json``), one answer per constraint; each answer's provenance (cache key, prompt hash, template
 hash, parameters, timestamp) sits in the file's ``generation`` block. The judge reads the raw text, so an
 answer without a usable constraint is filed too (and reported as unusable here), and becomes a failure
-in the tables. A run file that ``generate`` did not write is never overwritten. The raw logs are
+in the tables. A request that got no answer (HTTP error, timeout, budget, rate limit, offline miss) is
+filed as such in the ``generation`` block (``status: "no-answer"``, the engine's message and one-word
+reason), never as an answer: the run is then *missing* until the next ``generate`` fills it in (the
+cache keeps every answer that did arrive), and an earlier answer is never replaced by "no answer". A
+run file that ``generate`` did not write is never overwritten. The raw logs are
 ``runs/.log/<provider>.jsonl``; they replay when the cache lacks an answer.
 """
 
@@ -30,7 +34,7 @@ from benchmark.llm.prompt import PromptTemplate, load_template
 from benchmark.llm.requests import Job, JobResult, LlmRequest
 from benchmark.llm.task import FILED_NO_ANSWER, FILED_OK, FILED_REFUSED, FILED_UNUSABLE, Filed
 from benchmark.tracks.ocl.dataset import Dataset
-from benchmark.tracks.ocl.runs import RUN_FORMAT, RUN_VERSION, run_path
+from benchmark.tracks.ocl.runs import NO_ANSWER, RUN_FORMAT, RUN_VERSION, run_path
 from benchmark.tracks.ocl.scoring.extract import extract_constraint
 from benchmark.tracks.ocl.variants import ORIGINAL, Variant, Variants
 
@@ -147,16 +151,17 @@ class OclTask:
         item = self._by_label[label]
         index = result.job.request.run_index
         path = self.output_path(index)
-        if result.completion is None:
-            return Filed(label, FILED_NO_ANSWER, message=result.error)
         document = self._document(path, index)
         if document is None:
             return Filed(
                 label,
-                FILED_REFUSED,
+                FILED_REFUSED if result.completion is not None else FILED_NO_ANSWER,
                 path=path,
-                message=f"{path} exists and was not written by atlbench generate; not overwritten",
+                message=f"{path} exists and was not written by atlbench generate; not overwritten"
+                + ("" if result.completion is not None else f" ({result.error})"),
             )
+        if result.completion is None:
+            return self._file_no_answer(item, result, path, document)
         completion = result.completion
         request = result.job.request
         document["answers"].setdefault(item.model, {})[item.constraint] = completion.text
@@ -177,13 +182,7 @@ class OclTask:
             "transport": completion.transport,
             "ledger": ledger_entry(result, self.config),
         }
-        # a stable order, whatever order the answers arrive in
-        document["answers"] = {m: dict(sorted(a.items())) for m, a in sorted(document["answers"].items())}
-        document["generation"]["answers"] = dict(sorted(document["generation"]["answers"].items()))
-        text = dumps_json(self.redactor.data(document))
-        changed = not path.exists() or path.read_text(encoding="utf-8") != text
-        if changed:
-            write_text_atomic(path, text)
+        changed = self._write(path, document)
         if extract_constraint(completion.text).text is None:
             return Filed(
                 label,
@@ -193,6 +192,47 @@ class OclTask:
                 changed=changed,
             )
         return Filed(label, FILED_OK, path=path, changed=changed)
+
+    def _file_no_answer(
+        self, item: Request, result: JobResult, path: Path, document: dict[str, Any]
+    ) -> Filed:
+        """Record that the request got no answer (the run is missing until one arrives); an answer filed
+        earlier is kept."""
+        label = result.job.label
+        reason = result.error or "no answer (no reason given)"
+        if item.constraint in document["answers"].get(item.model, {}):
+            return Filed(label, FILED_NO_ANSWER, path=path, message=f"{reason}; the earlier answer was kept")
+        request = result.job.request
+        document["generation"]["answers"][item.key] = {
+            "status": NO_ANSWER,
+            "error": reason,
+            "missing": result.missing,
+            "providerKind": self.config.kind,
+            "promptSha256": request.prompt_sha256,
+            "parameters": request.parameters.to_json(request.run_index),
+            "cacheKey": result.key,
+            "attempts": result.attempts,
+            "ledger": ledger_entry(result, self.config),
+        }
+        changed = self._write(path, document)
+        return Filed(
+            label,
+            FILED_NO_ANSWER,
+            path=path,
+            message=f"{reason}; filed as missing (run generate again to fill it in)",
+            changed=changed,
+        )
+
+    def _write(self, path: Path, document: dict[str, Any]) -> bool:
+        """Write the run file (redacted, in a stable order whatever order the answers arrive in) unless
+        it already holds exactly that; whether it changed."""
+        document["answers"] = {m: dict(sorted(a.items())) for m, a in sorted(document["answers"].items())}
+        document["generation"]["answers"] = dict(sorted(document["generation"]["answers"].items()))
+        text = dumps_json(self.redactor.data(document))
+        changed = not path.exists() or path.read_text(encoding="utf-8") != text
+        if changed:
+            write_text_atomic(path, text)
+        return changed
 
 
 class OclTrackTask:

@@ -3,6 +3,9 @@
 Written by scoring (:mod:`.scoring.runs`) and read by every reader (the scores, the mode pairs, the
 per-constraint CSV, JUnit XML) through :meth:`OclPayload.from_json`, the only place that knows its keys.
 A judgement's outcome is one of :data:`OUTCOMES` (``docs/OCL.md``; :mod:`.scoring.judge` decides it).
+
+The error row of a *missing* run (a constraint of its model got no answer) carries no judgement: it says
+why (:attr:`OclPayload.missing`) and which constraints are unanswered, and is never scored.
 """
 
 from __future__ import annotations
@@ -77,18 +80,30 @@ class OclPayload:
     judge: str | None = None  # "use" or "both"; None: the built-in judge alone
     use_cost: Mapping[str, Any] | None = None  # USE's time for the variant (use_judge.UseVerdicts.cost_json)
     judge_disagreements: tuple[Mapping[str, Any], ...] = ()  # use_judge.Disagreement.to_json() each
+    #: why the run is missing (an error row: never judged); None for any other row
+    missing: str | None = None
+    unanswered: tuple[str, ...] = ()  # the constraints of a missing run that have no answer
 
     def outcome_counts(self) -> dict[str, int]:
         return {o: sum(1 for j in self.judgements if j.outcome == o) for o in OUTCOMES}
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "datasetModel": self.dataset_model,
-            "mode": self.mode,
-            "seed": self.seed,
-            "judgements": [j.to_json() for j in self.judgements],
-            "unknownConstraints": list(self.unknown_constraints),
-        } | self._judge_json()
+        return (
+            {
+                "datasetModel": self.dataset_model,
+                "mode": self.mode,
+                "seed": self.seed,
+                "judgements": [j.to_json() for j in self.judgements],
+                "unknownConstraints": list(self.unknown_constraints),
+            }
+            | self._judge_json()
+            | self._missing_json()
+        )
+
+    def _missing_json(self) -> dict[str, Any]:
+        if self.missing is None:  # written only for a missing run: every other row keeps its bytes
+            return {}
+        return {"missing": self.missing, "unanswered": list(self.unanswered)}
 
     def _judge_json(self) -> dict[str, Any]:
         if self.judge is None:
@@ -109,11 +124,23 @@ class OclPayload:
             judge=data.get("judge"),
             use_cost=data.get("useJudge"),
             judge_disagreements=tuple(data.get("judgeDisagreements", ())),
+            missing=data.get("missing"),
+            unanswered=tuple(data.get("unanswered", ())),
         )
 
     @classmethod
     def of_row(cls, row: Row) -> OclPayload:
         return cls.from_json(row.payload)
+
+
+def dataset_model(row: Row) -> str:
+    """The dataset model a row is about (its task when the payload does not say: an unreadable file)."""
+    return OclPayload.of_row(row).dataset_model or row.task
+
+
+def missing_reason(row: Row) -> str | None:
+    """Why the run of an error row got no answer (a missing run); ``None`` for any other row."""
+    return None if row.ok else OclPayload.of_row(row).missing
 
 
 def judged_payload(
@@ -123,4 +150,4 @@ def judged_payload(
     return OclPayload(model, mode, seed, tuple(judgements), tuple(unknown)).to_json()
 
 
-__all__ = ["OUTCOMES", "Judgement", "OclPayload", "judged_payload"]
+__all__ = ["OUTCOMES", "Judgement", "OclPayload", "dataset_model", "judged_payload", "missing_reason"]

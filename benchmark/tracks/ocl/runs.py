@@ -8,23 +8,33 @@
 
 ``mode`` is ``original`` or one of the seven transformation modes; ``seed`` is the transformation seed
 the prompts were built with (a transformed model of another seed has other names, so a file whose seed is
-not the session's cannot be judged). ``answers`` maps a dataset model to its constraints' raw answers; a
-constraint of that model without an answer is judged ``missing`` (a failure), never skipped. Where a file
-sits below ``runs/`` does not matter (``atlbench generate`` writes ``runs/<provider>/<run>/<mode>.json``);
-what it says does. ``docs/OCL.md`` documents the format.
+not the session's cannot be judged). ``answers`` maps a dataset model to its constraints' raw answers.
+A request that got no answer (``atlbench generate``: HTTP error, timeout, budget, rate limit) is recorded
+in the ``generation`` block, never in ``answers``::
+
+    "generation": {"generator": "atlbench generate", "answers": {
+        "library/barcodePrefix": {"status": "no-answer", "error": "HTTP 503 ...", "missing": "error", ...}}}
+
+Those are :attr:`RunFile.unanswered`; a run case (a dataset model of the file) with an unanswered or
+absent constraint is a *missing* run, never judged (``docs/OCL.md``, "Missing, unusable, excluded"). Where
+a file sits below ``runs/`` does not matter (``atlbench generate`` writes
+``runs/<provider>/<run>/<mode>.json``); what it says does. ``docs/OCL.md`` documents the format.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from benchmark.core.errors import InputFormatError
+from benchmark.core.fileio import MAX_RUN_FILE_BYTES, read_json_capped
 
 RUN_FORMAT = "atlbench-ocl-run"
 RUN_VERSION = 1
+ANSWERED = "ok"  # generation.answers[KEY].status of an answer (an answer's record may have no status)
+NO_ANSWER = "no-answer"  # generation.answers[KEY].status of a request that got no answer
 
 
 class RunFileError(InputFormatError):
@@ -40,6 +50,13 @@ class RunFile:
     mode: str
     seed: int
     answers: dict[str, dict[str, str]]  # dataset model -> constraint id -> raw answer
+    #: dataset model -> constraint id -> why its request got no answer (the file's generation block)
+    unanswered: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    @property
+    def models(self) -> list[str]:
+        """The dataset models the file speaks of (answered or not), sorted."""
+        return sorted(set(self.answers) | set(self.unanswered))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -67,17 +84,9 @@ def run_files(root: Path) -> list[Path]:
 
 
 def read_run(path: Path) -> RunFile:
-    """Read and check a run file; errors name the file and the JSON field."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise RunFileError(f"cannot read: {error.strerror or error}", file=path) from None
-    except UnicodeDecodeError as error:
-        raise RunFileError(f"not UTF-8 text (byte {error.start})", file=path) from None
-    except json.JSONDecodeError as error:
-        raise RunFileError(
-            f"not valid JSON: {error.msg}", file=path, line=error.lineno, column=error.colno
-        ) from None
+    """Read and check a run file; errors name the file and the line and column, or the JSON field. A file
+    over :data:`~benchmark.core.fileio.MAX_RUN_FILE_BYTES` is refused without being read."""
+    data = read_json_capped(path, limit=MAX_RUN_FILE_BYTES, what="run file", error=RunFileError)
     if not isinstance(data, dict):
         raise RunFileError("expected a JSON object", file=path, field="$")
     if data.get("format") != RUN_FORMAT:
@@ -109,7 +118,45 @@ def read_run(path: Path) -> RunFile:
         for cid, text in given.items():
             if not isinstance(text, str):
                 raise RunFileError("expected the answer's text (a string)", file=path, field=f"{field}.{cid}")
-    return RunFile(path, texts["provider"], texts["model"], texts["run"], texts["mode"], seed, answers)
+    unanswered = _unanswered(data.get("generation"), answers, path)
+    return RunFile(
+        path, texts["provider"], texts["model"], texts["run"], texts["mode"], seed, answers, unanswered
+    )
+
+
+def _unanswered(generation: Any, answers: dict[str, Any], path: Path) -> dict[str, dict[str, str]]:
+    """The requests the ``generation`` block records as unanswered: model -> constraint id -> reason. A
+    record that contradicts ``answers`` (an answer beside "no answer") or has an unknown status is an
+    input error: guessing would judge a non-answer or drop an answer."""
+    records = generation.get("answers") if isinstance(generation, dict) else None
+    if not isinstance(records, dict):
+        return {}
+    found: dict[str, dict[str, str]] = {}
+    for key, record in records.items():
+        field = f"$.generation.answers[{json.dumps(key)}]"
+        status = record.get("status", ANSWERED) if isinstance(record, dict) else ANSWERED
+        if status == ANSWERED:
+            continue
+        if status != NO_ANSWER:
+            raise RunFileError(
+                f"unknown status {status!r}; expected {ANSWERED!r} or {NO_ANSWER!r}",
+                file=path,
+                field=f"{field}.status",
+            )
+        model, slash, cid = str(key).partition("/")
+        if not (model and slash and cid):
+            raise RunFileError("expected a key MODEL/CONSTRAINT", file=path, field=field)
+        if cid in answers.get(model, {}):
+            raise RunFileError(
+                f"the request is recorded as unanswered, but $.answers.{model}.{cid} holds an answer: "
+                "remove one or the other",
+                file=path,
+                field=f"{field}.status",
+            )
+        reason = record.get("error")
+        text = str(reason).strip() if reason is not None else ""
+        found.setdefault(model, {})[cid] = text or "no answer was obtained (the file records no reason)"
+    return {model: dict(sorted(given.items())) for model, given in sorted(found.items())}
 
 
 def peek_run(path: Path) -> RunFile | None:
@@ -121,6 +168,8 @@ def peek_run(path: Path) -> RunFile | None:
 
 
 __all__ = [
+    "ANSWERED",
+    "NO_ANSWER",
     "RUN_FORMAT",
     "RUN_VERSION",
     "RunFile",

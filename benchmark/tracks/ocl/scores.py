@@ -71,9 +71,13 @@ class Judged:
 
 
 def judged(rows: Iterable[Any]) -> list[Judged]:
-    """Every judged answer of the track's rows (error rows carry theirs as failures: nothing is dropped)."""
+    """Every judged answer of the track's scored rows. Error rows (missing runs, unreadable run files, an
+    unusable ground truth) are excluded: they judge nothing (an older results.json gave their
+    constraints the outcome ``missing``; read today, they are excluded as they would be now)."""
     out = []
     for row in rows:
+        if not row.ok:
+            continue
         payload = OclPayload.of_row(row)
         for item in payload.judgements:
             out.append(

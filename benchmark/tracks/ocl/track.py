@@ -107,8 +107,14 @@ class OclTrack(Track):
         return self.judge.score(case)
 
     def error_row(self, case: RunCase, message: str) -> Row:
-        """An unusable run still counts: every constraint of its model is a failure (``missing``)."""
+        """A run that cannot be judged: excluded, listed with ``message``, its model and mode named."""
         return self.judge.error_row(case, message)
+
+    def missing_reason(self, row: Row) -> str | None:
+        """A run case some of whose constraints got no answer is a missing run (``docs/OCL.md``)."""
+        from benchmark.tracks.ocl.payload import missing_reason
+
+        return missing_reason(row)
 
     def input_files(self) -> dict[str, str]:
         from benchmark.tracks.ocl.collection import input_files

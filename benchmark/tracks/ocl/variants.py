@@ -124,7 +124,7 @@ class VariantSource:
         texts = {cid: c.text for cid, c in entry.constraints.items()}
         if mode == ORIGINAL:
             references = {cid: reference_text(_invariant(model, cid)) for cid in entry.constraints}
-            puml = entry.puml_file.read_text(encoding="utf-8")
+            puml = _shown_diagram(entry)
             return Variant(entry.name, mode, seed, model, dict(self.states), puml, texts, references)
 
         from benchmark.lang.ocl.model import Model
@@ -196,16 +196,34 @@ class Variants:
 
         key = (model, mode)
         if key not in self._variants:
+            entry = self.dataset.models[model]
             try:
                 if model not in self._sources:
-                    self._sources[model] = VariantSource(self.dataset.models[model], self.cache)
+                    self._sources[model] = VariantSource(entry, self.cache)
                 self._variants[key] = self._sources[model].variant(mode, self.seed)
-            except BenchmarkError as error:
-                self._variants[key] = f"{model} ({mode}): {error}"
+            except BenchmarkError as error:  # a broken model or state breaks every mode: said without one
+                shared = error.file in {
+                    str(entry.use_file),
+                    *(str(entry.state_path(s)) for s in entry.verdicts),
+                }
+                self._variants[key] = f"{model}: {error}" if shared else f"{model} ({mode}): {error}"
         found = self._variants[key]
         if isinstance(found, str):
             raise GroundTruthProblem(found)
         return found
+
+
+def _shown_diagram(entry: DatasetModel) -> str:
+    """The PlantUML text an LLM is shown for the original model, read and parsed: a diagram that is not a
+    model (a dangling association end, a line that is no PlantUML) is a positioned error naming the file,
+    not a broken prompt sent to every provider."""
+    from benchmark.lang.ocl.errors import ModelError
+    from benchmark.lang.ocl.puml_io import parse_puml
+    from benchmark.lang.ocl.textfile import read_text_file
+
+    text = read_text_file(entry.puml_file, ModelError, "model")
+    parse_puml(text, file=str(entry.puml_file), default_name=entry.name)
+    return text
 
 
 def _invariant(model: Model, cid: str) -> Invariant:

@@ -10,7 +10,9 @@ run):
   themselves: 100 % everywhere, or the scorer is wrong). A baseline does not depend on k.
 
 Case ids read ``<pair>-<operator>-k<k>-<stage>-<provider>-run<NN>`` (baselines: ``<pair>-<operator>-
-<stage>-<Baseline>``), so ``-k "to_many and k2 and inverse"`` selects what it says.
+<stage>-<Baseline>``), so ``-k "to_many and k2 and inverse"`` selects what it says. A run file that cannot
+be read (cut off, not UTF-8, too large, not of the documented shape) is a case of its own,
+``unreadable-<path>`` (task ``runs``), whose row is excluded and says why: it is listed, never skipped.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from benchmark.core.fileio import sha256_file
 from benchmark.core.track import Collection, GroundTruthCase, RunCase, SkippedInput
 from benchmark.tracks.roundtrip.names import STAGES
 from benchmark.tracks.roundtrip.reading.runfile import RUNS_DIR, read_run
+from benchmark.tracks.roundtrip.scoring.stage import UNREADABLE_TASK
 from benchmark.tracks.roundtrip.study.cases import RoundTripCase, StageCase, Study
 
 
@@ -64,8 +67,11 @@ class StageCases:
                 continue
             try:
                 run = read_run(path)
-            except InputFormatError as error:
-                skipped.append(SkippedInput(path, f"not a round-trip run file: {error.message}"))
+            except InputFormatError:  # a case of its own, whose row says why (never a silent skip)
+                label = path.relative_to(study.root).with_suffix("").as_posix().replace("/", "-")
+                runs.append(
+                    RunCase(self.track, UNREADABLE_TASK, "unknown", path.stem, f"unreadable-{label}", path)
+                )
                 continue
             case = known.get(run.case_id)
             if case is None:

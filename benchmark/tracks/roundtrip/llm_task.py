@@ -11,8 +11,11 @@ For every selected case (pair, operator), every k of ``--examples`` and every ru
 
 Both passes go through the engine (cache, raw logs, batches, retries), so a replay (``--offline``, the
 cache, committed logs) reproduces the inverse answers, hence the same S', hence the same forward prompts
-and answers. An inverse job without any answer (timeout, offline miss) files nothing and prompts no
-forward stage; running again fills both.
+and answers. A job without any answer (HTTP error, timeout, budget, rate limit, offline miss) files its
+stage as ``no-answer`` with the engine's reason: a *missing* stage, listed and never scored; an inverse
+stage without answer also files its forward stage so (it was never asked: there is no S'). The next
+``generate`` fills both in (the cache keeps every answer that did arrive); an earlier answer on disk is
+never replaced by "no answer".
 
 Files that ``atlbench generate`` did not write (synthetic runs, a study's imported answers) are never
 overwritten: that stage is reported as refused.
@@ -25,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmark.core.errors import ConfigurationError
+from benchmark.core.errors import BenchmarkError, ConfigurationError
 from benchmark.core.fileio import dumps_json, sha256_file, sha256_text, write_text_atomic
 from benchmark.llm.ledger import ledger_entry
 from benchmark.llm.naming import log_file_name
@@ -44,11 +47,13 @@ from benchmark.tracks.roundtrip.prompt import (
 from benchmark.tracks.roundtrip.reading.runfile import (
     LOG_DIR,
     RUNS_DIR,
+    STATUS_NO_ANSWER,
     STATUS_NOT_RUN,
     STATUS_OK,
     StageRun,
     answer_status,
     generator_of,
+    read_run,
     run_path,
 )
 from benchmark.tracks.roundtrip.study.cases import RoundTripCase, Study
@@ -267,7 +272,7 @@ class RoundTripLlmTask:
 
     def file(self, item: StageItem, result: JobResult) -> Filed:
         if result.completion is None:
-            return Filed(item.label, FILED_NO_ANSWER, message=result.error)
+            return self._file_no_answer(item, result)
         if self._foreign(item.path):
             return Filed(
                 item.label,
@@ -309,3 +314,60 @@ class RoundTripLlmTask:
         return self._write(
             path, self._document(forward, STATUS_NOT_RUN, reason=reason, generation={"generator": GENERATOR})
         )
+
+    def _answered(self, path: Path) -> bool:
+        """Whether ``path`` holds a stage that ``generate`` filed with an answer (or as not run)."""
+        if not path.exists() or self._foreign(path):
+            return False
+        try:
+            return read_run(path).status != STATUS_NO_ANSWER
+        except BenchmarkError:
+            return False
+
+    def _file_no_answer(self, item: StageItem, result: JobResult) -> Filed:
+        """File the stage as missing (and, for an inverse stage, its forward stage, never asked); a file
+        that ``generate`` did not write, or an earlier answer, is kept."""
+        reason = result.error or "no answer (no reason given)"
+        if self._foreign(item.path):
+            return Filed(
+                item.label,
+                FILED_NO_ANSWER,
+                path=item.path,
+                message=f"{reason}; {item.path} was not written by atlbench generate: not overwritten",
+            )
+        if self._answered(item.path):
+            return Filed(
+                item.label, FILED_NO_ANSWER, path=item.path, message=f"{reason}; the earlier answer was kept"
+            )
+        request = result.job.request
+        generation = {
+            "generator": GENERATOR,
+            "providerKind": self.config.kind,
+            "promptTemplates": self.templates.record(),
+            "promptSha256": request.prompt_sha256,
+            "parameters": request.parameters.to_json(request.run_index),
+            "cacheKey": result.key,
+            "missing": result.missing,
+            "attempts": result.attempts,
+            "ledger": ledger_entry(result, self.config),
+        }
+        run = self._document(item, STATUS_NO_ANSWER, reason=reason, generation=generation)
+        changed = self._write(item.path, run)
+        message = f"{reason}; filed as missing (run generate again to fill it in)"
+        if item.stage == INVERSE:
+            forward = self.path(item.case, item.k, item.run, FORWARD)
+            if not self._foreign(forward) and not self._answered(forward):
+                source = {"from": item.path.name}
+                stub = StageItem(item.case, item.k, item.run, FORWARD, item.examples, "", forward, source)
+                why = f"not asked: its inverse stage got no answer ({reason})"
+                changed = (
+                    self._write(
+                        forward,
+                        self._document(
+                            stub, STATUS_NO_ANSWER, reason=why, generation={"generator": GENERATOR}
+                        ),
+                    )
+                    or changed
+                )
+                message += "; forward stage filed as missing too"
+        return Filed(item.label, FILED_NO_ANSWER, path=item.path, message=message, changed=changed)

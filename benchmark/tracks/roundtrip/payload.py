@@ -3,6 +3,8 @@
 Written by scoring (:func:`benchmark.tracks.roundtrip.scoring.stage.stage_payload`) and read by every reader
 (the sheet and its summaries, the headline, JUnit XML) through :meth:`StagePayload.from_json`: this module is
 the only one that knows the payload's keys, which are the sheet's column names (:meth:`StagePayload.column`).
+The error row of a *missing* stage (no answer was obtained) carries no scores, only why
+(:func:`missing_payload`, :func:`missing_reason`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 from benchmark.core.rows import Row
 
 STAGE_STATUS_OK = "ok"
+MISSING_KEY = "missing"  # the payload of a missing stage's error row: why no answer was obtained
 
 # JSON key -> attribute, in the payload's order.
 _KEYS = {
@@ -96,4 +99,15 @@ class StagePayload:
         return cls.from_json(row.payload)
 
 
-__all__ = ["STAGE_STATUS_OK", "StagePayload"]
+def missing_payload(reason: str) -> dict[str, Any]:
+    """The payload of a missing stage's error row."""
+    return {MISSING_KEY: reason}
+
+
+def missing_reason(row: Row) -> str | None:
+    """Why the stage of an error row got no answer (a missing stage); ``None`` for any other row."""
+    reason = None if row.ok else row.payload.get(MISSING_KEY)
+    return str(reason) if reason is not None else None
+
+
+__all__ = ["STAGE_STATUS_OK", "StagePayload", "missing_payload", "missing_reason"]

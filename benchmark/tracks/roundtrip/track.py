@@ -74,6 +74,12 @@ class RoundTripTrack(Track):
     def score_run(self, case: RunCase) -> Row:
         return self.scorer.score(case)
 
+    def missing_reason(self, row: Row) -> str | None:
+        """A stage whose request got no answer is a missing stage (``docs/ROUNDTRIP.md`` §13)."""
+        from benchmark.tracks.roundtrip.payload import missing_reason
+
+        return missing_reason(row)
+
     def input_files(self) -> dict[str, str]:
         from benchmark.tracks.roundtrip.collection import input_files
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import socket
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -107,3 +109,88 @@ def test_selection_and_a_replaced_template(tmp_path: Path, library_root: Path, s
     template.write_text("Model only: {{plantuml}}\n")
     with pytest.raises(InputFormatError, match="specification"):
         generate(options(tmp_path, server, monkeypatch, prompt_template=template))
+
+
+@pytest.fixture
+def refusing_url() -> Iterator[str]:
+    """The address of a socket that is bound but never listens: every connection to it is refused."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        sock.close()
+
+
+def validate(root: Path, *flags: str) -> tuple[int, str]:
+    """``atlbench validate`` of the OCL track on ``root``'s tree (the pytest session's harness)."""
+    import contextlib
+    import io
+
+    from benchmark.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["validate", str(root.parent), "--track", "ocl", "--ocl-baselines", "none", "-v", *flags])
+    return code, out.getvalue() + err.getvalue()
+
+
+def test_a_refused_connection_files_a_missing_run_that_the_next_generate_fills_in(
+    tmp_path: Path,
+    library_root: Path,
+    server: FakeLLMServer,
+    references: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+    refusing_url: str,
+) -> None:
+    (tmp_path / "down").mkdir()
+    down = write_config(tmp_path / "down", refusing_url)
+    report = generate(options(tmp_path, server, monkeypatch, config_file=down, max_attempts=1))
+    assert [f.status for f in report.filed] == ["no-answer"] * len(references)
+    path = library_root / "runs" / "OpenAI" / "run01" / "rename.json"
+    assert all(f.path == path and "filed as missing" in (f.message or "") for f in report.filed)
+    run = read_run(path)  # the run is on disk although nothing was answered
+    assert run.answers == {} and sorted(run.unanswered["library"]) == sorted(references)
+    record = json.loads(path.read_text(encoding="utf-8"))["generation"]["answers"]["library/maxLoansLimit"]
+    assert (record["status"], record["missing"], record["attempts"]) == ("no-answer", "error", 1)
+    assert record["ledger"]["costNote"] == "no answer" and record["error"].startswith("connection failed")
+
+    # The session lists the run as missing with its reason, scores nothing of it, and fails in one line
+    code, text = validate(library_root)
+    assert code == 1
+    assert "0 constraints, 0 runs judged, 1 excluded (1 missing), 0 answers" in text
+    assert f"  missing: {path}: no answer for {len(references)} of {len(references)} constraints" in text
+    (failure,) = [line for line in text.splitlines() if "got no answer" in line]
+    assert failure.startswith("error: 1 run got no answer (missing, not scored): ocl library-rename OpenAI")
+    assert failure.endswith("or accept it with --allow-missing-runs")
+    code, text = validate(library_root, "--allow-missing-runs")
+    assert "accepted by --allow-missing-runs" in text  # accepted, and listed; but nothing was measured
+    assert code == 1 and "error: no run was scored: every one of the session's 1 run was excluded" in text
+
+    # The next generate against a working server fills it in; the judge then sees every answer
+    again = generate(options(tmp_path, server, monkeypatch))
+    assert again.stats.requests == len(references) and not read_run(path).unanswered
+    code, text = validate(library_root)
+    assert code == 0 and "1 run judged, 0 excluded (0 missing)" in text
+
+
+def test_requests_the_budget_stopped_are_missing_and_only_they_are_sent_again(
+    tmp_path: Path,
+    library_root: Path,
+    server: FakeLLMServer,
+    references: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    report = generate(options(tmp_path, server, monkeypatch, max_requests=2))
+    assert sum(f.status == "no-answer" for f in report.filed) == len(references) - 2
+    run = read_run(library_root / "runs" / "OpenAI" / "run01" / "rename.json")
+    assert len(run.answers["library"]) == 2 and len(run.unanswered["library"]) == len(references) - 2
+    records = json.loads(run.path.read_text(encoding="utf-8"))["generation"]["answers"]
+    assert {r["missing"] for r in records.values() if r.get("status") == "no-answer"} == {"budget"}
+    (case,) = track(library_root).collect().runs
+    judged = track(library_root).score_run(case)
+    assert not judged.ok and "not sent" in (judged.payload["missing"] or "")
+    again = generate(options(tmp_path, server, monkeypatch))
+    assert again.stats.requests == len(references) - 2  # the two answers that arrived came from the cache
+    assert again.stats.cache_hits == 2 and not read_run(run.path).unanswered
+    assert track(library_root).score_run(case).ok

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from benchmark.core.track import TrackContext
-from benchmark.tracks.ocl.payload import AGREEMENT, MISSING, TYPE_ERROR
+from benchmark.tracks.ocl.payload import AGREEMENT, TYPE_ERROR
 from benchmark.tracks.ocl.runs import RunFileError, read_run, run_path
 from benchmark.tracks.ocl.scores import judged, score
 from benchmark.tracks.ocl.track import OclTrack
@@ -68,24 +68,74 @@ def test_a_run_file_is_judged_per_constraint_and_nothing_is_dropped(library_root
     track = make_track(library_root, ocl_baselines=())
     original = track.variants.variant("library", "original").references
     first, second, *rest = list(original)
-    write_run(library_root, "original", {first: original[first], second: "no idea", "stray": "x"})
+    given = {cid: "no idea" for cid in rest} | {first: original[first], second: "", "stray": "x"}
+    write_run(library_root, "original", given)
     (case,) = track.collect().runs
     row = track.score_run(case)
+    assert row.ok and track.missing_reason(row) is None
     outcomes = {j["id"]: j["outcome"] for j in row.payload["judgements"]}
-    assert outcomes[first] == AGREEMENT and outcomes[second] == "syntax error"
-    assert all(outcomes[cid] == MISSING for cid in rest) and len(outcomes) == len(original)
+    assert outcomes[first] == AGREEMENT and outcomes[second] == "syntax error"  # an empty answer
+    assert all(outcomes[cid] == "syntax error" for cid in rest) and len(outcomes) == len(original)
     assert row.payload["unknownConstraints"] == ["stray"]
+    assert "missing" not in row.payload  # a judged row keeps its bytes
 
 
-def test_an_unusable_run_counts_as_failures(library_root: Path) -> None:
+def test_a_run_without_an_answer_for_every_constraint_is_missing_not_a_failure(library_root: Path) -> None:
+    """A constraint without an answer says nothing about the model: the run case is a missing run (an
+    error row naming the constraints that wait and why), judged only once every answer is there."""
+    track = make_track(library_root, ocl_baselines=())
+    original = track.variants.variant("library", "original").references
+    first, second, *rest = list(original)
+    path = write_run(
+        library_root,
+        "original",
+        {first: original[first]},
+        generation={
+            "generator": "atlbench generate",
+            "answers": {f"library/{second}": {"status": "no-answer", "error": "HTTP 503: overloaded"}},
+        },
+    )
+    (case,) = track.collect().runs
+    row = track.score_run(case)
+    assert not row.ok and row.payload["judgements"] == [] and row.provider == "Tester"
+    reason = track.missing_reason(row)
+    assert reason == (
+        f"no answer for {1 + len(rest)} of {len(original)} constraints of library ({second}: HTTP 503: "
+        f"overloaded; {', '.join(rest)}: the run file has no answer for it)"
+    )
+    assert (
+        row.payload["unanswered"] == [second, *rest]
+        and row.error == f"no answer was obtained for this run: {reason}"
+    )
+    assert judged([row]) == []  # never a failure in any number
+    assert read_run(path).unanswered == {"library": {second: "HTTP 503: overloaded"}}
+
+
+def test_a_run_whose_no_request_was_answered_is_still_a_case(library_root: Path) -> None:
+    """A run file that records only unanswered requests (a session against a server that was down) gives
+    its models' cases, missing, instead of disappearing from the tables."""
+    write_run(
+        library_root,
+        "rename",
+        {},
+        answers={},
+        generation={"answers": {"library/maxLoansLimit": {"status": "no-answer", "error": "timeout"}}},
+    )
+    track = make_track(library_root, ocl_baselines=())
+    (case,) = track.collect().runs
+    assert case.case_id == "library-rename-Tester-run01"
+    assert "maxLoansLimit: timeout" in (track.missing_reason(track.score_run(case)) or "")
+
+
+def test_a_run_file_for_another_seed_is_excluded_not_counted(library_root: Path) -> None:
     track = make_track(library_root, ocl_baselines=())
     write_run(library_root, "rename", {}, seed=3)
     (case,) = track.collect().runs
     row = track.score_run(case)
     assert not row.ok and "$.seed" in (row.error or "") and "--ocl-seed" in (row.error or "")
-    assert {j["outcome"] for j in row.payload["judgements"]} == {MISSING}
-    (only,) = score(judged([row]), draws=10)
-    assert only.values["accuracy_transformed"] == 0.0
+    assert track.missing_reason(row) is None  # an input error, not a missing answer
+    assert row.payload["judgements"] == [] and row.payload["mode"] == "rename"
+    assert judged([row]) == [] and score(judged([row]), draws=10) == []
 
 
 def test_an_unreadable_run_file_is_a_case_with_its_reason(library_root: Path) -> None:
@@ -107,6 +157,18 @@ def test_an_unreadable_run_file_is_a_case_with_its_reason(library_root: Path) ->
         ({"seed": -1}, "$.seed"),
         ({"answers": []}, "$.answers"),
         ({"answers": {"library": {"x": 3}}}, "$.answers.library.x"),
+        (
+            {"generation": {"answers": {"library/x": {"status": "lost"}}}},
+            '$.generation.answers["library/x"].status',
+        ),
+        ({"generation": {"answers": {"x": {"status": "no-answer"}}}}, '$.generation.answers["x"]'),
+        (
+            {
+                "answers": {"library": {"x": "context C inv: true"}},
+                "generation": {"answers": {"library/x": {"status": "no-answer"}}},
+            },
+            '$.generation.answers["library/x"].status',
+        ),
     ],
 )
 def test_run_file_errors_name_file_and_field(library_root: Path, change: dict, field: str) -> None:

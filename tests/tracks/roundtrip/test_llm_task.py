@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -308,3 +309,89 @@ def test_the_cli_takes_the_tracks_generate_options(
     assert run.extra["examples"]["seed"] == 3 and len(run.examples) == 2
     assert main([*args[:-7], "--examples", "0", "--no-progress"]) == 2
     assert "--examples: must be numbers of example pairs of at least 1" in capsys.readouterr().err
+
+
+def _validate(folder: Path, *flags: str) -> tuple[int, str]:
+    """``atlbench validate`` of the round-trip track on ``folder``'s tree (the pytest session's harness)."""
+    import contextlib
+    import io
+
+    from benchmark.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["validate", str(folder.parent), "--track", "roundtrip", "--roundtrip-baselines", "none",
+                     "-v", *flags])  # fmt: skip
+    return code, out.getvalue() + err.getvalue()
+
+
+def test_a_refused_connection_files_missing_stages_that_the_next_generate_fills_in(
+    make_options: Callable[..., GenerateOptions], server: FakeLLMServer, tmp_path: Path
+) -> None:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))  # bound, never listening: every connection is refused
+    working = make_options().config_file
+    down = tmp_path / "down.toml"
+    down.write_text(
+        working.read_text(encoding="utf-8").replace(server.url, f"http://127.0.0.1:{sock.getsockname()[1]}"),
+        encoding="utf-8",
+    )
+    only = {"selectors": ["library/to_many"], "track_options": {"examples": (1,), "example_seed": 0}}
+    try:
+        report = generate(make_options(config_file=down, max_attempts=1, **only))
+    finally:
+        sock.close()
+    (filed,) = report.filed  # the inverse stage; no forward request without its S'
+    assert filed.status == "no-answer" and filed.message is not None
+    assert filed.message.startswith("connection failed") and filed.message.endswith(
+        "filed as missing (run generate again to fill it in); forward stage filed as missing too"
+    )
+    folder = tmp_path / "validation" / "roundtrip" / "runs" / "library" / "to_many"
+    inverse = read_run(folder / "OpenAI-gpt-test-1-k1-run01-inverse.json")
+    forward = read_run(folder / "OpenAI-gpt-test-1-k1-run01-forward.json")
+    assert (inverse.status, inverse.answer, inverse.extra["generation"]["missing"]) == (
+        "no-answer",
+        None,
+        "error",
+    )
+    assert inverse.extra["generation"]["attempts"] == 1 and inverse.reason == filed.message.split(";")[0]
+    assert forward.status == "no-answer"
+    assert forward.reason == f"not asked: its inverse stage got no answer ({inverse.reason})"
+
+    # Listed as missing with their reasons, scored nowhere; the session fails in one line
+    code, text = _validate(folder.parents[2])
+    assert code == 1 and "0 stage evaluations, 0 pairs, study data, 2 excluded (2 missing)" in text
+    assert f"  missing: {folder / 'OpenAI-gpt-test-1-k1-run01-inverse.json'}: {inverse.reason}" in text
+    (failure,) = [line for line in text.splitlines() if "got no answer (missing" in line]
+    assert failure.startswith("error: 2 runs got no answer (missing, not scored): roundtrip library/to_many")
+    assert failure.endswith("fill them in with `atlbench generate` (cached answers are replayed) or accept "
+                            "them with --allow-missing-runs")  # fmt: skip
+
+    # A working server fills both stages in, and the track scores them
+    again = generate(make_options(**only))
+    assert [f.status for f in again.filed] == ["ok", "ok"] and len(server.answer_requests()) == 2
+    assert read_run(folder / "OpenAI-gpt-test-1-k1-run01-forward.json").status == "ok"
+    code, text = _validate(folder.parents[2])
+    assert code == 0 and "2 stage evaluations, 1 pair, study data, 0 excluded (0 missing)" in text
+
+
+def test_a_forward_stage_the_budget_stopped_is_missing_and_only_it_is_sent_again(
+    make_options: Callable[..., GenerateOptions], server: FakeLLMServer, tmp_path: Path
+) -> None:
+    only = {"selectors": ["library/to_many"], "track_options": {"examples": (1,), "example_seed": 0}}
+    report = generate(make_options(max_requests=1, **only))
+    assert [f.status for f in report.filed] == ["ok", "no-answer"]
+    folder = tmp_path / "validation" / "roundtrip" / "runs" / "library" / "to_many"
+    forward = read_run(folder / "OpenAI-gpt-test-1-k1-run01-forward.json")
+    assert forward.status == "no-answer" and forward.extra["generation"]["missing"] == "budget"
+    track = RoundTripTrack(TrackContext(folder.parents[2], {"roundtrip_baselines": ()}))
+    rows = {case.case_id: track.score_run(case) for case in track.collect().runs}
+    assert rows["library-to_many-k1-inverse-OpenAI-run01"].ok
+    missing = rows["library-to_many-k1-forward-OpenAI-run01"]
+    assert not missing.ok and track.missing_reason(missing) == forward.reason
+    assert (missing.error or "").startswith(
+        f"{folder / 'OpenAI-gpt-test-1-k1-run01-forward.json'}: $.status: no"
+    )
+    again = generate(make_options(**only))
+    assert again.stats.requests == 1 and again.stats.cache_hits == 1  # the inverse answer came from the cache
+    assert read_run(folder / "OpenAI-gpt-test-1-k1-run01-forward.json").status == "ok"

@@ -111,17 +111,31 @@ def test_the_study_layout_runs_its_answers_and_the_baselines(tmp_path: Path) -> 
     assert broken["loadable"] is False and broken["LOC"] == 0 and broken["pctWSuccess"] < 0
 
 
-def test_an_unreadable_run_file_is_skipped_with_its_reason(tmp_path: Path) -> None:
+def test_an_unreadable_run_file_is_a_case_whose_row_says_why(tmp_path: Path) -> None:
+    """Never a silent skip: a run file that cannot be read is a case of its own, excluded and listed with
+    its positioned message."""
     root = small_study(tmp_path / "study", pairs=("library",))
     runs = root / "runs" / "library" / "to_many"
     runs.mkdir(parents=True)
     (runs / "x.json").write_text("{not json", encoding="utf-8")
     (runs / "y.json").write_text(json.dumps({"format": "something else"}), encoding="utf-8")
-    collection = track(root, ()).collect()
-    assert collection.runs == ()
-    reasons = sorted(item.reason for item in collection.skipped)
-    assert reasons[0].startswith("not a round-trip run file: invalid JSON")
-    assert reasons[1].startswith("not a round-trip run file: not a round-trip run file")
+    subject = track(root, ())
+    collection = subject.collect()
+    assert [case.case_id for case in collection.runs] == [
+        "unreadable-runs-library-to_many-x",
+        "unreadable-runs-library-to_many-y",
+    ]
+    rows = [subject.score_run(case) for case in collection.runs]
+    assert [row.ok for row in rows] == [False, False] and subject.missing_reason(rows[0]) is None
+    assert (
+        rows[0].error
+        == f"{runs / 'x.json'}:1:2: not valid JSON: Expecting property name enclosed in double quotes"
+    )
+    assert (
+        rows[1].error
+        == f"{runs / 'y.json'}: not a round-trip run file (format 'atlbench-roundtrip-run' expected)"
+    )
+    assert subject.facts("runs").error == "run files that cannot be read"  # results.json can be built
 
 
 def test_two_files_of_one_stage_evaluation_are_an_input_error(tmp_path: Path) -> None:

@@ -28,9 +28,10 @@ from typing import Any
 from benchmark.core.fileio import write_text_atomic
 from benchmark.core.track import HtmlPart, TrackReport
 from benchmark.reports import cost
+from benchmark.reports.excluded import excluded, excluded_table
 from benchmark.reports.figures import figure_html, write_figures
 from benchmark.tracks.ocl.pairs import ModePair
-from benchmark.tracks.ocl.payload import OUTCOMES
+from benchmark.tracks.ocl.payload import OUTCOMES, missing_reason
 from benchmark.tracks.ocl.reports.figures import figure
 from benchmark.tracks.ocl.reports.tables import (
     PAIRS,
@@ -38,6 +39,7 @@ from benchmark.tracks.ocl.reports.tables import (
     latex_costs,
     latex_pairs,
     latex_table,
+    ocl_excluded_lines,
     outcomes_table,
     pairs_table,
     scores_and_pairs,
@@ -183,9 +185,14 @@ def track_report(section: Any, out_dir: Path, draws: int | None = None) -> Track
             pairs_table(pairs).to_html(heading=False),
         ),
     )
+    left_out = excluded(rows, missing_reason)
+    if left_out:  # never silent: each run not judged (missing or an error), with its reason
+        table = excluded_table("ocl-excluded", left_out)
+        sections += (("ocl-excluded", "Excluded runs", table.to_html()),)
     lines = tuple(
         f"{p}: mean robustness over modes {100 * v:.1f} %" for p, v in sorted(headline(scores).items())
     )
+    lines += tuple(ocl_excluded_lines(left_out, verbose=True))
     lines += tuple(f"wrote {p}" for p in paths)
     return TrackReport(tuple(paths), HtmlPart(notes=notes, sections=sections), lines)
 

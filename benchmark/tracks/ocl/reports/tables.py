@@ -11,11 +11,14 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from benchmark.core.rows import run_name
+from benchmark.core.wording import plural
 from benchmark.reports.cost import CostLine, Spend, cost_table, spend, spend_by
+from benchmark.reports.excluded import Excluded, excluded, excluded_lines
 from benchmark.reports.table import Column, Table
 from benchmark.stats.bootstrap import DEFAULT_DRAWS
 from benchmark.tracks.ocl.pairs import ModePair, compare_modes
-from benchmark.tracks.ocl.payload import OUTCOMES, OclPayload
+from benchmark.tracks.ocl.payload import OUTCOMES, OclPayload, dataset_model, missing_reason
 from benchmark.tracks.ocl.scores import ORIGINAL, ModeScore, judged, score
 
 ALPHA = 0.05  # what the terminal calls a difference (Holm-adjusted McNemar p below it)
@@ -166,13 +169,16 @@ def pair_lines(pairs: Sequence[ModePair], verbose: bool) -> list[str]:
 
 
 def summary_lines(rows: Sequence[Any], verbose: bool) -> list[str]:
-    """The session's terminal tables: scores, outcomes, the mode pairs that differ, the unusable runs."""
+    """The session's terminal tables: scores, outcomes, the mode pairs that differ, the excluded runs
+    (missing ones among them), each with its reason."""
     scores, pairs = scores_and_pairs(rows)
     answers = judged(rows)
-    errors = [row for row in rows if not row.ok]
+    left_out = excluded(rows, missing_reason)
+    missing = sum(1 for item in left_out if item.missing is not None)
     lines = [
-        f"{len({(a.model, a.constraint) for a in answers})} constraints, {len(rows)} judged runs "
-        f"({len(errors)} unusable, counted as failures), {len(answers)} answers"
+        f"{plural(len({(a.model, a.constraint) for a in answers}), 'constraint')}, "
+        f"{plural(len(rows) - len(left_out), 'run')} judged, {len(left_out)} excluded ({missing} missing), "
+        f"{plural(len(answers), 'answer')}"
     ]
     lines += scores_table(scores).to_terminal()
     lines.append("")
@@ -183,11 +189,24 @@ def summary_lines(rows: Sequence[Any], verbose: bool) -> list[str]:
     if pairs:
         lines.append("")
         lines += pair_lines(pairs, verbose)
-    for row in errors if verbose else errors[:5]:
-        lines.append(f"unusable run {row.provider} {row.task} {row.run}: {row.error}")
-    if not verbose and len(errors) > 5:
-        lines.append(f"... {len(errors) - 5} more unusable runs (-v lists them)")
-    return lines
+    return lines + ocl_excluded_lines(left_out, verbose)
+
+
+def ocl_excluded_lines(left_out: Sequence[Excluded], verbose: bool) -> list[str]:
+    """The excluded runs, grouped by dataset model and cause: a model that cannot be read excludes the
+    runs of every mode with one message."""
+    return excluded_lines(
+        left_out,
+        verbose=verbose,
+        group=lambda u: dataset_model(u.row),
+        name=lambda u: f"{u.row.task.removeprefix(dataset_model(u.row) + '-')} {_run(u)}",
+    )
+
+
+def _run(item: Excluded) -> str:
+    """A run as a list names it; a live baseline by its name alone."""
+    row = item.row
+    return row.provider if row.run == "baseline" else run_name(row.provider, row.run)
 
 
 def latex_table(scores: Sequence[ModeScore]) -> str:

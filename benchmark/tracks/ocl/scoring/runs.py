@@ -2,13 +2,17 @@
 
 A run case's answers come from its run file (checked: the file's mode and seed must be the case's and the
 session's) or from a baseline; every constraint of its dataset model is judged on the variant of its mode
-(:class:`~.judge.Referee`), none dropped: a constraint without an answer is ``missing``, and a run that
-cannot be read at all still counts, every constraint a failure. A ground truth is usable when its variant
-can be built and, on the transformed states, the transformed references give the verdicts ``states.json``
-records for the original (the transformations' law, checked on the data the runs are judged with).
-With ``--ocl-judge use|both`` a local USE judges every answer of a variant too, in one JVM per variant and
-process (:mod:`.use_judge`): its judgements are the table's (``use``) or compared with the built-in
-judge's (``both``), and its verdicts of the references must be those of ``states.json`` as well.
+(:class:`~.judge.Referee`), none dropped. A run case is judged only when every constraint of its model has
+an answer: until then it is a *missing* run (an error row that says which constraints wait and why, listed
+and never scored: a request that got no answer says nothing about the model). A run file that cannot be
+read, or whose ground truth is unusable, gives an error row too, excluded from every number and listed
+with its positioned message (``docs/OCL.md``, "Missing, unusable, excluded"). A ground truth is usable
+when its variant can be built and, on the transformed states, the transformed references give the
+verdicts ``states.json`` records for the original (the transformations' law, checked on the data the
+runs are judged with). With ``--ocl-judge use|both`` a local USE judges every answer of a variant too,
+in one JVM per variant and process (:mod:`.use_judge`): its judgements are the table's (``use``) or
+compared with the built-in judge's (``both``), and its verdicts of the references must be those of
+``states.json`` as well.
 """
 
 from __future__ import annotations
@@ -22,10 +26,10 @@ from benchmark.core.errors import BenchmarkError
 from benchmark.core.rows import Facts, Row
 from benchmark.core.track import GroundTruthCase, GroundTruthProblem, RunCase
 from benchmark.core.wording import plural
-from benchmark.tracks.ocl.baselines import baseline_answers
+from benchmark.tracks.ocl.baselines import RENAME_BLIND, baseline_answers
 from benchmark.tracks.ocl.dataset import Dataset
 from benchmark.tracks.ocl.options import BUILTIN, USE
-from benchmark.tracks.ocl.payload import MISSING, Judgement, OclPayload, judged_payload
+from benchmark.tracks.ocl.payload import OclPayload
 from benchmark.tracks.ocl.runs import RunFileError, read_run
 from benchmark.tracks.ocl.scoring.judge import Referee
 from benchmark.tracks.ocl.variants import ORIGINAL, UNREADABLE_TASK, Tasks, Variants, modes
@@ -142,10 +146,19 @@ class RunJudge:
 
     def answers_of(self, case: RunCase, model: str, mode: str) -> tuple[dict[str, str], str]:
         """(constraint id -> raw answer, the LLM's model name) of a run case."""
+        answers, llm, _ = self.read_answers(case, model, mode)
+        return answers, llm
+
+    def read_answers(
+        self, case: RunCase, model: str, mode: str
+    ) -> tuple[dict[str, str], str, dict[str, str]]:
+        """(constraint id -> raw answer, the LLM's model name, constraint id -> why its request got no
+        answer, as the run file records it) of a run case."""
         assert self.variants is not None
         if case.baseline is not None:
-            variant, original = self.variants.variant(model, mode), self.variants.variant(model, ORIGINAL)
-            return baseline_answers(case.baseline, variant, original), case.model
+            variant = self.variants.variant(model, mode)  # Rename-blind alone reads the original too
+            original = self.variants.variant(model, ORIGINAL) if case.baseline == RENAME_BLIND else variant
+            return baseline_answers(case.baseline, variant, original), case.model, {}
         assert case.file is not None
         run = read_run(case.file)
         if run.mode != mode:
@@ -159,7 +172,7 @@ class RunJudge:
                 file=case.file,
                 field="$.seed",
             )
-        return run.answers.get(model, {}), run.model
+        return run.answers.get(model, {}), run.model, run.unanswered.get(model, {})
 
     def score(self, case: RunCase) -> Row:
         parts = self.tasks.split(case.task)
@@ -172,11 +185,14 @@ class RunJudge:
         model, mode = parts
         assert self.dataset is not None and self.variants is not None
         try:
-            answers, llm = self.answers_of(case, model, mode)
+            answers, llm, unanswered = self.read_answers(case, model, mode)
+            constraints = self.dataset.models[model].constraints
+            absent = [cid for cid in constraints if cid not in answers]
+            if absent:  # never judged: a request that got no answer says nothing about the model
+                return self.missing_row(case, model, mode, absent, unanswered)
             referee = self.referee(model, mode)
         except (BenchmarkError, GroundTruthProblem) as error:
             return self.error_row(case, str(error))
-        constraints = self.dataset.models[model].constraints
         label = case.label
         judgements = [
             referee.judge(cid, answers.get(cid), label=f"{label} [{model}.{cid}]")
@@ -243,12 +259,27 @@ class RunJudge:
         return found
 
     def error_row(self, case: RunCase, message: str) -> Row:
-        """An unusable run still counts: every constraint of its model is a failure (``missing``)."""
+        """A run that cannot be judged (its file unreadable or inconsistent, its ground truth unusable): an
+        error row, excluded from every number and listed with ``message``; it names its model and mode."""
         row = self.base_error_row(case, message)
         parts = self.tasks.split(case.task)
         if parts is None or self.dataset is None or self.variants is None:
             return row
         model, mode = parts
-        constraints = self.dataset.models[model].constraints
-        judgements = [Judgement(cid, MISSING, f"run unusable: {message}") for cid in constraints]
-        return replace(row, payload=judged_payload(model, mode, self.seed, judgements))
+        return replace(row, payload=OclPayload(model, mode, self.seed).to_json())
+
+    def missing_row(
+        self, case: RunCase, model: str, mode: str, absent: Sequence[str], recorded: dict[str, str]
+    ) -> Row:
+        """The row of a run case some of whose constraints have no answer: a missing run, with the reason
+        of each (as the run file records it), never judged; the next ``atlbench generate`` fills it in."""
+        assert self.dataset is not None
+        by_reason: dict[str, list[str]] = {}
+        for cid in absent:
+            by_reason.setdefault(recorded.get(cid, "the run file has no answer for it"), []).append(cid)
+        total = len(self.dataset.models[model].constraints)
+        reasons = "; ".join(f"{', '.join(cids)}: {why}" for why, cids in by_reason.items())
+        reason = f"no answer for {len(absent)} of {plural(total, 'constraint')} of {model} ({reasons})"
+        row = self.base_error_row(case, f"no answer was obtained for this run: {reason}")
+        payload = OclPayload(model, mode, self.seed, missing=reason, unanswered=tuple(absent))
+        return replace(row, payload=payload.to_json())

@@ -27,6 +27,7 @@ import pyecore.ecore as ecore
 from lxml import etree
 
 from benchmark.core.errors import BenchmarkError, InputFormatError
+from benchmark.core.fileio import MAX_RUN_FILE_BYTES, read_bytes_capped
 from benchmark.core.xmlguard import check_xml_prolog, parse_xml_recovering, parse_xml_safely
 from benchmark.lang.ecore.pyecore_loading import load_ecore_data, load_instance_data
 from benchmark.tracks.roundtrip.models.ecore_io import packages_from_pyecore
@@ -192,9 +193,11 @@ def read_answer_data(data: bytes, file: str, kind: ModelKind) -> ReadModel:
 
 
 def read_answer(path: str | Path, kind: ModelKind) -> ReadModel:
-    """:func:`read_answer_data` of a file (a raw answer or a bare model)."""
+    """:func:`read_answer_data` of a file (a raw answer or a bare model); a file larger than a run file
+    may be (:data:`~benchmark.core.fileio.MAX_RUN_FILE_BYTES`) is refused without being read."""
     path = Path(path)
-    return read_answer_data(_read_bytes(path), str(path), kind)
+    data = read_bytes_capped(path, limit=MAX_RUN_FILE_BYTES, what="answer file")
+    return read_answer_data(data, str(path), kind)
 
 
 def kind_of(path: str | Path) -> ModelKind:

@@ -15,9 +15,12 @@
 
 ``status`` says what the answer gave the chain: ``ok`` (a model of the stage's metamodel was found),
 ``unusable`` (none was), or, for a forward stage only, ``not-run`` (its inverse answer was unusable, so
-there was no S' to prompt with; ``answer`` is absent and ``reason`` says why). Every status is scored:
-an unusable or not-run stage is a failure in the tables, never a dropped row. The forward stage's
-``input`` names the inverse run file its S' came from and the SHA-256 of that S'.
+there was no S' to prompt with; ``answer`` is absent and ``reason`` says why). Those are scored: an
+unusable or not-run stage is a failure in the tables, never a dropped row. ``no-answer`` says that no
+answer was obtained (an HTTP error, a timeout, the budget, a rate limit: ``reason`` holds the engine's
+message, ``generation.missing`` its one word; for a forward stage, also "its inverse stage got no
+answer"): the stage is *missing*, never scored, and the next ``atlbench generate`` fills it in. The
+forward stage's ``input`` names the inverse run file its S' came from and the SHA-256 of that S'.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.core.errors import InputFormatError
+from benchmark.core.fileio import MAX_RUN_FILE_BYTES, read_json_capped
 from benchmark.llm.naming import run_stem
 from benchmark.tracks.roundtrip.names import STAGES
 from benchmark.tracks.roundtrip.reading.answer import extract_model
@@ -40,7 +44,8 @@ LOG_DIR = ".log"
 STATUS_OK = "ok"
 STATUS_UNUSABLE = "unusable"
 STATUS_NOT_RUN = "not-run"
-STATUSES = (STATUS_OK, STATUS_UNUSABLE, STATUS_NOT_RUN)
+STATUS_NO_ANSWER = "no-answer"  # no answer was obtained: a missing stage, never scored
+STATUSES = (STATUS_OK, STATUS_UNUSABLE, STATUS_NOT_RUN, STATUS_NO_ANSWER)
 
 
 def run_path(
@@ -105,15 +110,9 @@ def _field(data: dict[str, Any], key: str, kind: type, path: Path) -> Any:
 
 
 def read_run(path: Path) -> StageRun:
-    """A run file, checked field by field (the error names the file and the field)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise InputFormatError(f"cannot read run file: {error.strerror}", file=path) from None
-    except json.JSONDecodeError as error:
-        raise InputFormatError(f"invalid JSON: {error.msg}", file=path, line=error.lineno) from None
-    except UnicodeDecodeError as error:
-        raise InputFormatError(f"not UTF-8: {error.reason}", file=path) from None
+    """A run file, checked field by field (the error names the file and its line and column, or the
+    field). A file over :data:`~benchmark.core.fileio.MAX_RUN_FILE_BYTES` is refused without being read."""
+    data = read_json_capped(path, limit=MAX_RUN_FILE_BYTES, what="run file")
     if not isinstance(data, dict) or data.get("format") != RUN_FORMAT:
         raise InputFormatError(f"not a round-trip run file (format {RUN_FORMAT!r} expected)", file=path)
     if data.get("version") != RUN_FORMAT_VERSION:
@@ -129,7 +128,14 @@ def read_run(path: Path) -> StageRun:
     if status not in STATUSES or (status == STATUS_NOT_RUN and stage != "forward"):
         raise InputFormatError(f"invalid status {status!r} for a {stage} stage", file=path, field="$.status")
     answer = data.get("answer")
-    if status != STATUS_NOT_RUN and not isinstance(answer, str):
+    if status == STATUS_NO_ANSWER and "answer" in data:
+        raise InputFormatError(
+            f"status {STATUS_NO_ANSWER!r} says no answer was obtained, but the file has one: remove one "
+            "or the other",
+            file=path,
+            field="$.answer",
+        )
+    if status not in (STATUS_NOT_RUN, STATUS_NO_ANSWER) and not isinstance(answer, str):
         raise InputFormatError("a stage that ran needs its answer text", file=path, field="$.answer")
     examples = data.get("examples") or {}
     pairs = examples.get("pairs", []) if isinstance(examples, dict) else None
@@ -151,11 +157,17 @@ def read_run(path: Path) -> StageRun:
         model=_field(data, "model", str, path),
         status=status,
         answer=answer if isinstance(answer, str) else None,
-        reason=data.get("reason") if isinstance(data.get("reason"), str) else None,
+        reason=_reason(data.get("reason"), status),
         examples=tuple(pairs),
         model_label=data.get("modelLabel") if isinstance(data.get("modelLabel"), str) else None,
         extra=extra,
     )
+
+
+def _reason(given: Any, status: str) -> str | None:
+    if isinstance(given, str) and given.strip():
+        return given
+    return "no answer was obtained (the file records no reason)" if status == STATUS_NO_ANSWER else None
 
 
 def generator_of(path: Path) -> str | None:

@@ -21,8 +21,10 @@ from typing import Any
 from benchmark.core.fileio import write_text_atomic
 from benchmark.core.track import HtmlPart, TrackReport
 from benchmark.core.wording import plural
+from benchmark.reports.excluded import excluded, excluded_table
 from benchmark.reports.figures import figure_html, write_figures
 from benchmark.stats.bootstrap import DEFAULT_DRAWS, DEFAULT_SEED
+from benchmark.tracks.roundtrip.payload import missing_reason
 from benchmark.tracks.roundtrip.reports.figures import correct_vs_k, heatmap
 from benchmark.tracks.roundtrip.reports.sheet import (
     Group,
@@ -34,6 +36,7 @@ from benchmark.tracks.roundtrip.reports.sheet import (
     latex_table,
     sheet_csv,
     sheet_rows,
+    stage_excluded_lines,
     terminal_lines,
 )
 
@@ -66,7 +69,7 @@ def track_report(section_rows: Sequence[Any], out_dir: str | Path, options: dict
     costs = costs_table(groups["by_stage"])
     paths.append(write_text_atomic(out / COST_LATEX, costs.to_latex()))
     paths += write_figures(figures, out)
-    excluded = [r for r in section_rows if not r.ok]
+    left_out = excluded(section_rows, missing_reason)
     shown_with = {"by_operator": figures[0], "by_k": figures[1]}
     sections = tuple(
         (
@@ -86,9 +89,12 @@ def track_report(section_rows: Sequence[Any], out_dir: str | Path, options: dict
         f"{draws} draws, seed {seed}.",
     )
     provenance = f"{plural(len(rows), 'stage evaluation')} on {plural(len({r.pair for r in rows}), 'pair')}"
-    if excluded:
-        provenance += f"; {len(excluded)} excluded (not scored)"
+    if left_out:  # never silent: each stage evaluation not scored, missing or an error, with its reason
+        missing = sum(1 for item in left_out if item.missing is not None)
+        provenance += f"; {len(left_out)} excluded ({missing} missing)"
+        table = excluded_table("roundtrip-excluded", left_out, "stage evaluation")
+        sections += (("roundtrip-excluded", "Excluded stage evaluations", table.to_html()),)
     html = HtmlPart(provenance=(provenance,), notes=notes, sections=sections)
     lines = terminal_lines(groups["by_stage"], ("provider", "stage"))
-    lines += [f"excluded: {r.provider} {r.task} {r.run}: {r.error}" for r in excluded]
+    lines += stage_excluded_lines(left_out, verbose=True)
     return TrackReport(tuple(paths), html, tuple(lines))

@@ -10,9 +10,10 @@
 
 Every stage evaluation counts, whatever happened to it: an unloadable answer with the credit its lenient
 reading earned, an unusable answer and a forward stage not run because of it as empty answers (LOC 0,
-every expected line a Miss, DeltaDetected no). Rows that could not be scored at all (a broken run file)
-are error rows of the harness, listed as excluded, not averaged. Baselines have no k: in the provider x k
-table they appear once, under "any".
+every expected line a Miss, DeltaDetected no); the terminal lists each such answer with its positioned
+reason (:func:`answer_lines`). Rows that could not be scored at all (a stage that got no answer, a broken
+run file, an unusable case) are error rows of the harness, listed as excluded (missing ones among them),
+not averaged. Baselines have no k: in the provider x k table they appear once, under "any".
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ from typing import Any
 import numpy as np
 
 from benchmark.core.rows import Row
+from benchmark.core.wording import plural
 from benchmark.reports import cost
+from benchmark.reports.excluded import excluded, excluded_lines
 from benchmark.reports.table import Column, Table
 from benchmark.stats.bootstrap import (
     DEFAULT_DRAWS,
@@ -37,7 +40,7 @@ from benchmark.stats.bootstrap import (
     rng_for,
 )
 from benchmark.tracks.roundtrip.names import BASELINES
-from benchmark.tracks.roundtrip.payload import StagePayload
+from benchmark.tracks.roundtrip.payload import StagePayload, missing_reason
 from benchmark.tracks.roundtrip.reading.runfile import STATUS_NOT_RUN
 
 SHEET_COLUMNS = (
@@ -335,11 +338,50 @@ def costs_table(groups: Sequence[Group]) -> Table:
     )  # fmt: skip
 
 
+def answer_problem(row: Any) -> str | None:
+    """Why a scored stage's answer was not read as a clean model (unusable, not run, not loadable, or read
+    with a note such as "2 documents, scored the last"), as ``FILE: $.answer: reason`` (a run file: the
+    answer is its JSON field) or ``FILE: reason``; ``None`` for a clean answer."""
+    if not row.ok:
+        return None
+    payload = StagePayload.of_row(row)
+    if payload.loadable and not payload.extraction_notes and payload.stage_status == "ok":
+        return None
+    error = payload.load_error
+    parts = [error] if error else []
+    parts += [note for note in payload.extraction_notes if not error or note not in error]
+    reason = "; ".join(parts) or payload.stage_status
+    where = "$.answer: " if row.file.endswith(".json") and payload.stage_status != "not-run" else ""
+    return f"{row.file}: {where}{reason}"
+
+
+def answer_lines(rows: Sequence[Any], verbose: bool, shown: int = 5) -> list[str]:
+    """The scored answers that were not clean models, each with its positioned reason (the first
+    ``shown`` unless ``verbose``)."""
+    problems = [found for found in map(answer_problem, rows) if found is not None]
+    if not problems:
+        return []
+    heading = (
+        f"{plural(len(problems), 'answer')} not read as a clean model, scored as read (unusable or not "
+        "run: as an empty answer; not loadable: by its lenient reading)"
+    )
+    listed = problems if verbose else problems[:shown]
+    more = (
+        [] if len(listed) == len(problems) else [f"  ... {len(problems) - len(listed)} more (-v lists them)"]
+    )
+    return [heading, *(f"  {line}" for line in listed), *more]
+
+
 def summary_lines(rows: Sequence[Any], layout: str, verbose: bool) -> list[str]:
-    """The session's terminal tables: provider x stage (and provider x k with ``-v``), what the runs
-    cost, the excluded rows."""
+    """The session's terminal tables: provider x stage (and provider x k with ``-v``), the answers that
+    were not clean models, what the runs cost, the excluded stage evaluations (missing ones among them)."""
     scored = sheet_rows(rows)
-    lines = [f"{len(scored)} stage evaluations, {len({r.pair for r in scored})} pairs, {layout} data"]
+    left_out = excluded(rows, missing_reason)
+    missing = sum(1 for item in left_out if item.missing is not None)
+    lines = [
+        f"{plural(len(scored), 'stage evaluation')}, {plural(len({r.pair for r in scored}), 'pair')}, "
+        f"{layout} data, {len(left_out)} excluded ({missing} missing)"
+    ]
     by_stage = aggregate(scored, ("provider", "stage"), draws=0)
     lines += terminal_lines(by_stage, ("provider", "stage"))
     costs = costs_table(by_stage)
@@ -348,5 +390,9 @@ def summary_lines(rows: Sequence[Any], layout: str, verbose: bool) -> list[str]:
     if verbose:
         lines.append("")
         lines += terminal_lines(aggregate(scored, ("provider", "k"), draws=0), ("provider", "k"))
-    lines += [f"excluded: {r.provider} {r.task} {r.run}: {r.error}" for r in rows if not r.ok]
-    return lines
+    return lines + answer_lines(rows, verbose) + stage_excluded_lines(left_out, verbose)
+
+
+def stage_excluded_lines(left_out: Sequence[Any], verbose: bool) -> list[str]:
+    """The excluded stage evaluations, by case and cause."""
+    return excluded_lines(left_out, verbose=verbose, unit="stage evaluation")

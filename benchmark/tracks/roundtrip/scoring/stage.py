@@ -4,12 +4,15 @@ The answer is read from its run file (or study answer file), or is the baseline'
 line by line (:func:`~.scorer.score_lines`) against the stage's expected model with its base model as the
 base, the references' lines read once per content. A stage's payload is a function of the scored file's
 bytes, of its two reference models and of this code, so it is kept in the disk cache under that key and a
-repeated session reads it back.
+repeated session reads it back. A run file saying that no answer was obtained gives a *missing* stage (an
+error row with the reason, never scored), a run file that cannot be read an error row with its positioned
+message (excluded, listed).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from benchmark.core.diskcache import DiskCache, code_fingerprint, make_key
@@ -20,9 +23,9 @@ from benchmark.core.track import GroundTruthCase, GroundTruthProblem, RunCase
 from benchmark.core.wording import word
 from benchmark.tracks.roundtrip.names import ECHO, STAGES
 from benchmark.tracks.roundtrip.operators.witness import diff_lines
-from benchmark.tracks.roundtrip.payload import STAGE_STATUS_OK, StagePayload
+from benchmark.tracks.roundtrip.payload import STAGE_STATUS_OK, StagePayload, missing_payload
 from benchmark.tracks.roundtrip.reading.models import ReadModel, read_answer, read_answer_data
-from benchmark.tracks.roundtrip.reading.runfile import STATUS_NOT_RUN, StageRun, read_run
+from benchmark.tracks.roundtrip.reading.runfile import STATUS_NO_ANSWER, STATUS_NOT_RUN, StageRun, read_run
 from benchmark.tracks.roundtrip.scoring.scorer import ScoreReport, reference_lines, score_lines
 from benchmark.tracks.roundtrip.study.cases import RoundTripCase, StageCase, Study
 
@@ -66,6 +69,17 @@ def stage_payload(
     )
 
 
+UNREADABLE_TASK = "runs"  # the task of a run file that cannot be read (collection.UNREADABLE_TASK)
+
+
+class MissingStage(BenchmarkError):
+    """A run file saying that no answer was obtained for its stage: never scored, listed as missing."""
+
+    def __init__(self, reason: str, file: str) -> None:
+        super().__init__(f"no answer was obtained for this stage: {reason}", file=file, field="$.status")
+        self.reason = reason
+
+
 class StageScorer:
     """Scores the run cases of one study; checks and describes its cases (once per task and process)."""
 
@@ -92,6 +106,8 @@ class StageScorer:
 
     def error(self, task: str) -> str | None:
         """Why the case's four models cannot be read (once per task and process)."""
+        if task == UNREADABLE_TASK:  # an unreadable run file's case: its row says why
+            return None
         if task not in self._problems:
             try:
                 case = self._case(task)
@@ -117,6 +133,8 @@ class StageScorer:
         return facts
 
     def facts(self, task: str) -> Facts:
+        if task == UNREADABLE_TASK:
+            return Facts(self.name, task, str(self.study.root), "run files that cannot be read")
         case = self._case(task)
         payload: dict[str, Any] = {"pair": case.domain, "operator": case.operator, "seed": case.seed}
         error = self.error(task)
@@ -141,6 +159,8 @@ class StageScorer:
         if stage_case.source == "study answer":
             return read_answer(case.file, stage.kind), STAGE_STATUS_OK
         run: StageRun = read_run(case.file)
+        if run.status == STATUS_NO_ANSWER:
+            raise MissingStage(run.reason or "no answer was obtained", str(case.file))
         if run.status == STATUS_NOT_RUN:
             reason = run.reason or "not run: the inverse answer is unusable"
             return ReadModel(str(case.file), stage.kind.name, False, reason, "nothing", ()), run.status
@@ -184,9 +204,16 @@ class StageScorer:
         if problem is not None:
             return self.error_row(case, problem)
         try:
+            if case.task == UNREADABLE_TASK:
+                assert case.file is not None
+                read_run(case.file)  # raises the positioned reason (the collection could not read it)
+                return self.error_row(case, f"{case.file}: not a stage evaluation of this study")
             stage_case = self.stage_case(case)
             key = self._payload_key(case, stage_case)
             payload = self.cache.get_or_compute("roundtrip", key, lambda: self._payload(case, stage_case))
+        except MissingStage as missing:  # says nothing about the model: listed, never scored
+            row = self.error_row(case, str(missing))
+            return replace(row, payload=missing_payload(missing.reason))
         except BenchmarkError as error:
             return self.error_row(case, str(error))
         return Row(self.name, case.provider, case.model, case.task, case.run, case.label, payload=payload)
