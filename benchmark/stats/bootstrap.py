@@ -112,6 +112,7 @@ def resample_sums(
         flat = np.zeros((transformations * stride, width), dtype=float)
         for index, group in enumerate(groups):
             flat[index * stride : index * stride + len(group)] = group
+        counted = _integral(flat)
         sums = np.zeros((draws, width), dtype=float)
         chunk = max(1, _CELLS_PER_CHUNK // (transformations * longest))
         slots = np.arange(longest)
@@ -120,11 +121,27 @@ def resample_sums(
             n = sizes[chosen][..., None]  # runs of each drawn transformation
             runs = np.floor(rng.random((len(chosen), transformations, longest)) * n).astype(np.intp)
             # only the first n slots of a drawn transformation hold a run; the others read the zero row
-            rows = chosen[..., None] * stride + np.where(slots < n, runs, longest)
-            values = flat[rows.reshape(len(chosen), -1)]  # (c, T * R, k)
-            sums[start : start + chunk] = values.sum(axis=1)
+            rows = (chosen[..., None] * stride + np.where(slots < n, runs, longest)).reshape(len(chosen), -1)
+            if counted:
+                sums[start : start + chunk] = _times_drawn(rows, len(flat)) @ flat
+            else:
+                sums[start : start + chunk] = flat[rows].sum(axis=1)  # (c, T * R, k) summed over runs
         results.append(sums)
     return results
+
+
+def _integral(values: np.ndarray) -> bool:
+    """Whether every value is a whole number small enough that any order of summing them is exact."""
+    return bool(np.all(np.isfinite(values)) and np.all(values == np.round(values)))
+
+
+def _times_drawn(rows: np.ndarray, size: int) -> np.ndarray:
+    """``(draws, size)``: how often each of ``size`` rows is drawn in each draw (``rows``: ``(draws, m)``
+    row indices). Summing whole-number rows as ``counts @ rows`` gives, to the bit, the sum of the drawn
+    rows in any order, without building the ``(draws, m, k)`` array of the drawn rows."""
+    offsets = np.arange(len(rows), dtype=np.intp)[:, None] * size
+    counts = np.bincount((rows + offsets).ravel(), minlength=len(rows) * size)
+    return counts.reshape(len(rows), size).astype(float)
 
 
 def metric_draws(sums: np.ndarray) -> dict[str, np.ndarray]:
