@@ -100,7 +100,8 @@ def resample_sums(
     transformations = len(systems[0])
     if transformations == 0 or any(len(groups) != transformations for groups in systems):
         raise ValueError("every system needs the same, non-empty list of transformations")
-    picks = np.floor(rng.random((draws, transformations)) * transformations).astype(np.intp)
+    # the uniform draws are non-negative: truncating them to integers is taking their floor
+    picks = (rng.random((draws, transformations)) * transformations).astype(np.intp)
     results = []
     for groups in systems:
         sizes = np.array([len(g) for g in groups], dtype=np.intp)
@@ -112,18 +113,26 @@ def resample_sums(
         flat = np.zeros((transformations * stride, width), dtype=float)
         for index, group in enumerate(groups):
             flat[index * stride : index * stride + len(group)] = group
-        counted = _integral(flat)
+        columns = np.ascontiguousarray(flat.T) if _integral(flat) else None
         sums = np.zeros((draws, width), dtype=float)
         chunk = max(1, _CELLS_PER_CHUNK // (transformations * longest))
         slots = np.arange(longest)
         for start in range(0, draws, chunk):
             chosen = picks[start : start + chunk]  # (c, T)
-            n = sizes[chosen][..., None]  # runs of each drawn transformation
-            runs = np.floor(rng.random((len(chosen), transformations, longest)) * n).astype(np.intp)
-            # only the first n slots of a drawn transformation hold a run; the others read the zero row
-            rows = (chosen[..., None] * stride + np.where(slots < n, runs, longest)).reshape(len(chosen), -1)
-            if counted:
-                sums[start : start + chunk] = _times_drawn(rows, len(flat)) @ flat
+            uniform = rng.random((len(chosen), transformations, longest))  # drawn in every case: the stream
+            if longest == 1:  # one run per transformation: it is always the one drawn
+                rows = chosen * stride
+            else:
+                n = sizes[chosen][..., None]  # runs of each drawn transformation
+                runs = (uniform * n).astype(np.intp)
+                # only the first n slots of a drawn transformation hold a run; the others read the zero row
+                rows = (chosen[..., None] * stride + np.where(slots < n, runs, longest)).reshape(
+                    len(chosen), -1
+                )
+            if columns is not None:  # column by column: a flat take is several times faster than rows
+                sums[start : start + chunk] = np.stack(
+                    [np.take(c, rows).sum(axis=1) for c in columns], axis=1
+                )
             else:
                 sums[start : start + chunk] = flat[rows].sum(axis=1)  # (c, T * R, k) summed over runs
         results.append(sums)
@@ -131,17 +140,14 @@ def resample_sums(
 
 
 def _integral(values: np.ndarray) -> bool:
-    """Whether every value is a whole number small enough that any order of summing them is exact."""
-    return bool(np.all(np.isfinite(values)) and np.all(values == np.round(values)))
-
-
-def _times_drawn(rows: np.ndarray, size: int) -> np.ndarray:
-    """``(draws, size)``: how often each of ``size`` rows is drawn in each draw (``rows``: ``(draws, m)``
-    row indices). Summing whole-number rows as ``counts @ rows`` gives, to the bit, the sum of the drawn
-    rows in any order, without building the ``(draws, m, k)`` array of the drawn rows."""
-    offsets = np.arange(len(rows), dtype=np.intp)[:, None] * size
-    counts = np.bincount((rows + offsets).ravel(), minlength=len(rows) * size)
-    return counts.reshape(len(rows), size).astype(float)
+    """Whether every value is a whole number, small enough that the sums of the draws are exact in any
+    order of adding (then they are summed column by column; fractions keep the order of the rows)."""
+    finite = bool(np.all(np.isfinite(values)))
+    return (
+        finite
+        and bool(np.all(values == np.round(values)))
+        and float(np.max(np.abs(values), initial=0)) < 2**40
+    )
 
 
 def metric_draws(sums: np.ndarray) -> dict[str, np.ndarray]:
