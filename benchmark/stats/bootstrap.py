@@ -106,7 +106,8 @@ def resample_sums(
     transformations = len(systems[0])
     if transformations == 0 or any(len(groups) != transformations for groups in systems):
         raise ValueError("every system needs the same, non-empty list of transformations")
-    picks = np.floor(rng.random((draws, transformations)) * transformations).astype(np.intp)
+    # the uniform draws are non-negative: truncating them to integers is taking their floor
+    picks = (rng.random((draws, transformations)) * transformations).astype(np.intp)
     results = []
     for groups in systems:
         sizes = np.array([len(g) for g in groups], dtype=np.intp)
@@ -118,23 +119,44 @@ def resample_sums(
         flat = np.zeros((transformations * stride, width), dtype=float)
         for index, group in enumerate(groups):
             flat[index * stride : index * stride + len(group)] = group
+        columns = np.ascontiguousarray(flat.T) if _integral(flat) else None
         sums = np.zeros((draws, width), dtype=float)
         chunk = max(1, _CELLS_PER_CHUNK // (transformations * longest))
         slots = np.arange(longest)
         for start in range(0, draws, chunk):
             chosen = picks[start : start + chunk]  # (c, T)
+            uniform = rng.random((len(chosen), transformations, longest))  # drawn in every case: the stream
             n = sizes[chosen][..., None]  # runs of each drawn transformation
-            runs = np.floor(rng.random((len(chosen), transformations, longest)) * n).astype(np.intp)
-            # only the first n slots of a drawn transformation hold a run; the others read the zero row
-            rows = chosen[..., None] * stride + np.where(slots < n, runs, longest)
-            values = flat[rows.reshape(len(chosen), -1)]  # (c, T * R, k)
-            if mean_runs:
-                per_run = values.reshape(len(chosen), transformations, longest, width).sum(axis=2) / n
-                sums[start : start + chunk] = per_run.sum(axis=1)
+            if longest == 1:  # one run per transformation: it is always the one drawn
+                rows = chosen * stride
             else:
-                sums[start : start + chunk] = values.sum(axis=1)
+                runs = (uniform * n).astype(np.intp)
+                # only the first n slots of a drawn transformation hold a run; the others read the zero row
+                rows = (chosen[..., None] * stride + np.where(slots < n, runs, longest)).reshape(
+                    len(chosen), -1
+                )
+            if mean_runs:  # each drawn transformation weighs alike: the mean of its drawn runs
+                values = flat[rows].reshape(len(chosen), transformations, longest, width)
+                sums[start : start + chunk] = (values.sum(axis=2) / n).sum(axis=1)
+            elif columns is not None:  # column by column: a flat take is several times faster than rows
+                sums[start : start + chunk] = np.stack(
+                    [np.take(c, rows).sum(axis=1) for c in columns], axis=1
+                )
+            else:
+                sums[start : start + chunk] = flat[rows].sum(axis=1)  # (c, T * R, k) summed over runs
         results.append(sums)
     return results
+
+
+def _integral(values: np.ndarray) -> bool:
+    """Whether every value is a whole number, small enough that the sums of the draws are exact in any
+    order of adding (then they are summed column by column; fractions keep the order of the rows)."""
+    finite = bool(np.all(np.isfinite(values)))
+    return (
+        finite
+        and bool(np.all(values == np.round(values)))
+        and float(np.max(np.abs(values), initial=0)) < 2**40
+    )
 
 
 def metric_draws(sums: np.ndarray) -> dict[str, np.ndarray]:

@@ -268,9 +268,12 @@ class _CallArgs:
         self.body = body
 
 
-@v_args(inline=False)
 class ExprBuilder(Transformer):
-    """lark tree -> AST for expressions and types (the model/SOIL builders subclass it)."""
+    """lark tree -> AST for expressions and types (the model/SOIL builders subclass it).
+
+    Callbacks take the list of children (lark's default); those that need the node's position are
+    decorated with ``@v_args(meta=True)``. No class-wide ``v_args``: it wraps every method, and lark then
+    builds a new wrapper (``functools.update_wrapper``) at every lookup, for every node transformed."""
 
     def __init__(self, file: str | None = None) -> None:
         super().__init__()

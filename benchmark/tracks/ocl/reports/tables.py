@@ -27,9 +27,19 @@ PAIRS = "ocl_mode_pairs.csv"  # where every pair is (the terminal lists those th
 
 def scores_and_pairs(rows: Sequence[Any], draws: int | None = None) -> tuple[list[ModeScore], list[ModePair]]:
     """The scores per provider and mode and the mode pairs of a session's rows, with ``draws`` bootstrap
-    draws (default 2000)."""
+    draws (default 2000). A session asks twice for the same rows (its report files, then its terminal
+    tables): the last answer is kept for the same rows object and draws, so the bootstrap runs once."""
+    draws = draws or DEFAULT_DRAWS
+    last = _last.get("scores_and_pairs")
+    if last is not None and last[0] is rows and last[1] == draws:
+        return last[2]
     answers = judged(rows)
-    return score(answers, draws=draws or DEFAULT_DRAWS), compare_modes(answers, draws=draws or DEFAULT_DRAWS)
+    found = score(answers, draws=draws), compare_modes(answers, draws=draws)
+    _last["scores_and_pairs"] = (rows, draws, found)  # holds ``rows``: its id cannot be reused meanwhile
+    return found
+
+
+_last: dict[str, tuple[Sequence[Any], int, tuple[list[ModeScore], list[ModePair]]]] = {}
 
 
 def _pct(value: float) -> str:

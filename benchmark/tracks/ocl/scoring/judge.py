@@ -57,6 +57,9 @@ class Referee:
     verdicts: dict[str, dict[str, bool]]  # state -> constraint id -> the reference holds
     contexts: dict[str, str]  # constraint id -> the reference's context class
     _scratch: list[Model] = field(default_factory=list, repr=False)
+    # (constraint, answer) -> its judgement, for the outcomes whose judgement is a function of the answer
+    # alone (an error's message names the run it was read from, so errors are judged each time)
+    _judged: dict[tuple[str, str], Judgement] = field(default_factory=dict, repr=False)
 
     @classmethod
     def of(cls, variant: Variant) -> Referee:
@@ -73,9 +76,20 @@ class Referee:
         return cls(variant.model, runtime, dict(variant.states), verdicts, contexts)
 
     def judge(self, constraint: str, answer: str | None, *, label: str = "answer") -> Judgement:
-        """The outcome of ``answer`` (raw text, ``None`` when missing) for ``constraint``."""
+        """The outcome of ``answer`` (raw text, ``None`` when missing) for ``constraint``. The same
+        answer to the same constraint (several runs and providers often give it, the baselines too) is
+        read and evaluated once per variant and process when it was read without error."""
         if answer is None:
             return Judgement(constraint, MISSING, "no answer for this constraint")
+        found = self._judged.get((constraint, answer))
+        if found is not None:
+            return found
+        judgement = self._judge(constraint, answer, label)
+        if judgement.outcome in (AGREEMENT, DISAGREEMENT, WRONG_CONTEXT):
+            self._judged[(constraint, answer)] = judgement
+        return judgement
+
+    def _judge(self, constraint: str, answer: str, label: str) -> Judgement:
         scratch = self._detached()
         try:
             extraction, invariants = find_constraint(

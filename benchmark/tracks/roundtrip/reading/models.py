@@ -4,9 +4,10 @@ Two model kinds share the procedure: Ecore metamodels (the S side) and SQL-XMI s
 means, in this order: the prolog declares no DOCTYPE; the XML is well-formed; the root has ``xmi:version`` and
 the expected metamodel's namespace is declared; every element and attribute is a known class or feature of
 that metamodel (:mod:`benchmark.tracks.roundtrip.reading.conformance`); and pyecore loads the file with every
-reference resolved. The first failure is the recorded reason. Except for a refused DOCTYPE (nothing is parsed
-then), a file that is not loadable is still read as plain XML, recovering from syntax errors, so that it can
-earn partial credit.
+reference resolved (the documents whose pyecore load is known exactly, the track's own forms and most
+answers, are read from the element tree directly, to the same lines: :mod:`.direct`). The first failure is
+the recorded reason. Except for a refused DOCTYPE (nothing is parsed then), a file that is not loadable is
+still read as plain XML, recovering from syntax errors, so that it can earn partial credit.
 
 An *answer* (an LLM's raw text) is read through :func:`read_answer`: the model document is first extracted
 from prose, fences and several documents (:mod:`benchmark.tracks.roundtrip.reading.answer`), then read as
@@ -18,6 +19,7 @@ or a study's own metamodel with the same classes and features under its own nsUR
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,9 +39,11 @@ from benchmark.tracks.roundtrip.models.sql_io import schema_from_pyecore
 from benchmark.tracks.roundtrip.models.sqlmeta import SQL_NS_URI, SQL_ROOT_CLASS, sql_package
 from benchmark.tracks.roundtrip.reading.answer import ExtractedAnswer, extract_model
 from benchmark.tracks.roundtrip.reading.conformance import Problem, conformance_problem, model_roots
+from benchmark.tracks.roundtrip.reading.direct import NotDirect, direct_ecore, direct_sql
 from benchmark.tracks.roundtrip.reading.lenient import lenient_ecore, lenient_sql
 
 ReadMode = Literal["model", "plain XML", "nothing"]
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,9 @@ class ModelKind:
     metamodels: Callable[[], dict[str, Any]]
     load: Callable[[str, bytes], tuple[CanonicalLine, ...]]  # (file, bytes) -> lines, raises on failure
     lenient: Callable[[etree._Element], tuple[CanonicalLine, ...]]
+    # the conforming tree -> the lines ``load`` would give, without pyecore; raises NotDirect when it
+    # cannot say (:mod:`.direct`), and ``load`` decides
+    direct: Callable[[etree._Element], tuple[CanonicalLine, ...]] | None = None
 
 
 def _load_ecore(file: str, data: bytes) -> tuple[CanonicalLine, ...]:
@@ -69,6 +76,11 @@ def sql_model_kind(ns_uri: str, package: Callable[[], Any]) -> ModelKind:
             lines.extend(sql_lines(schema_from_pyecore(root)))
         return tuple(lines)
 
+    def direct(root: etree._Element) -> tuple[CanonicalLine, ...]:
+        if package() is not sql_package():  # a study's own metamodel: its defaults are pyecore's to read
+            raise NotDirect("not the bundled sql.ecore")
+        return sql_lines(direct_sql(root, ns_uri))
+
     return ModelKind(
         name="sql",
         ns_uri=ns_uri,
@@ -77,6 +89,7 @@ def sql_model_kind(ns_uri: str, package: Callable[[], Any]) -> ModelKind:
         metamodels=lambda: {ns_uri: package()},
         load=load,
         lenient=lambda root: sql_lines(lenient_sql(root)),
+        direct=direct,
     )
 
 
@@ -88,6 +101,7 @@ ECORE = ModelKind(
     metamodels=lambda: {ECORE_NS_URI: ecore.eClass},
     load=_load_ecore,
     lenient=lambda root: ecore_lines(lenient_ecore(root)),
+    direct=lambda root: ecore_lines(direct_ecore(root)),
 )
 SQL = sql_model_kind(SQL_NS_URI, sql_package)
 MODEL_KINDS = {kind.name: kind for kind in (ECORE, SQL)}
@@ -116,13 +130,15 @@ def _reason(error: BenchmarkError) -> str:
 
 
 def _pyecore_reason(error: Exception) -> str:
-    """A load failure as one line; references that resolve to nothing are called what they are."""
+    """A load failure as one line; references that resolve to nothing are called what they are. The
+    memory addresses pyecore's messages show (``<... object at 0x7f...>``) are left out: the reason is
+    part of the results, which must not change from one session to the next."""
     if isinstance(error, BenchmarkError):
         text = _reason(error)
     elif isinstance(error, KeyError):
         return f"dangling reference: nothing has the id or path {error.args[0]!r}"
     else:
-        text = f"pyecore cannot load the file: {type(error).__name__}: {error}"
+        text = _ADDRESS.sub("", f"pyecore cannot load the file: {type(error).__name__}: {error}")
     if any(
         sign in text
         for sign in ("is unknown", "Index in path", "cannot resolve", "StopIteration", "KeyError")
@@ -170,9 +186,14 @@ def read_model_data(data: bytes, file: str, kind: ModelKind) -> ReadModel:
     if problem is not None:
         return failed(str(problem), root)
     try:
-        lines = kind.load(file, data)
-    except Exception as error:  # pyecore's exceptions are the reason, whatever their type
-        return failed(_pyecore_reason(error), root)
+        lines = kind.direct(root) if kind.direct is not None else None
+    except NotDirect:
+        lines = None
+    if lines is None:
+        try:
+            lines = kind.load(file, data)
+        except Exception as error:  # pyecore's exceptions are the reason, whatever their type
+            return failed(_pyecore_reason(error), root)
     return ReadModel(file, kind.name, True, None, "model", lines)
 
 

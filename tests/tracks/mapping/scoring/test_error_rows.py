@@ -180,8 +180,10 @@ def test_validate_says_a_cause_shared_by_a_transformations_runs_once(tmp_path, c
     atl.write_text(atl.read_text().replace("to f :", "to f ;"))
     assert main(["validate", str(tmp_path), "--track", "atl", "--baseline", "none"]) == 1
     err = capsys.readouterr().err.splitlines()
-    assert len(err) == 2 and err[0].startswith("error: ground truth Shapes2Figures: ")
+    assert len(err) == 3 and err[0].startswith("error: ground truth Shapes2Figures: ")
     assert err[1].startswith(
         "error: atl Shapes2Figures (2 runs: runs/Synthetic-Noisy-run01, runs/Synthetic-Oracle-run01): "
         "ground truth of Shapes2Figures is unusable: "
     )
+    # and, every run excluded, the session measured nothing: one more line says so
+    assert "no run was scored" in err[2] and "every one of the session's 2 runs was excluded" in err[2]
