@@ -32,7 +32,7 @@ from benchmark.tracks.ocl.transform.names import (
 from benchmark.tracks.ocl.transform.resolve import AttributeUse, NavigationUse, Resolutions, resolve
 from benchmark.tracks.ocl.transform.rewrite import Hook, all_instances_source, chain, rename_types
 from benchmark.tracks.ocl.transform.subject import StateCopier, Subject, copy_subject, rewrite_expressions
-from benchmark.tracks.ocl.transform.synonyms import candidates
+from benchmark.lang.words.synonyms import candidates
 
 STEP = "rename"
 

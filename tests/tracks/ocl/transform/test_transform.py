@@ -34,7 +34,7 @@ from benchmark.tracks.ocl.transform.spec import (
     transformed_entry,
 )
 from benchmark.tracks.ocl.transform.subject import Subject
-from benchmark.tracks.ocl.transform.synonyms import (
+from benchmark.lang.words.synonyms import (
     QUALIFIERS,
     SYNONYMS,
     candidates,

@@ -41,7 +41,7 @@ def _parse(table: str) -> dict[str, tuple[str, ...]]:
 
 #: word (lower case, singular) -> its synonyms: the data file ``synonyms.txt`` beside this module
 SYNONYMS: dict[str, tuple[str, ...]] = _parse(
-    resources.files("benchmark.tracks.ocl.transform").joinpath("synonyms.txt").read_text(encoding="utf-8")
+    resources.files("benchmark.lang.words").joinpath("synonyms.txt").read_text(encoding="utf-8")
 )
 
 #: Qualifiers of the fallback, per element kind: (where, words). A class ``Widget`` becomes
