@@ -19,7 +19,7 @@ from typing import Any
 
 from benchmark.core.errors import InputFormatError
 from benchmark.lang.ecore.view import MetamodelView
-from benchmark.tracks.mapping.variants.names import NAME_ONLY, VARIANTS
+from benchmark.tracks.mapping.variants.names import NAME_ONLY, ORIGINAL, VARIANTS
 
 NAMESPACES = ("packages", "classifiers", "features", "literals")
 SIDES = ("source", "target")
@@ -287,6 +287,37 @@ def renaming_problems(renaming: MetamodelRenaming, view: MetamodelView, role: st
     return problems
 
 
+def read_recorded(
+    block: Any, source: MetamodelView | None, target: MetamodelView | None, *, file: Any = None
+) -> Renaming | None:
+    """The renaming a run file's ``variant`` block records, checked against the transformation's
+    metamodels (a metamodel that was not found is not checked); ``None`` for the original task.
+    Raises :class:`InputFormatError` naming the file and the field when the block cannot be read or does
+    not fit the metamodels (they changed since the run was generated, or the block was edited)."""
+    if block is None:
+        return None
+    renaming = Renaming.from_json(block, source=file)
+    if renaming.variant == ORIGINAL:
+        return None
+    problems: list[str] = []
+    for role, view in (("source", source), ("target", target)):
+        side = renaming.side(role)
+        if side is None and renaming.shows_metamodels:
+            problems.append(f"no renaming of the {role} metamodel is recorded")
+        elif side is not None and view is not None:
+            problems += renaming_problems(side, view, role)
+    if problems:
+        more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+        raise InputFormatError(
+            f"the {renaming.variant} variant's renaming does not fit the transformation's metamodels: "
+            + "; ".join(problems[:3])
+            + more,
+            file=file,
+            field="$.variant",
+        )
+    return renaming
+
+
 __all__ = [
     "NAMESPACES",
     "SIDES",
@@ -294,6 +325,7 @@ __all__ = [
     "MetamodelRenaming",
     "Order",
     "Renaming",
+    "read_recorded",
     "renaming_problems",
     "view_names",
 ]
