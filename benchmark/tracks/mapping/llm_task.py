@@ -37,6 +37,7 @@ from typing import Any, cast
 
 from benchmark.core.errors import BenchmarkError, ConfigurationError, InputFormatError
 from benchmark.core.fileio import dumps_json, write_text_atomic
+from benchmark.lang.ecore.view import MetamodelView
 from benchmark.llm.config import ProviderConfig
 from benchmark.llm.ledger import ledger_entry
 from benchmark.llm.naming import log_file_name, run_file_name
@@ -75,6 +76,7 @@ class MappingCase:
     variant: str = ORIGINAL
     renaming: Renaming | None = None
     transformation: str = ""  # the ATL module's name, which the name-only prompt gives
+    views: tuple[MetamodelView, MetamodelView] | None = None  # as the variant shows them (export)
 
     @property
     def runs_dir(self) -> Path:
@@ -142,6 +144,7 @@ def load_cases(
                     variant=variant,
                     renaming=renaming,
                     transformation=document.transformation.name,
+                    views=(source, target),
                 )
             )
     if problems:
@@ -149,6 +152,25 @@ def load_cases(
             "cannot build prompts for " + "; ".join(problems), file=str(root), field="transformations"
         )
     return cases
+
+
+def case_prompt(case: MappingCase, template: PromptTemplate) -> str:
+    """The prompt of one case: its metamodel views in ``template``, or, for ``name-only``, the names in
+    the shipped name-only template."""
+    if case.variant == NAME_ONLY:
+        return name_only_prompt(
+            name_only_template(),
+            transformation=case.transformation or case.name,
+            source_name=case.source_name,
+            target_name=case.target_name,
+        )
+    return mapping_prompt(
+        template,
+        source_name=case.source_name,
+        source_view_json=case.source_view,
+        target_name=case.target_name,
+        target_view_json=case.target_view,
+    )
 
 
 def parse_answer(text: str) -> DecodedAnswer:
@@ -321,20 +343,7 @@ class MappingTask:
         self._cases_by_label: dict[str, MappingCase] = {}
 
     def prompt(self, case: MappingCase) -> str:
-        if case.variant == NAME_ONLY:
-            return name_only_prompt(
-                name_only_template(),
-                transformation=case.transformation or case.name,
-                source_name=case.source_name,
-                target_name=case.target_name,
-            )
-        return mapping_prompt(
-            self.template,
-            source_name=case.source_name,
-            source_view_json=case.source_view,
-            target_name=case.target_name,
-            target_view_json=case.target_view,
-        )
+        return case_prompt(case, self.template)
 
     def output_path(self, case: MappingCase, run_index: int) -> Path:
         return case.runs_dir / run_file_name(self.config.name, self.config.model, run_index)

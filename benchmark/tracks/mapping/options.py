@@ -80,6 +80,18 @@ VARIANT = Option(
 SCORING_OPTIONS = (PARTIAL_WEIGHT, CONFIDENCE)
 TRACK_OPTIONS = (PARTIAL_WEIGHT, CONFIDENCE, BASELINES, VARIANT_SEED)
 GENERATE_OPTIONS = (VARIANT, VARIANT_SEED)
+# ``atlbench variant export``: the variants to write (synonym unless said) and their seed.
+EXPORT_OPTIONS = (
+    Option(
+        "--atl-variant",
+        default="synonym",
+        help=VARIANT.help,
+        parse=parse_variants,
+        metavar="VARIANTS",
+        aliases=("--variant",),
+    ),
+    VARIANT_SEED,
+)
 
 
 def optional_weight(text: str) -> float | None:
