@@ -182,3 +182,20 @@ def test_export_writes_what_the_variant_shows_and_import_files_an_answer_back(
     )
     assert main([*command, "--variant-file", str(other)]) == 2
     assert sorted(p.name for p in filed.parent.glob("*.json")) == ["ByHand-chat-run01.json"]
+
+
+def test_diff_scores_a_variant_run_against_the_ground_truth_renamed_as_it_records(
+    book: Path, tmp_path: Path
+) -> None:
+    folder = book / "book2publication"
+    metamodels = ["--metamodels", str(folder / "Book.ecore"), str(folder / "Publication.ecore")]
+    reports = {}
+    for variant in ("original", "synonym", "opaque"):
+        run = write(tmp_path / f"{variant}.json", oracle_run(book, variant))
+        out = tmp_path / f"{variant}-report.json"
+        command = ["diff", "--atl", str(folder / "Book2Publication.atl"), "--llm", str(run), *metamodels]
+        assert main([*command, "-o", str(out)]) == 0
+        reports[variant] = json.loads(out.read_text())
+    for variant in ("synonym", "opaque"):
+        assert reports[variant]["summary"] == reports["original"]["summary"]
+        assert reports[variant]["hallucinations"] == {"classes": [], "features": []}
