@@ -71,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
     from benchmark.tracks.mapping.scoring.compare import compare
     from benchmark.tracks.mapping.scoring.suggestions import load_suggestions
     from benchmark.tracks.mapping.scoring.three_way import three_way
+    from benchmark.tracks.mapping.variants.apply import rename_document, renamed_views
+    from benchmark.tracks.mapping.variants.renaming import read_recorded
 
     weight, confidence = read_scoring_options(args)
     ground_truth = load_ground_truth(args.atl)
@@ -78,9 +80,16 @@ def run(args: argparse.Namespace) -> int:
     if args.metamodels:
         source_view = default_metamodel_loader(args.metamodels[0])
         target_view = default_metamodel_loader(args.metamodels[1])
+    suggestions = load_suggestions(args.llm)
+    # a run of a task variant is scored as the track scores it: against the ground truth and metamodels
+    # renamed as its file records (docs/VARIANTS.md)
+    renaming = read_recorded(suggestions.variant, source_view, target_view, file=args.llm)
+    if renaming is not None:
+        ground_truth = rename_document(ground_truth, renaming)
+        source_view, target_view = renamed_views(renaming, source_view, target_view)
     llm = compare(
         ground_truth,
-        load_suggestions(args.llm),
+        suggestions,
         confidence=confidence,
         source_view=source_view,
         target_view=target_view,

@@ -29,22 +29,35 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--provider", metavar="NAME", help="provider name (overrides the file's)")
     parser.add_argument("--model", metavar="MODEL", help="model name (overrides the file's)")
     parser.add_argument(
+        "--variant-file",
+        type=Path,
+        metavar="FILE",
+        help="variant.json of atlbench variant export: file the runs as runs of that task variant "
+        "(runs/<variant>/, docs/VARIANTS.md)",
+    )
+    parser.add_argument(
         "-n", "--dry-run", action="store_true", help="say where each file would go; write nothing"
     )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from benchmark.core.errors import BenchmarkError
     from benchmark.tracks.mapping.importer import ALREADY_PRESENT, FAILED, import_runs
 
-    results = import_runs(
-        args.files,
-        args.into,
-        transformation=args.transformation,
-        provider=args.provider,
-        model=args.model,
-        dry_run=args.dry_run,
-    )
+    try:
+        results = import_runs(
+            args.files,
+            args.into,
+            transformation=args.transformation,
+            provider=args.provider,
+            model=args.model,
+            dry_run=args.dry_run,
+            variant_file=args.variant_file,
+        )
+    except BenchmarkError as error:
+        report_error(error)
+        return EXIT_INPUT_ERROR
     verb = "would import" if args.dry_run else "imported"
     for result in results:
         if result.status == FAILED:

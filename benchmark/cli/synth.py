@@ -16,8 +16,9 @@ def register(subparsers: Any) -> None:
         "synth",
         help="write seeded synthetic runs derived from the ground truth",
         description="For every transformation folder under ROOT (or ROOT itself), write "
-        "runs/<PROFILE>-runNN.json: the ground truth with the profile's seeded noise. Synthetic runs "
-        "say so in their provider name; see docs/SYNTHETIC_RUNS.md.",
+        "runs/<PROFILE>-runNN.json: the ground truth with the profile's seeded noise (runs/<VARIANT>/... "
+        "for a task variant: --variant, docs/VARIANTS.md). Synthetic runs say so in their provider name; "
+        "see docs/SYNTHETIC_RUNS.md.",
     )
     parser.add_argument("root", metavar="ROOT", help="validation tree or one transformation folder")
     parser.add_argument(
@@ -47,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
         out_dir=args.out_dir,
         force=args.force,
         progress=lambda line: print(line, file=sys.stderr),
+        variants=values["atl_variant"],
+        variant_seed=values["atl_variant_seed"],
     )
     from benchmark.core.wording import plural
 

@@ -388,10 +388,11 @@ def csv_records(aggregation: Aggregation) -> list[dict[str, Any]]:
 
 
 def run_records(
-    rows: Iterable[RunRow], *, partial_weight: float = DEFAULT_PARTIAL_WEIGHT
+    rows: Iterable[RunRow], *, partial_weight: float = DEFAULT_PARTIAL_WEIGHT, variants: bool = False
 ) -> list[dict[str, Any]]:
     """One flat record per run (error rows included, with their error), every count and metric, with
-    partial weight ``partial_weight``."""
+    partial weight ``partial_weight``; with ``variants``, the task variant each run answered after its
+    run name (``docs/VARIANTS.md``; a session of the original task alone has no such column)."""
     all_rows = list(rows)
     w = partial_weight
     records = []
@@ -407,6 +408,7 @@ def run_records(
             "model": row.model,
             "transformation": row.transformation,
             "run": row.run,
+            **({"variant": row.variant} if variants else {}),
             "file": row.file,
             "status": row.status,
             "error": row.error or "",

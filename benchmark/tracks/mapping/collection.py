@@ -3,7 +3,11 @@
 
 Case ids read ``<transformation>-<provider>-<run file stem>`` (the provider added unless the file name
 says it) and ``<transformation>-<baseline>``, so that ``-k Claude`` selects a provider's runs whatever its
-files are called, and ``-k Grafcet`` a transformation's.
+files are called, and ``-k Grafcet`` a transformation's. A run of a task variant other than ``original``
+(``docs/VARIANTS.md``) has the variant right after the transformation
+(``book2publication-synonym-Synthetic-Noisy-run01``), so ``-k synonym`` selects a variant; the baselines
+run on the original task and on every variant with metamodels that a run file of the transformation
+answers (``book2publication-synonym-EMFCompare``).
 """
 
 from __future__ import annotations
@@ -15,16 +19,18 @@ from pathlib import Path
 from benchmark.core.fileio import sha256_file
 from benchmark.core.track import Collection, GroundTruthCase, RunCase, SkippedInput
 from benchmark.tracks.mapping.discovery import Discovery
-from benchmark.tracks.mapping.scoring.suggestions import UNKNOWN, peek_provider
+from benchmark.tracks.mapping.scoring.suggestions import UNKNOWN, peek_run
+from benchmark.tracks.mapping.variants.names import ORIGINAL, VARIANTS, WITH_METAMODELS, baseline_run
 
 
-def run_case_id(transformation: str, provider: str, stem: str) -> str:
+def run_case_id(transformation: str, provider: str, stem: str, variant: str = ORIGINAL) -> str:
     """``Grafcet2Petrinet-Claude-run03``: the provider is added unless the file name already says it (or
     the file does not say who made it), so that ``-k Claude`` selects a provider's runs whatever their
-    files are called."""
+    files are called; a variant's segment follows the transformation (``Grafcet2Petrinet-synonym-...``)."""
     known = provider != UNKNOWN and provider.lower() not in stem.lower()
     label = f"{provider}-{stem}" if known else stem
-    return f"{transformation}-{label}"
+    task = transformation if variant == ORIGINAL else f"{transformation}-{variant}"
+    return f"{task}-{label}"
 
 
 def collect(discovery: Discovery, baselines: Sequence[str], track: str = "atl") -> Collection:
@@ -35,10 +41,12 @@ def collect(discovery: Discovery, baselines: Sequence[str], track: str = "atl") 
     for folder in discovery.transformations:
         ground_truths.append(GroundTruthCase(track, folder.name, folder.atl_file))
         folder_runs = []
+        variants = {ORIGINAL}
         for path in folder.suggestion_files:
-            provider, model = peek_provider(path)
+            provider, model, variant = peek_run(path)
+            variants.add(variant)
             run = folder.run_id(path)
-            case_id = run_case_id(folder.name, provider, path.stem)
+            case_id = run_case_id(folder.name, provider, path.stem, variant)
             folder_runs.append(RunCase(track, folder.name, provider, run, case_id, file=path, model=model))
         ids = [case.case_id for case in folder_runs]
         for index, case in enumerate(folder_runs):
@@ -46,17 +54,19 @@ def collect(discovery: Discovery, baselines: Sequence[str], track: str = "atl") 
                 unique = run_case_id(folder.name, case.provider, case.run.replace("/", "-"))
                 folder_runs[index] = replace(case, case_id=unique)
         runs.extend(folder_runs)
-        for baseline in baselines:
-            runs.append(
-                RunCase(
-                    track,
-                    folder.name,
-                    provider=baseline,
-                    run=baseline,
-                    case_id=f"{folder.name}-{baseline}",
-                    baseline=baseline,
+        for variant in (v for v in VARIANTS if v in variants and v in WITH_METAMODELS):
+            task = folder.name if variant == ORIGINAL else f"{folder.name}-{variant}"
+            for baseline in baselines:
+                runs.append(
+                    RunCase(
+                        track,
+                        folder.name,
+                        provider=baseline,
+                        run=baseline_run(baseline, variant),
+                        case_id=f"{task}-{baseline}",
+                        baseline=baseline,
+                    )
                 )
-            )
     skipped = [SkippedInput(s.path, s.reason) for s in discovery.skipped_folders]
     skipped += [SkippedInput(s.path, s.reason) for s in discovery.ignored_files]
     return Collection(

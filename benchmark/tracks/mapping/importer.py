@@ -20,6 +20,11 @@ A bare LLM answer (e.g. pasted from a chat window), read by the one answer decod
 array of a ``{"mappings": [...]}`` object without jJodel header) carries no provider, model or transformation;
 with ``--provider``, ``--model`` and ``--transformation`` it is wrapped into a jJodel export (entries
 unchanged, plus an ``imported`` block naming the original file, its hash and the answer's shape).
+
+An answer to a task variant obtained by hand (``docs/VARIANTS.md``: ``atlbench variant export`` wrote the
+variant's metamodels, prompt and ``variant.json``) is imported with ``--variant-file variant.json``: the
+renaming is checked against the transformation's metamodels, added to the file as its ``variant`` block,
+and the run is filed in ``runs/<variant>/``.
 """
 
 from __future__ import annotations
@@ -118,6 +123,8 @@ def import_file(
     dry_run: bool = False,
     folders: Sequence[TransformationFolder] | None = None,
     reserved: set[Path] | None = None,
+    variant: dict[str, Any] | None = None,
+    variant_file: Path | None = None,
 ) -> ImportResult:
     """Validate one file and file it (see the module docstring). Errors come back in the result."""
     from benchmark.tracks.mapping.scoring.suggestions import SHAPE_EXPORT, UNKNOWN
@@ -158,6 +165,9 @@ def import_file(
         elif (chosen_provider, chosen_model) != (suggestions.provider, suggestions.model):
             text = _rename_export(text, path, chosen_provider, chosen_model, model_given=model is not None)
         runs_dir = folder.path / RUNS_DIR
+        if variant is not None:
+            text, name = _with_variant(text, path, folder, variant, variant_file, suggestions.variant)
+            runs_dir = runs_dir / name
         digest = sha256_text(text)
         for existing in sorted(runs_dir.glob("*.json")) if runs_dir.is_dir() else []:
             if sha256_file(existing) == digest:
@@ -178,6 +188,51 @@ def import_file(
     except (OSError, UnicodeDecodeError) as error:
         failure = InputFormatError(f"cannot read: {error}", file=path)
         return ImportResult(path, FAILED, None, str(failure), failure)
+
+
+def _with_variant(
+    text: str,
+    path: Path,
+    folder: TransformationFolder,
+    block: dict[str, Any],
+    block_file: Path | None,
+    recorded: dict[str, Any] | None,
+) -> tuple[str, str]:
+    """(the file with the variant's block, the variant's name): the renaming must fit the folder's
+    metamodels, and a file that records a variant must record this one."""
+    from benchmark.tracks.mapping.ground_truth import load_ground_truth, resolve_metamodels
+    from benchmark.tracks.mapping.scoring.suggestions import decode_document
+    from benchmark.tracks.mapping.variants.names import ORIGINAL
+    from benchmark.tracks.mapping.variants.renaming import read_recorded
+
+    if recorded is not None and recorded != block:
+        raise InputFormatError(
+            f"the file records another variant ({recorded.get('name')!r}) than "
+            f"{block_file or 'the one given'}",
+            file=path,
+            field="$.variant",
+        )
+    metamodels = resolve_metamodels(
+        load_ground_truth(folder.atl_file), folder.metamodel_files, folder=folder.path
+    )
+    renaming = read_recorded(block, metamodels.source, metamodels.target, file=block_file)
+    document, _answer = decode_document(text, source=path)
+    document["variant"] = block
+    return dumps_json(document), renaming.variant if renaming is not None else ORIGINAL
+
+
+def read_variant_file(path: Path) -> dict[str, Any]:
+    """A ``variant.json`` (``atlbench variant export``): the ``variant`` block of the variant's runs."""
+    import json
+
+    from benchmark.tracks.mapping.variants.renaming import Renaming
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise InputFormatError(f"cannot read the variant file: {error}", file=path) from error
+    Renaming.from_json(data, source=path, field_path="$")  # names the file and field when it is broken
+    return data
 
 
 def _read(path: Path, text: str) -> SuggestionSet:
@@ -249,8 +304,12 @@ def import_runs(
     provider: str | None = None,
     model: str | None = None,
     dry_run: bool = False,
+    variant_file: Path | None = None,
 ) -> list[ImportResult]:
+    """Import every file (see the module docstring); ``variant_file`` files them as runs of the task
+    variant it describes. A variant file that cannot be read raises before any file is imported."""
     folders = _folders(into)
+    variant = read_variant_file(variant_file) if variant_file is not None else None
     if not folders:
         raise ConfigurationError("no transformation folder (one .atl file each) found", file=into)
     results = []
@@ -265,6 +324,8 @@ def import_runs(
             dry_run=dry_run,
             folders=folders,
             reserved=reserved,
+            variant=variant,
+            variant_file=variant_file,
         )
         results.append(result)
     return results

@@ -1,8 +1,11 @@
 """The ATL mapping track's task: one prompt per transformation, N runs, answers filed as jJodel exports.
 
 Prompt: the template filled with the folder's source and target metamodel views (which is which comes from the
-ATL module header, through :mod:`benchmark.tracks.mapping.collection`). Answer: read by the one answer
-decoder,
+ATL module header, through :mod:`benchmark.tracks.mapping.collection`); for a task variant
+(``--variant``, ``docs/VARIANTS.md``), the views as the variant renames or reorders them, or, for
+``name-only``, the transformation's and the metamodels' names in ``prompt_name_only.md``. A variant's runs
+are filed in ``runs/<variant>/`` with a ``variant`` block recording the renaming. Answer: read by the one
+answer decoder,
 :func:`benchmark.tracks.mapping.scoring.answers.decode_answer` (the array bare, in a code fence, after prose,
 or as the one array member of an object), and type-checked with
 :func:`benchmark.tracks.mapping.scoring.suggestions.parse_suggestions`. Filing, in
@@ -34,6 +37,7 @@ from typing import Any, cast
 
 from benchmark.core.errors import BenchmarkError, ConfigurationError, InputFormatError
 from benchmark.core.fileio import dumps_json, write_text_atomic
+from benchmark.lang.ecore.view import MetamodelView
 from benchmark.llm.config import ProviderConfig
 from benchmark.llm.ledger import ledger_entry
 from benchmark.llm.naming import log_file_name, run_file_name
@@ -42,9 +46,13 @@ from benchmark.llm.redact import Redactor
 from benchmark.llm.requests import Job, JobResult, LlmRequest
 from benchmark.llm.task import FILED_NO_ANSWER, FILED_OK, FILED_REFUSED, FILED_UNUSABLE, Filed
 from benchmark.tracks.mapping.jjodel import KIND_ATTRIBUTE, KIND_CLASS, MappingEntry, export_document
-from benchmark.tracks.mapping.prompt import mapping_prompt
+from benchmark.tracks.mapping.prompt import mapping_prompt, name_only_prompt, name_only_template
 from benchmark.tracks.mapping.scoring.answers import DecodedAnswer, decode_answer
 from benchmark.tracks.mapping.scoring.run_status import RUN_NO_ANSWER, RUN_OK, RUN_UNUSABLE
+from benchmark.tracks.mapping.variants.apply import renamed_views
+from benchmark.tracks.mapping.variants.names import DEFAULT_SEED, NAME_ONLY, ORIGINAL
+from benchmark.tracks.mapping.variants.renaming import Renaming
+from benchmark.tracks.mapping.variants.rules import draw_renaming
 
 GENERATOR = "atlbench generate"
 STATUS_OK = RUN_OK
@@ -56,7 +64,8 @@ LOG_DIR = ".log"
 
 @dataclass(frozen=True)
 class MappingCase:
-    """One transformation folder, ready to prompt: names and metamodel views (as JSON)."""
+    """One transformation folder on one task variant, ready to prompt: names and metamodel views (as
+    JSON, as the variant shows them), and the variant's renaming (``None`` for the original task)."""
 
     name: str
     folder: Path
@@ -64,10 +73,20 @@ class MappingCase:
     target_name: str
     source_view: dict[str, Any]
     target_view: dict[str, Any]
+    variant: str = ORIGINAL
+    renaming: Renaming | None = None
+    transformation: str = ""  # the ATL module's name, which the name-only prompt gives
+    views: tuple[MetamodelView, MetamodelView] | None = None  # as the variant shows them (export)
 
     @property
     def runs_dir(self) -> Path:
-        return self.folder / RUNS_DIR
+        runs = self.folder / RUNS_DIR
+        return runs if self.variant == ORIGINAL else runs / self.variant
+
+    @property
+    def label(self) -> str:
+        """``book2publication`` (the original task) or ``book2publication synonym``."""
+        return self.name if self.variant == ORIGINAL else f"{self.name} {self.variant}"
 
 
 def _matches(name: str, selectors: Sequence[str]) -> bool:
@@ -79,8 +98,11 @@ def load_cases(
     selectors: Sequence[str] = (),
     *,
     ground_truth_loader: Callable[[Path], Any] | None = None,
+    variants: Sequence[str] = (ORIGINAL,),
+    variant_seed: int = DEFAULT_SEED,
 ) -> list[MappingCase]:
-    """The selected transformations of a validation tree (``-k``: case-insensitive substrings, any).
+    """The selected transformations of a validation tree (``-k``: case-insensitive substrings, any), on
+    each of ``variants`` (their renamings drawn with ``variant_seed``).
 
     Raises :class:`ConfigurationError` when nothing is selected, and one error listing every selected
     folder whose metamodels cannot be resolved, before any token is spent.
@@ -107,21 +129,48 @@ def load_cases(
         if metamodels.source is None or metamodels.target is None:
             problems.append(f"{folder.name}: " + ("; ".join(metamodels.notes) or "metamodels not found"))
             continue
-        cases.append(
-            MappingCase(
-                name=folder.name,
-                folder=folder.path,
-                source_name=metamodels.source.name,
-                target_name=metamodels.target.name,
-                source_view=metamodels.source.to_json(),
-                target_view=metamodels.target.to_json(),
+        for variant in variants:
+            renaming = draw_renaming(variant, metamodels.source, metamodels.target, variant_seed)
+            source, target = renamed_views(renaming, metamodels.source, metamodels.target)
+            assert source is not None and target is not None
+            cases.append(
+                MappingCase(
+                    name=folder.name,
+                    folder=folder.path,
+                    source_name=source.name,
+                    target_name=target.name,
+                    source_view=source.to_json(),
+                    target_view=target.to_json(),
+                    variant=variant,
+                    renaming=renaming,
+                    transformation=document.transformation.name,
+                    views=(source, target),
+                )
             )
-        )
     if problems:
         raise ConfigurationError(
             "cannot build prompts for " + "; ".join(problems), file=str(root), field="transformations"
         )
     return cases
+
+
+def case_prompt(case: MappingCase, template: PromptTemplate) -> str:
+    """The prompt of one case: its metamodel views in ``template``, or, for ``name-only``, the names in
+    the shipped name-only template."""
+    if case.variant == NAME_ONLY:
+        return name_only_prompt(
+            name_only_template(),
+            transformation=case.transformation or case.name,
+            source_name=case.source_name,
+            target_name=case.target_name,
+        )
+    return mapping_prompt(
+        template,
+        source_name=case.source_name,
+        source_view_json=case.source_view,
+        target_name=case.target_name,
+        target_view_json=case.target_view,
+    )
 
 
 def parse_answer(text: str) -> DecodedAnswer:
@@ -206,6 +255,9 @@ def generation_block(
 def _export(
     case: MappingCase, config: ProviderConfig, entries: list[Any], generation: dict[str, Any]
 ) -> dict[str, Any]:
+    extra: dict[str, Any] = {"generation": generation}
+    if case.renaming is not None:  # a task variant: the renaming it was asked in, as a value
+        extra["variant"] = case.renaming.to_json()
     return export_document(
         transformation=case.name,
         source=case.source_name,
@@ -214,7 +266,7 @@ def _export(
         model=config.model,
         model_label=config.model_label,
         mappings=[answer_entry(entry) for entry in entries],
-        extra={"generation": generation},
+        extra=extra,
     )
 
 
@@ -291,13 +343,7 @@ class MappingTask:
         self._cases_by_label: dict[str, MappingCase] = {}
 
     def prompt(self, case: MappingCase) -> str:
-        return mapping_prompt(
-            self.template,
-            source_name=case.source_name,
-            source_view_json=case.source_view,
-            target_name=case.target_name,
-            target_view_json=case.target_view,
-        )
+        return case_prompt(case, self.template)
 
     def output_path(self, case: MappingCase, run_index: int) -> Path:
         return case.runs_dir / run_file_name(self.config.name, self.config.model, run_index)
@@ -316,7 +362,7 @@ class MappingTask:
         for case in self.cases:
             prompt = self.prompt(case)
             for run_index in self.runs:
-                label = f"{case.name} run{run_index:02d}"
+                label = f"{case.label} run{run_index:02d}"
                 self._cases_by_label[label] = case
                 request = LlmRequest(prompt=prompt, parameters=self.config.parameters, run_index=run_index)
                 jobs.append(Job(request=request, label=label, log_path=self.log_path(case)))
@@ -376,14 +422,24 @@ class MappingTrackTask:
         from benchmark.tracks.mapping.prompt import mapping_template
 
         self.template = mapping_template(request.prompt_template)
-        self.cases = load_cases(root, request.selectors)
+        self.variants = tuple(request.options.get("atl_variant") or (ORIGINAL,))
+        self.variant_seed = request.options.get("atl_variant_seed", DEFAULT_SEED)
+        self.cases = load_cases(
+            root, request.selectors, variants=self.variants, variant_seed=self.variant_seed
+        )
         self.task = MappingTask(self.cases, self.template, request.config, request.runs, request.redactor)
 
     def passes(self) -> Any:
         yield self.task
 
     def describe(self) -> dict[str, Any]:
-        return {"promptTemplate": self.template.describe()}
+        described: dict[str, Any] = {"promptTemplate": self.template.describe()}
+        if self.variants != (ORIGINAL,):  # said only when a variant is asked for
+            described["variants"] = list(self.variants)
+            described["variantSeed"] = self.variant_seed
+        if NAME_ONLY in self.variants:
+            described["nameOnlyTemplate"] = name_only_template().describe()
+        return described
 
     def log_files(self) -> list[Path]:
         return [path for case in self.cases for path in sorted((case.runs_dir / LOG_DIR).glob("*.jsonl"))]

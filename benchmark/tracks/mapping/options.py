@@ -5,6 +5,9 @@
 only suggestions with the given confidence labels; ``--atl-baselines`` (also spelt ``--baseline``, its
 name before every track had ``--<track>-baselines``) chooses the baselines run live. ``atlbench report``
 takes ``--atl-draws`` and ``--atl-seed`` (also ``--draws`` and ``--seed``) for the bootstrap.
+``--atl-variant-seed`` is the seed of a task variant's renaming (``docs/VARIANTS.md``): the baselines'
+in a session, and the runs' in ``atlbench generate`` (with ``--variant``, also spelt ``--atl-variant``)
+and ``atlbench synth``.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 from benchmark.core.options import Option, integer, names, number, optional
 from benchmark.tracks.mapping.confidence import parse_confidence_filter
 from benchmark.tracks.mapping.counts import DEFAULT_PARTIAL_WEIGHT
+from benchmark.tracks.mapping.variants.names import DEFAULT_SEED, parse_variants
 
 
 def parse_confidence(text: str) -> str | None:
@@ -56,8 +60,38 @@ BASELINES = Option(
     aliases=("--baseline",),
 )
 
+VARIANT_SEED = Option(
+    "--atl-variant-seed",
+    default=str(DEFAULT_SEED),
+    help="seed of a task variant's renaming: the baselines' on a variant, the runs' in generate and synth",
+    parse=integer("a whole number of at least 0", 0),
+    metavar="S",
+)
+VARIANT = Option(
+    "--atl-variant",
+    default="original",
+    help="task variants to prompt: original, synonym, opaque, shuffled, name-only, all, or a comma list "
+    "(docs/VARIANTS.md)",
+    parse=parse_variants,
+    metavar="VARIANTS",
+    aliases=("--variant",),
+)
+
 SCORING_OPTIONS = (PARTIAL_WEIGHT, CONFIDENCE)
-TRACK_OPTIONS = (PARTIAL_WEIGHT, CONFIDENCE, BASELINES)
+TRACK_OPTIONS = (PARTIAL_WEIGHT, CONFIDENCE, BASELINES, VARIANT_SEED)
+GENERATE_OPTIONS = (VARIANT, VARIANT_SEED)
+# ``atlbench variant export``: the variants to write (synonym unless said) and their seed.
+EXPORT_OPTIONS = (
+    Option(
+        "--atl-variant",
+        default="synonym",
+        help=VARIANT.help,
+        parse=parse_variants,
+        metavar="VARIANTS",
+        aliases=("--variant",),
+    ),
+    VARIANT_SEED,
+)
 
 
 def optional_weight(text: str) -> float | None:
@@ -124,4 +158,6 @@ SYNTH_OPTIONS = (
         "--first-run", "1", "number of the first run", integer("a whole number of at least 1", 1), metavar="N"
     ),
     Option("--seed", "0", "base seed of the noise", integer(), metavar="S"),
+    VARIANT,
+    VARIANT_SEED,
 )

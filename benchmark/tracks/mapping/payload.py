@@ -25,6 +25,7 @@ from benchmark.tracks.mapping.counts import (
     LevelScores,
     level_scores,
 )
+from benchmark.tracks.mapping.variants.names import ORIGINAL
 
 ROW_FORMAT_VERSION = 1
 
@@ -130,6 +131,8 @@ PAYLOAD_FIELDS = (
     "class_items",
     "binding_items",
     "extra",
+    "variant",
+    "variant_detail",
 )
 
 
@@ -157,8 +160,18 @@ class MappingPayload:
     class_items: tuple[ClassItem, ...] = ()
     binding_items: tuple[BindingItem, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+    #: the task variant the run answered (``docs/VARIANTS.md``) and what its run file records of it (seed
+    #: and renaming); written only for a variant other than ``original``, so other rows keep their shape
+    variant: str = ORIGINAL
+    variant_detail: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
+        data = self._counts_json()
+        if self.variant != ORIGINAL:
+            data["variant"] = {"name": self.variant, **self.variant_detail}
+        return data
+
+    def _counts_json(self) -> dict[str, Any]:
         return {
             "confidenceFilter": self.confidence_filter,
             "class": self.classes.to_json(),
@@ -184,6 +197,7 @@ class MappingPayload:
         """The payload of :meth:`to_json`; with ``items=False`` without its class and binding items (the
         per-item detail, most of a row's size), for a reader that needs the counts only."""
         hallucinations = data.get("hallucinations", {})
+        variant = data.get("variant") or {}
         return cls(
             confidence_filter=data.get("confidenceFilter", "all"),
             classes=ClassCounts.from_json(data["class"]),
@@ -204,6 +218,8 @@ class MappingPayload:
                 tuple(BindingItem.from_json(i) for i in data.get("bindingItems", [])) if items else ()
             ),
             extra=dict(data.get("extra", {})),
+            variant=str(variant.get("name", ORIGINAL)),
+            variant_detail={k: v for k, v in variant.items() if k != "name"},
         )
 
 
@@ -328,6 +344,10 @@ class RunRow:
     @property
     def extra(self) -> dict[str, Any]:
         return self.payload.extra
+
+    @property
+    def variant(self) -> str:
+        return self.payload.variant
 
     def scores(self, w: float) -> LevelScores:
         """Metrics of this run alone, with partial weight ``w`` (the row holds raw categories only)."""

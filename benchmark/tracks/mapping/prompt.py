@@ -1,4 +1,6 @@
-"""The mapping track's prompt: the two metamodel views in the shipped (or a replacement) template."""
+"""The mapping track's prompts: the two metamodel views in the shipped (or a replacement) template, and
+the ``name-only`` variant's prompt (``docs/VARIANTS.md``): the transformation's and the metamodels' names
+in its own shipped template, with no metamodel content."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from benchmark.llm.prompt import PromptTemplate, load_template
 BUILTIN_TEMPLATE = ("benchmark.tracks.mapping", "prompt_template.md")
 MAPPING_PLACEHOLDERS = frozenset({"sourceName", "sourceMetamodel", "targetName", "targetMetamodel"})
 MAPPING_REQUIRED = frozenset({"sourceMetamodel", "targetMetamodel"})
+NAME_ONLY_TEMPLATE = ("benchmark.tracks.mapping", "prompt_name_only.md")
+NAME_ONLY_PLACEHOLDERS = frozenset({"transformationName", "sourceName", "targetName"})
 
 
 def mapping_template(path: str | Path | None = None) -> PromptTemplate:
@@ -44,4 +48,18 @@ def mapping_prompt(
             "targetName": target_name,
             "targetMetamodel": metamodel_json(target_view_json),
         }
+    )
+
+
+def name_only_template() -> PromptTemplate:
+    """The shipped ``prompt_name_only.md`` (``--prompt-template`` replaces the metamodel prompt only)."""
+    return load_template(None, builtin=NAME_ONLY_TEMPLATE)
+
+
+def name_only_prompt(
+    template: PromptTemplate, *, transformation: str, source_name: str, target_name: str
+) -> str:
+    template.check(NAME_ONLY_PLACEHOLDERS, NAME_ONLY_PLACEHOLDERS)
+    return template.render(
+        {"transformationName": transformation, "sourceName": source_name, "targetName": target_name}
     )

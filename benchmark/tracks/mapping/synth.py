@@ -22,6 +22,10 @@ from benchmark.core.wording import plural
 from benchmark.lang.ecore.view import MetamodelView
 from benchmark.tracks.mapping.interchange import InterchangeDocument, dumps
 from benchmark.tracks.mapping.jjodel import KIND_ATTRIBUTE, KIND_CLASS, MappingEntry, export_document
+from benchmark.tracks.mapping.variants.apply import rename_document, renamed_views
+from benchmark.tracks.mapping.variants.names import DEFAULT_SEED, ORIGINAL
+from benchmark.tracks.mapping.variants.renaming import Renaming
+from benchmark.tracks.mapping.variants.rules import draw_renaming
 
 GENERATOR_VERSION = 1
 LABELS = ("high", "medium", "low")
@@ -52,9 +56,21 @@ class NoiseProfile:
     confidence_correct: tuple[float, float, float] = (1.0, 0.0, 0.0)
     confidence_noise: tuple[float, float, float] = (0.2, 0.4, 0.4)
     description: str = ""
+    #: a memoriser: the ground truth itself on the original task, this noise on every task variant
+    #: (``docs/VARIANTS.md``); what a model that recalls the published transformation would do
+    memorised: bool = False
+
+    def noise_on(self, variant: str) -> NoiseProfile:
+        """The noise this profile applies to ``variant`` (none on the original task, for a memoriser)."""
+        if self.memorised and variant == ORIGINAL:
+            return NoiseProfile(name=self.name, description=self.description, memorised=True)
+        return self
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        if not self.memorised:  # the files of the other profiles keep the shape they always had
+            del data["memorised"]
+        return data
 
 
 PROFILES: dict[str, NoiseProfile] = {
@@ -98,6 +114,24 @@ PROFILES: dict[str, NoiseProfile] = {
             confidence_noise=(0.3, 0.4, 0.3),
             description="a weak matcher: heavy noise, confidence labels barely informative",
         ),
+        NoiseProfile(
+            name="Synthetic-Memoriser",
+            drop_class=0.1,
+            drop_binding=0.2,
+            swap_source=0.15,
+            wrong_target_class=0.1,
+            invent_class=0.05,
+            invent_binding=0.1,
+            duplicate=0.05,
+            qualify=0.15,
+            unlabelled=0.05,
+            spelling=0.1,
+            confidence_correct=(0.6, 0.3, 0.1),
+            confidence_noise=(0.2, 0.4, 0.4),
+            memorised=True,
+            description="a memoriser: the ground truth itself on the original task, Synthetic-Noisy's noise "
+            "on every task variant (docs/VARIANTS.md)",
+        ),
     )
 }
 
@@ -113,9 +147,12 @@ def profile(name: str) -> NoiseProfile:
         ) from None
 
 
-def run_seed(seed: int, profile_name: str, transformation: str, run: int) -> str:
-    """The seed of one run, derived from the user's seed so runs and transformations never share noise."""
-    return f"{seed}:{profile_name}:{transformation}:{run}"
+def run_seed(seed: int, profile_name: str, transformation: str, run: int, variant: str = ORIGINAL) -> str:
+    """The seed of one run, derived from the user's seed so runs, transformations and task variants never
+    share noise (the original task's seeds are the ones they always were)."""
+    if variant == ORIGINAL:
+        return f"{seed}:{profile_name}:{transformation}:{run}"
+    return f"{seed}:{profile_name}:{transformation}:{variant}:{run}"
 
 
 @dataclass
@@ -180,8 +217,17 @@ def synthesize(
     seed: str,
     source_view: MetamodelView | None = None,
     target_view: MetamodelView | None = None,
+    renaming: Renaming | None = None,
 ) -> dict[str, Any]:
-    """A jJodel export derived from ``document`` under ``noise``; a ``synthetic`` block records how."""
+    """A jJodel export derived from ``document`` under ``noise``; a ``synthetic`` block records how. With
+    a ``renaming`` (a task variant), the document and views are renamed first, the run answers in the
+    variant's names, and its ``variant`` block records the renaming."""
+    variant = renaming.variant if renaming is not None else ORIGINAL
+    recorded_profile = noise
+    noise = noise.noise_on(variant)
+    if renaming is not None:
+        document = rename_document(document, renaming)
+        source_view, target_view = renamed_views(renaming, source_view, target_view)
     rng = random.Random(seed)
     info = document.transformation
     source_name = source_view.name if source_view else (info.in_models[0].metamodel if info.in_models else "")
@@ -256,6 +302,19 @@ def synthesize(
                 )
             )
 
+    extra: dict[str, Any] = {
+        "synthetic": {
+            "generator": "atlbench synth",
+            "version": GENERATOR_VERSION,
+            "seed": seed,
+            "profile": recorded_profile.to_json(),
+            "operations": dict(sorted(writer.operations.items())),
+            "groundTruthSha256": ground_truth_digest(document),
+            "note": "synthetic run derived from the ground truth; not produced by a language model",
+        }
+    }
+    if renaming is not None:
+        extra["variant"] = renaming.to_json()
     return export_document(
         transformation=info.name,
         source=writer.source_package,
@@ -264,17 +323,7 @@ def synthesize(
         model=f"atlbench-synth-v{GENERATOR_VERSION}",
         model_label=f"synthetic ({noise.name}), seed {seed}",
         mappings=writer.entries,
-        extra={
-            "synthetic": {
-                "generator": "atlbench synth",
-                "version": GENERATOR_VERSION,
-                "seed": seed,
-                "profile": noise.to_json(),
-                "operations": dict(sorted(writer.operations.items())),
-                "groundTruthSha256": ground_truth_digest(document),
-                "note": "synthetic run derived from the ground truth; not produced by a language model",
-            }
-        },
+        extra=extra,
     )
 
 
@@ -299,8 +348,12 @@ def write_synthetic_runs(
     out_dir: str = "runs",
     force: bool = False,
     progress: Callable[[str], None] | None = None,
+    variants: Sequence[str] = (ORIGINAL,),
+    variant_seed: int = DEFAULT_SEED,
 ) -> SynthReport:
-    """Write ``<folder>/<out_dir>/<profile>-runNN.json`` for every transformation folder under ``root``.
+    """Write ``<folder>/<out_dir>/<profile>-runNN.json`` for every transformation folder under ``root``,
+    and ``<folder>/<out_dir>/<variant>/<profile>-runNN.json`` for every task variant other than
+    ``original`` (its renaming drawn with ``variant_seed``, ``docs/VARIANTS.md``).
 
     An existing file with the same content is left as it is; one with other content is only replaced
     with ``force`` (a hand-edited run is never lost silently).
@@ -318,25 +371,37 @@ def write_synthetic_runs(
         report.notes += [
             f"{folder.path}: {note} (names are not checked against it)" for note in metamodels.notes
         ]
-        for noise in profiles:
-            for number in range(first_run, first_run + runs):
-                export = synthesize(
-                    document,
-                    noise=noise,
-                    seed=run_seed(seed, noise.name, folder.name, number),
-                    source_view=metamodels.source,
-                    target_view=metamodels.target,
-                )
-                path = folder.path / out_dir / f"{noise.name}-run{number:02d}.json"
-                text = dumps_json(export)
-                if path.exists() and path.read_text(encoding="utf-8") == text:
-                    report.unchanged.append(path)
+        for variant, noise, number in (
+            (variant, noise, number)
+            for variant in variants
+            for noise in profiles
+            for number in range(first_run, first_run + runs)
+        ):
+            renaming = None
+            if variant != ORIGINAL:
+                if metamodels.source is None or metamodels.target is None:
+                    report.notes.append(f"{folder.path}: no {variant} runs without both metamodels")
                     continue
-                if path.exists() and not force:
-                    report.refused.append(path)
-                    continue
-                write_text_atomic(path, text)
-                report.written.append(path)
-                if progress is not None:
-                    progress(f"wrote {path} ({plural(len(export['mappings']), 'mapping')})")
+                renaming = draw_renaming(variant, metamodels.source, metamodels.target, variant_seed)
+            export = synthesize(
+                document,
+                noise=noise,
+                seed=run_seed(seed, noise.name, folder.name, number, variant),
+                source_view=metamodels.source,
+                target_view=metamodels.target,
+                renaming=renaming,
+            )
+            runs_dir = folder.path / out_dir if variant == ORIGINAL else folder.path / out_dir / variant
+            path = runs_dir / f"{noise.name}-run{number:02d}.json"
+            text = dumps_json(export)
+            if path.exists() and path.read_text(encoding="utf-8") == text:
+                report.unchanged.append(path)
+                continue
+            if path.exists() and not force:
+                report.refused.append(path)
+                continue
+            write_text_atomic(path, text)
+            report.written.append(path)
+            if progress is not None:
+                progress(f"wrote {path} ({plural(len(export['mappings']), 'mapping')})")
     return report

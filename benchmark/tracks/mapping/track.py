@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchmark.core.rows import Facts, Row
 from benchmark.core.track import Collection, GroundTruthCase, RunCase, Track
-from benchmark.tracks.mapping.options import REPORT_OPTIONS, TRACK_OPTIONS
+from benchmark.tracks.mapping.options import GENERATE_OPTIONS, REPORT_OPTIONS, TRACK_OPTIONS
 
 if TYPE_CHECKING:
     from benchmark.tracks.mapping.discovery import Discovery
@@ -31,6 +31,7 @@ class AtlTrack(Track):
     data_dir = ""  # the transformation folders sit directly in the validation root
     options = TRACK_OPTIONS
     report_options = REPORT_OPTIONS
+    generate_options = GENERATE_OPTIONS
     headline_name = "micro overall F1"
     min_score_alias = "--min-f1"
 
@@ -52,13 +53,27 @@ class AtlTrack(Track):
     def scorer(self) -> RunScorer:
         from benchmark.tracks.mapping.scoring.runs import RunScorer
 
-        return RunScorer(self.truths, self.cache, confidence=self.option("confidence"), track=self.name)
+        return RunScorer(
+            self.truths,
+            self.cache,
+            confidence=self.option("confidence"),
+            track=self.name,
+            variant_seed=self.option("atl_variant_seed"),
+        )
 
     @staticmethod
     def decode(rows: Any) -> list[RunRow]:
         from benchmark.tracks.mapping.payload import RunRow
 
         return [RunRow.from_envelope(row) for row in rows]
+
+    @classmethod
+    def decode_original(cls, rows: Any) -> list[RunRow]:
+        """The rows of the original task: what the study's tables, headline and gates read (a task
+        variant's rows are read by the variants table only, ``docs/VARIANTS.md``)."""
+        from benchmark.tracks.mapping.variants.names import ORIGINAL
+
+        return [row for row in cls.decode(rows) if row.variant == ORIGINAL]
 
     # ------------------------------------------------------------------------------- the hooks
 
@@ -94,11 +109,16 @@ class AtlTrack(Track):
         return input_files(self.discovery)
 
     def options_json(self) -> dict[str, Any]:
-        return {
+        from benchmark.tracks.mapping.variants.names import DEFAULT_SEED
+
+        options = {
             "partialWeight": self.option("partial_weight"),
             "confidence": self.option("confidence") or "all",
             "baselines": list(self.option("atl_baselines")),
         }
+        if self.option("atl_variant_seed") != DEFAULT_SEED:  # said only when it is not the default
+            options["variantSeed"] = self.option("atl_variant_seed")
+        return options
 
     def incomparable(self, now: Any, before: Any) -> str | None:
         """Sessions with different confidence filters scored different subsets of the answers; another
@@ -116,7 +136,7 @@ class AtlTrack(Track):
         from benchmark.tracks.mapping.aggregate import aggregate
 
         weight = self.option("partial_weight") if partial_weight is None else partial_weight
-        aggregation = aggregate(self.decode(rows), partial_weight=weight)
+        aggregation = aggregate(self.decode_original(rows), partial_weight=weight)
         return {group.provider: group.micro.overall.f1 for group in aggregation.totals()}
 
     def junit_properties(self, row: Row) -> list[tuple[str, str]]:
@@ -125,9 +145,11 @@ class AtlTrack(Track):
         from benchmark.tracks.mapping.scoring.outcomes import unusable_reason
 
         properties = [("transformation", row.task)]
+        mapping_row = RunRow.from_envelope(row, items=False)  # every case: the counts only
+        if mapping_row.variant != "original":
+            properties.append(("variant", mapping_row.variant))
         if not row.ok:
             return properties
-        mapping_row = RunRow.from_envelope(row, items=False)  # every case: the counts only
         reason = unusable_reason(mapping_row)
         properties += [("unusable", reason)] if reason is not None else []
         levels = mapping_row.scores(self.option("partial_weight"))
@@ -145,7 +167,7 @@ class AtlTrack(Track):
         """Each provider's micro overall precision, recall and F1."""
         from benchmark.tracks.mapping.aggregate import aggregate
 
-        aggregation = aggregate(self.decode(rows), partial_weight=self.option("partial_weight"))
+        aggregation = aggregate(self.decode_original(rows), partial_weight=self.option("partial_weight"))
         return [
             (f"{group.provider}_overall_{metric}", f"{value:.6f}")
             for group in aggregation.totals()
@@ -157,9 +179,17 @@ class AtlTrack(Track):
         from benchmark.tracks.mapping.aggregate import aggregate
         from benchmark.tracks.mapping.reports.terminal import summary_lines
 
-        rows, weight = self.decode(section.rows), self.option("partial_weight")
+        every_row, weight = self.decode(section.rows), self.option("partial_weight")
+        rows = self.decode_original(section.rows)
         aggregation = aggregate(rows, partial_weight=weight)
-        return summary_lines(rows, aggregation, self.option("confidence"), verbose)
+        lines = summary_lines(rows, aggregation, self.option("confidence"), verbose)
+        if len(rows) == len(every_row):
+            return lines
+        from benchmark.tracks.mapping.reports.variants import variants_lines
+
+        if not rows:  # not "no run could be scored": the runs answered task variants
+            lines = [lines[0], "no run of the original task: every run answered a task variant (below)"]
+        return lines + variants_lines(every_row, weight)
 
     def write_reports(self, results: Any, section: Any, out_dir: Path, options: Any) -> Any:
         from benchmark.tracks.mapping.reports.files import section_report

@@ -26,6 +26,7 @@ TEXT_FILES = (
     "statistics.json",
     "tables.tex",
     "index.html",
+    "rq1_variants.csv",
 )
 FIGURES = ("pr_scatter", "f1_heatmap", "confidence", "categories")
 

@@ -8,6 +8,6 @@ exactly the same code path as an LLM run.
 their module on first call, so registering a baseline is one line and listing them imports nothing heavy.
 """
 
-from benchmark.tracks.mapping.baselines.registry import BASELINES, run_baseline
+from benchmark.tracks.mapping.baselines.registry import BASELINES, run_baseline, run_baseline_on_views
 
-__all__ = ["BASELINES", "run_baseline"]
+__all__ = ["BASELINES", "run_baseline", "run_baseline_on_views"]

@@ -13,6 +13,7 @@ from benchmark.core.errors import ConfigurationError
 
 if TYPE_CHECKING:
     from benchmark.lang.ecore.loader import LoadedMetamodel
+    from benchmark.lang.ecore.view import MetamodelView
 
 BaselineFunction = Callable[["LoadedMetamodel", "LoadedMetamodel"], dict[str, Any]]
 
@@ -55,3 +56,24 @@ def run_baseline(
     if transformation is not None:
         document["transformation"]["name"] = transformation
     return document
+
+
+def run_baseline_on_views(
+    name: str, source: MetamodelView, target: MetamodelView, *, transformation: str | None = None
+) -> dict[str, Any]:
+    """Run the baseline called ``name`` on metamodels given as views (a task variant's renamed or
+    reordered metamodels, ``docs/VARIANTS.md``): each is written as an ``.ecore`` file
+    (:func:`benchmark.lang.ecore.write.ecore_text`) in a temporary folder and loaded like any other, so
+    the baseline reads exactly what ``atlbench variant export`` writes for a person."""
+    import tempfile
+
+    from benchmark.lang.ecore.write import ecore_text
+
+    with tempfile.TemporaryDirectory(prefix="atlbench-variant-") as folder:
+        paths = []
+        for role, view in (("source", source), ("target", target)):
+            path = Path(folder) / role / f"{view.name}.ecore"
+            path.parent.mkdir()
+            path.write_text(ecore_text(view), encoding="utf-8")
+            paths.append(path)
+        return run_baseline(name, paths[0], paths[1], transformation=transformation)

@@ -13,6 +13,9 @@ files. Artefacts, all in ``out_dir``:
 * ``tables.tex``: booktabs results, paired-comparison and validation-set tables;
 * ``rq1_drilldown.html``, only for a session of more than 20 transformations: the per-binding drill-down,
   a page of its own linked from ``index.html`` (:mod:`~benchmark.tracks.mapping.reports.scale`).
+* ``rq1_variants.csv`` and the variants table in ``summary.md``, ``tables.tex`` and ``index.html``, when
+  the session scored task variants (:mod:`~benchmark.tracks.mapping.reports.variants`): every other table
+  reads the runs of the original task only.
 
 Output is deterministic: the same results file and options give byte-identical files.
 """
@@ -22,6 +25,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +40,7 @@ from benchmark.tracks.mapping.reports.results import MappingResults
 from benchmark.tracks.mapping.reports.scale import DRILLDOWN_HTML, at_scale
 from benchmark.tracks.mapping.stats.baseline import BASELINE_PROVIDER
 from benchmark.tracks.mapping.stats.summary import Statistics, check_single_track, compute_statistics
+from benchmark.tracks.mapping.variants.names import ORIGINAL
 
 PER_RUN_CSV = "rq1_per_run.csv"
 AGGREGATE_CSV = "rq1_aggregate.csv"
@@ -53,7 +58,8 @@ def _csv(records: Sequence[dict[str, Any]], columns: Sequence[str]) -> str:
 
 
 def per_run_csv(results: MappingResults, partial_weight: float) -> str:
-    records = run_records(results.rows, partial_weight=partial_weight)
+    variants = any(row.variant != ORIGINAL for row in results.rows)
+    records = run_records(results.rows, partial_weight=partial_weight, variants=variants)
     columns = (
         list(records[0]) if records else ["track", "provider", "model", "transformation", "run", "status"]
     )
@@ -91,8 +97,15 @@ def track_report(
         from benchmark.tracks.mapping.reports.html import drilldown_page, html_part
         from benchmark.tracks.mapping.reports.latex import render_latex
         from benchmark.tracks.mapping.reports.tables import summary_markdown
+        from benchmark.tracks.mapping.reports.variants import CSV_COLUMNS as VARIANT_CSV_COLUMNS
+        from benchmark.tracks.mapping.reports.variants import VARIANTS_CSV, variants_table, with_variants
+        from benchmark.tracks.mapping.reports.variants import csv_records as variant_csv_records
+        from benchmark.tracks.mapping.reports.variants import latex as variants_latex
+        from benchmark.tracks.mapping.stats.variants import compute_variant_statistics, has_variants
 
     check_single_track(results.rows)
+    every_row = results.rows
+    results = replace(results, rows=tuple(r for r in every_row if r.variant == ORIGINAL))
     out = Path(out_dir)
     options = {
         "level": level,
@@ -113,13 +126,38 @@ def track_report(
         with phase(f"report {name}"):
             return write_text_atomic(out / name, render())
 
+    variants = None
+    if has_variants(every_row):
+        with phase("statistics of the task variants"):
+            variant_options = {k: v for k, v in options.items() if k in ("draws", "seed")}
+            variants = compute_variant_statistics(
+                every_row, partial_weight=stats.partial_weight, **variant_options
+            )
+
+    def summary() -> str:
+        text = summary_markdown(results, stats)
+        return text if variants is None else text + "\n" + variants_table(variants).to_markdown()
+
+    def statistics_json() -> str:
+        data = stats.to_json()
+        return dumps_json(data if variants is None else {**data, "variants": variants.to_json()})
+
+    def tables_tex() -> str:
+        text = render_latex(results, stats)
+        return text if variants is None else text + "\n" + variants_latex(variants)
+
     paths = (
-        written(PER_RUN_CSV, lambda: per_run_csv(results, stats.partial_weight)),
+        written(PER_RUN_CSV, lambda: per_run_csv(replace(results, rows=every_row), stats.partial_weight)),
         written(AGGREGATE_CSV, lambda: aggregate_csv(stats)),
-        written(SUMMARY_MD, lambda: summary_markdown(results, stats)),
-        written(STATISTICS_JSON, lambda: dumps_json(stats.to_json())),
+        written(SUMMARY_MD, summary),
+        written(STATISTICS_JSON, statistics_json),
         *write_figures(figures, out),
-        written(TABLES_TEX, lambda: render_latex(results, stats)),
+        written(TABLES_TEX, tables_tex),
+        *(
+            [written(VARIANTS_CSV, lambda: _csv(variant_csv_records(variants), VARIANT_CSV_COLUMNS))]
+            if variants is not None
+            else []
+        ),
     )
     if at_scale(len(stats.transformations)):  # the drill-down: a page of its own (:mod:`.scale`)
         from benchmark.core.registry import track_class
@@ -131,7 +169,13 @@ def track_report(
         )
     with phase("report index.html part (atl)"):
         html = html_part(results, stats, figures)
-    return TrackReport(paths, html, tuple(report_lines(stats)))
+        if variants is not None:
+            html = with_variants(html, variants)
+    lines = report_lines(stats)
+    if variants is not None:
+        table = variants_table(variants)
+        lines += ["", table.title, *table.to_terminal()]
+    return TrackReport(paths, html, tuple(lines))
 
 
 def section_report(

@@ -9,6 +9,7 @@ run on the transformation's two metamodels (cached on disk by their content) and
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from benchmark.core.diskcache import DiskCache, code_fingerprint, make_key
 from benchmark.core.errors import BenchmarkError
@@ -21,7 +22,10 @@ from benchmark.tracks.mapping.payload import RunRow
 from benchmark.tracks.mapping.scoring.compare import compare, error_row
 from benchmark.tracks.mapping.scoring.outcomes import mark_missing
 from benchmark.tracks.mapping.scoring.run_status import MissingRunError
-from benchmark.tracks.mapping.scoring.suggestions import load_suggestions, peek_provider
+from benchmark.tracks.mapping.scoring.suggestions import load_suggestions, peek_run
+from benchmark.tracks.mapping.variants.apply import rename_document, renamed_views
+from benchmark.tracks.mapping.variants.names import DEFAULT_SEED, ORIGINAL, variant_of_baseline_run
+from benchmark.tracks.mapping.variants.renaming import Renaming, read_recorded
 
 
 def score_file(
@@ -38,10 +42,14 @@ def score_file(
 
     An unusable answer is scored as a run with no suggestions (an ok row marked ``unusable``); a file
     saying no answer was obtained gives an error row marked ``missing``; an unreadable file gives an error
-    row with the parser's message.
+    row with the parser's message. A run of a task variant (its file's ``variant`` block,
+    ``docs/VARIANTS.md``) is scored against the ground truth and metamodels renamed as the block records.
     """
+    source = metamodels.source if metamodels else None
+    target = metamodels.target if metamodels else None
     try:
         suggestions = load_suggestions(path)
+        renaming = read_recorded(suggestions.variant, source, target, file=path)
     except MissingRunError as error:
         row = file_error_row(
             error,
@@ -61,14 +69,20 @@ def score_file(
             track=track,
             confidence=confidence,
         )
-    result = compare(
-        ground_truth,
-        suggestions,
-        source_view=metamodels.source if metamodels else None,
-        target_view=metamodels.target if metamodels else None,
-        confidence=confidence,
-    )
-    return result.to_row(transformation=transformation, run=run, track=track, file=path)
+    if renaming is not None:
+        ground_truth = rename_document(ground_truth, renaming)
+        source, target = renamed_views(renaming, source, target)
+    result = compare(ground_truth, suggestions, source_view=source, target_view=target, confidence=confidence)
+    row = result.to_row(transformation=transformation, run=run, track=track, file=path)
+    return with_variant(row, renaming)
+
+
+def with_variant(row: RunRow, renaming: Renaming | None) -> RunRow:
+    """The row of a variant's run carries the variant and what its file records of it."""
+    if renaming is None:
+        return row
+    detail = {k: v for k, v in renaming.to_json().items() if k != "name"}
+    return row.replaced(variant=renaming.variant, variant_detail=detail)
 
 
 def file_error_row(
@@ -81,10 +95,11 @@ def file_error_row(
     confidence: str | None = None,
 ) -> RunRow:
     """The error row of a suggestion file that could not be scored, whatever the reason (its own content,
-    or an unusable ground truth): it keeps the provider and model the file names, so an excluded run still
-    counts in its provider's exclusions, in ``atlbench validate`` and the pytest suite alike."""
-    provider, model = peek_provider(path)
-    return error_row(
+    or an unusable ground truth): it keeps the provider, model and variant the file names, so an
+    excluded run still counts in its provider's exclusions (and its variant's), in ``atlbench validate``
+    and the pytest suite alike."""
+    provider, model, variant = peek_run(path)
+    row = error_row(
         error,
         provider=provider,
         model=model,
@@ -94,6 +109,7 @@ def file_error_row(
         track=track,
         confidence_filter=confidence_filter_name(parse_confidence_filter(confidence)),
     )
+    return row if variant == ORIGINAL else row.replaced(variant=variant)
 
 
 class RunScorer:
@@ -107,11 +123,13 @@ class RunScorer:
         *,
         confidence: str | None,
         track: str = "atl",
+        variant_seed: int = DEFAULT_SEED,
     ) -> None:
         self.truths = truths
         self.cache = cache
         self.confidence = confidence
         self.track = track
+        self.variant_seed = variant_seed  # the seed of the baselines' renamings (docs/VARIANTS.md)
 
     def score(self, case: RunCase) -> RunRow:
         """The run's row, from the disk cache when nothing it is computed from has changed (see
@@ -152,6 +170,7 @@ class RunScorer:
             self.truths.atl_hash(truth.folder.atl_file),
             *sides,
             repr(self.confidence),
+            f"variant seed {self.variant_seed}",
             code_fingerprint("tracks.mapping", "lang", "core"),
         )
 
@@ -175,9 +194,12 @@ class RunScorer:
         )
 
     def _score_baseline(self, case: RunCase, truth: GroundTruth) -> RunRow:
-        from benchmark.tracks.mapping.baselines import run_baseline
+        """A baseline run live on the transformation's metamodels, or on a variant's renamed (or
+        reordered) metamodels, drawn with the session's variant seed (``docs/VARIANTS.md``)."""
+        from benchmark.tracks.mapping.baselines import run_baseline, run_baseline_on_views
         from benchmark.tracks.mapping.scoring.compare import compare
         from benchmark.tracks.mapping.scoring.suggestions import parse_suggestions
+        from benchmark.tracks.mapping.variants.rules import draw_renaming
 
         assert case.baseline is not None and truth.document is not None
         metamodels = truth.metamodels
@@ -186,8 +208,18 @@ class RunScorer:
             return self.error_row(case, f"baseline {case.baseline} needs both metamodel files ({notes})")
         source, target = metamodels.source_files[0], metamodels.target_files[0]
         label = f"<baseline:{case.baseline}>"
+        variant, _ = variant_of_baseline_run(case.run)
+        document, source_view, target_view = truth.document, metamodels.source, metamodels.target
+        renaming = None
+        if variant != ORIGINAL:
+            assert source_view is not None and target_view is not None
+            renaming = draw_renaming(variant, source_view, target_view, self.variant_seed)
+            assert renaming is not None
+            document = rename_document(document, renaming)
+            source_view, target_view = renamed_views(renaming, source_view, target_view)
+            assert source_view is not None and target_view is not None
         try:
-            key = make_key(
+            parts = [
                 case.baseline,
                 case.task,  # the export document carries the name
                 "source",
@@ -195,35 +227,39 @@ class RunScorer:
                 "target",
                 *self.truths.content_key(target),
                 code_fingerprint("tracks.mapping.baselines", "lang.ecore", "tracks.mapping.jjodel"),
-            )
-            document = self.cache.get_or_compute(
-                "baselines",
-                key,
-                lambda: run_baseline(
-                    case.baseline,
-                    self.truths.load_path(source),
-                    self.truths.load_path(target),
-                    transformation=case.task,
-                ),
-            )
-            suggestions = parse_suggestions(document, source=label)
+            ]
+            if renaming is not None:
+                variant_code = code_fingerprint("tracks.mapping.variants", "lang.words")
+                parts += [variant, str(self.variant_seed), variant_code]
+            renamed = (source_view, target_view)
+
+            def run() -> dict[str, Any]:
+                if renaming is None:
+                    loads = (self.truths.load_path(source), self.truths.load_path(target))
+                    return run_baseline(case.baseline, *loads, transformation=case.task)
+                assert renamed[0] is not None and renamed[1] is not None
+                return run_baseline_on_views(case.baseline, *renamed, transformation=case.task)
+
+            result_document = self.cache.get_or_compute("baselines", make_key(*parts), run)
+            suggestions = parse_suggestions(result_document, source=label)
         except BenchmarkError as error:
             return self.error_row(case, str(error))
         result = compare(
-            truth.document,
+            document,
             suggestions,
-            source_view=metamodels.source,
-            target_view=metamodels.target,
+            source_view=source_view,
+            target_view=target_view,
             confidence=self.confidence,
         )
-        return result.to_row(transformation=case.task, run=case.run, track=self.track, file=label)
+        row = result.to_row(transformation=case.task, run=case.run, track=self.track, file=label)
+        return with_variant(row, renaming)
 
     def error_row(self, case: RunCase, message: str) -> RunRow:
         """The row of a run that could not be scored: its identity, the session's options, the reason."""
         from benchmark.tracks.mapping.confidence import confidence_filter_name, parse_confidence_filter
         from benchmark.tracks.mapping.scoring.compare import error_row
 
-        return error_row(
+        row = error_row(
             message,
             provider=case.provider,
             model=case.model,
@@ -233,3 +269,8 @@ class RunScorer:
             track=self.track,
             confidence_filter=confidence_filter_name(parse_confidence_filter(self.confidence)),
         )
+        if case.baseline is not None:
+            variant = variant_of_baseline_run(case.run)[0]
+        else:
+            variant = peek_run(case.file)[2] if case.file is not None else ORIGINAL
+        return row if variant == ORIGINAL else row.replaced(variant=variant)

@@ -54,6 +54,7 @@ from benchmark.tracks.mapping.scoring.run_status import (
     MissingRunError,
     run_status,
 )
+from benchmark.tracks.mapping.variants.names import ORIGINAL, VARIANTS
 
 SHAPE_EXPORT = "jjodel-export"
 SHAPE_LLM_ANSWER = "llm-answer"
@@ -194,6 +195,9 @@ class SuggestionSet:
     confidence_filter: str = CONFIDENCE_ALL
     unusable_reason: str | None = None
     answer_shape: str | None = None
+    #: the run file's ``variant`` block as written (``None``: the original task), read by scoring
+    #: (:mod:`benchmark.tracks.mapping.variants.renaming`)
+    variant: dict[str, Any] | None = None
 
     @property
     def unusable(self) -> bool:
@@ -539,6 +543,7 @@ def parse_suggestions(
         analysis = data.get("analysis") or {}
         found_model = _text(analysis.get("model"))
         found_label = _text(analysis.get("modelLabel"))
+        variant = data.get("variant") if isinstance(data.get("variant"), dict) else None
         block = data.get("transformation")
         if block is not None:
             transformation = SuggestedTransformation(
@@ -547,7 +552,7 @@ def parse_suggestions(
     else:
         shape = SHAPE_LLM_ANSWER
         _read_answer(data, builder)
-        found_provider = found_model = found_label = None
+        found_provider = found_model = found_label = variant = None
     chosen_provider = _text(provider) or found_provider or UNKNOWN
     chosen_model = _text(model) or found_model or UNKNOWN
     return SuggestionSet(
@@ -563,6 +568,7 @@ def parse_suggestions(
         transformation=transformation,
         unusable_reason=status_reason if status == RUN_UNUSABLE else _all_invalid_reason(builder),
         answer_shape=answer_shape,
+        variant=variant,
     )
 
 
@@ -583,13 +589,18 @@ def _analysis_identity(data: dict[str, Any]) -> tuple[str | None, str | None]:
     return provider, _text(analysis.get("model"))
 
 
-def _peek_content(path: Path) -> tuple[str | None, str | None] | None:
-    """(provider, model) a readable export names; ``None`` for a file that cannot be read or decoded."""
+def _peek_content(path: Path) -> tuple[str | None, str | None, str | None] | None:
+    """(provider, model, variant) a readable export names; ``None`` for a file that cannot be read or
+    decoded."""
     try:
         data, _answer = decode_document(path.read_bytes().decode("utf-8"), source=path)
     except (OSError, UnicodeDecodeError, InputFormatError):
         return None
-    return _analysis_identity(data) if isinstance(data, dict) else (None, None)
+    if not isinstance(data, dict):
+        return None, None, None
+    variant = data.get("variant")
+    name = variant.get("name") if isinstance(variant, dict) else None
+    return (*_analysis_identity(data), name if isinstance(name, str) else None)
 
 
 def _peek_file_name(path: Path) -> tuple[str, str] | None:
@@ -611,22 +622,34 @@ def _peek_file_name(path: Path) -> tuple[str, str] | None:
     return stem, UNKNOWN
 
 
-def peek_provider(path: str | Path) -> tuple[str, str]:
-    """(provider, model) of a suggestion file, cheaply and without validation, for naming test cases.
+def peek_run(path: str | Path) -> tuple[str, str, str]:
+    """(provider, model, variant) of a suggestion file, cheaply and without validation, for naming test
+    cases.
 
     Reads the text as :func:`load_suggestions` does (an export may sit in a code fence) and applies the
     same precedence as :func:`parse_suggestions` (``analysis.provider``, else the first mapping's
     ``provider``, else ``unknown``), so that a case is named, selected and filtered by the provider its
     row will carry. A file that cannot be read or decoded (a truncated export) keeps the provider its
     name gives (:func:`_peek_file_name`), so its error row stays with that provider; any other name
-    gives ``("unknown", "unknown")``, and the file's real error comes when it is scored.
+    gives ``("unknown", "unknown")``, and the file's real error comes when it is scored. The variant is
+    the one the file's ``variant`` block names (``docs/VARIANTS.md``), else that of the folder it is
+    filed in (``runs/synonym/``), else ``original``; a name that is no variant reads as ``original``
+    (scoring says what is wrong with the block).
     """
     path = Path(path)
     found = _peek_content(path)
     if found is None:
-        return _peek_file_name(path) or (UNKNOWN, UNKNOWN)
-    provider, model = found
-    return provider or UNKNOWN, model or UNKNOWN
+        provider, model = _peek_file_name(path) or (UNKNOWN, UNKNOWN)
+        variant = path.parent.name if path.parent.name in VARIANTS else ORIGINAL
+        return provider, model, variant
+    provider, model, variant = found
+    return provider or UNKNOWN, model or UNKNOWN, variant if variant in VARIANTS else ORIGINAL
+
+
+def peek_provider(path: str | Path) -> tuple[str, str]:
+    """(provider, model) of a suggestion file (:func:`peek_run`)."""
+    provider, model, _variant = peek_run(path)
+    return provider, model
 
 
 def load_suggestions(path: str | Path) -> SuggestionSet:
@@ -653,6 +676,7 @@ __all__ = [
     "decode_document",
     "extract_json_array",
     "peek_provider",
+    "peek_run",
     "filter_confidence",
     "load_suggestions",
     "normalise_name",

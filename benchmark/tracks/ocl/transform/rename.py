@@ -21,6 +21,7 @@ import dataclasses
 
 from benchmark.lang.ocl import ast
 from benchmark.lang.ocl.model import Association, Enumeration, Model, role_name_for
+from benchmark.lang.words.synonyms import candidates
 from benchmark.tracks.ocl.transform.mapping import Mapping, Ref, Renaming
 from benchmark.tracks.ocl.transform.names import (
     component,
@@ -32,7 +33,6 @@ from benchmark.tracks.ocl.transform.names import (
 from benchmark.tracks.ocl.transform.resolve import AttributeUse, NavigationUse, Resolutions, resolve
 from benchmark.tracks.ocl.transform.rewrite import Hook, all_instances_source, chain, rename_types
 from benchmark.tracks.ocl.transform.subject import StateCopier, Subject, copy_subject, rewrite_expressions
-from benchmark.tracks.ocl.transform.synonyms import candidates
 
 STEP = "rename"
 

@@ -20,6 +20,15 @@ from benchmark.lang.ocl.engine import OclEngine
 from benchmark.lang.ocl.errors import OclTypeError
 from benchmark.lang.ocl.printer import print_expr
 from benchmark.lang.ocl.state import ObjectState
+from benchmark.lang.words.synonyms import (
+    QUALIFIERS,
+    SYNONYMS,
+    candidates,
+    pluralize,
+    split_words,
+    synonym_of,
+    with_synonyms,
+)
 from benchmark.tracks.ocl.transform.modes import MODES, transform
 from benchmark.tracks.ocl.transform.names import is_legal
 from benchmark.tracks.ocl.transform.reify_attribute import eligible as eligible_attributes
@@ -34,15 +43,6 @@ from benchmark.tracks.ocl.transform.spec import (
     transformed_entry,
 )
 from benchmark.tracks.ocl.transform.subject import Subject
-from benchmark.tracks.ocl.transform.synonyms import (
-    QUALIFIERS,
-    SYNONYMS,
-    candidates,
-    pluralize,
-    split_words,
-    synonym_of,
-    with_synonyms,
-)
 
 
 @pytest.fixture(scope="module")

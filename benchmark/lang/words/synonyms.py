@@ -14,6 +14,11 @@ says what kind of element it is: ``Widget`` -> ``RegisteredWidget``, ``credits``
 ``rooms`` -> ``linkedRooms``, ``HeldIn`` -> ``HeldInLink`` (see :data:`QUALIFIERS`). :func:`candidates`
 yields the synonym spelling first, then each qualified spelling; the renaming step takes the first one
 that is a legal, unused name.
+
+The table has sections: the lines before the first ``[name]`` line are the general table every caller
+reads; a section (``[metamodels]``: the words of metamodels, in their modelling sense) is read first by a
+caller that names it (``domain="metamodels"``), the general table after it. A caller that names no
+section reads exactly the general table, so a section never changes what the OCL track draws.
 """
 
 from __future__ import annotations
@@ -28,9 +33,9 @@ _PLURAL_EXCEPTIONS = {"person": "people", "child": "children", "staff": "staff",
 _SINGULAR_EXCEPTIONS = {v: k for k, v in _PLURAL_EXCEPTIONS.items()}
 
 
-def _parse(table: str) -> dict[str, tuple[str, ...]]:
+def _entries(lines: list[str]) -> dict[str, tuple[str, ...]]:
     out: dict[str, tuple[str, ...]] = {}
-    for line in table.strip().splitlines():
+    for line in lines:
         if not line.strip() or line.startswith("#"):
             continue
         word, _, rest = line.partition(":")
@@ -39,10 +44,30 @@ def _parse(table: str) -> dict[str, tuple[str, ...]]:
     return out
 
 
-#: word (lower case, singular) -> its synonyms: the data file ``synonyms.txt`` beside this module
-SYNONYMS: dict[str, tuple[str, ...]] = _parse(
-    resources.files("benchmark.tracks.ocl.transform").joinpath("synonyms.txt").read_text(encoding="utf-8")
-)
+def _parse(table: str) -> tuple[dict[str, tuple[str, ...]], dict[str, dict[str, tuple[str, ...]]]]:
+    """(the general table, the sections by name) of the data file's text."""
+    sections: dict[str | None, list[str]] = {None: []}
+    current: str | None = None
+    for line in table.strip().splitlines():
+        stripped = line.strip()
+        if stripped.startswith("[") and stripped.endswith("]"):
+            current = stripped[1:-1].strip()
+            sections.setdefault(current, [])
+            continue
+        sections[current].append(line)
+    general = _entries(sections.pop(None))
+    return general, {name: _entries(lines) for name, lines in sections.items() if name is not None}
+
+
+_TABLE = resources.files("benchmark.lang.words").joinpath("synonyms.txt").read_text(encoding="utf-8")
+
+#: word (lower case, singular) -> its synonyms: the general table of the data file ``synonyms.txt``
+#: beside this module
+SYNONYMS: dict[str, tuple[str, ...]]
+#: section name -> (word -> synonyms): the sections of the data file, read first by callers naming them
+SECTIONS: dict[str, dict[str, tuple[str, ...]]]
+SYNONYMS, SECTIONS = _parse(_TABLE)
+
 
 #: Qualifiers of the fallback, per element kind: (where, words). A class ``Widget`` becomes
 #: ``RegisteredWidget``, an attribute ``credits`` ``recordedCredits``, an association ``HeldIn``
@@ -53,6 +78,10 @@ QUALIFIERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "attribute": ("prefix", ("recorded", "stated", "declared", "current", "given")),
     "role": ("prefix", ("related", "linked", "assigned", "associated", "connected")),
     "association": ("suffix", ("Link", "Relation", "Connection", "Relationship", "Association")),
+    # the kinds of a metamodel's names that the OCL track does not rename (the mapping track's variants)
+    "reference": ("prefix", ("related", "linked", "assigned", "associated", "connected")),
+    "package": ("suffix", ("Model", "Schema", "Domain", "Language")),
+    "literal": ("suffix", ("Value", "Case", "Option", "Choice")),
 }
 
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+|[^A-Za-z0-9]+")
@@ -84,27 +113,33 @@ def _singulars(word: str) -> list[str]:
     return found
 
 
-def synonyms_of(word: str, seed: int) -> list[str]:
+def synonyms_of(word: str, seed: int, section: str | None = None) -> list[str]:
     """The synonyms of ``word`` in its case, the one drawn for the seed first (plurals through their
-    singular); empty when the table has none."""
+    singular); empty when the table has none. With ``section``, that section of the table is read first
+    (the word, then its singulars), the general table after it."""
     lower = word.lower()
-    found = _ordered(lower, seed)
-    if not found:
-        for singular in _singulars(lower):
-            found = [pluralize(s) for s in _ordered(singular, seed)]
-            if found:
-                break
+    tables = ([SECTIONS[section]] if section is not None else []) + [SYNONYMS]
+    found: list[str] = []
+    for table in tables:
+        found = _ordered(lower, seed, table)
+        if not found:
+            for singular in _singulars(lower):
+                found = [pluralize(s) for s in _ordered(singular, seed, table)]
+                if found:
+                    break
+        if found:
+            break
     return [_match_case(word, s) for s in found]
 
 
-def synonym_of(word: str, seed: int) -> str | None:
+def synonym_of(word: str, seed: int, section: str | None = None) -> str | None:
     """The synonym drawn for ``word`` (see :func:`synonyms_of`), or None."""
-    found = synonyms_of(word, seed)
+    found = synonyms_of(word, seed, section)
     return found[0] if found else None
 
 
-def _ordered(word: str, seed: int) -> list[str]:
-    options = list(SYNONYMS.get(word, ()))
+def _ordered(word: str, seed: int, table: dict[str, tuple[str, ...]]) -> list[str]:
+    options = list(table.get(word, ()))
     if not options:
         return []
     drawn = random.Random(f"synonym/{seed}/{word}").choice(options)
@@ -122,13 +157,14 @@ def _match_case(original: str, word: str) -> str:
 _MAX_SPELLINGS = 12
 
 
-def spellings(identifier: str, seed: int) -> list[str]:
-    """``identifier`` with its words replaced by synonyms: every word drawn first, then the other
-    combinations (at most a dozen); empty when no word has a synonym."""
+def spellings(identifier: str, seed: int, section: str | None = None) -> list[str]:
+    """``identifier`` with its words replaced by synonyms (``section`` read first, see
+    :func:`synonyms_of`): every word drawn first, then the other combinations (at most a dozen); empty
+    when no word has a synonym."""
     words = split_words(identifier)
     options: list[list[str]] = []
     for i, word in enumerate(words):
-        found = synonyms_of(word, seed) if word[:1].isalpha() else []
+        found = synonyms_of(word, seed, section) if word[:1].isalpha() else []
         if i > 0 and words[i - 1][:1].isalpha():  # camelCase: later words start in upper case
             found = [f[:1].upper() + f[1:] for f in found]
         options.append(found or [word])
@@ -142,9 +178,9 @@ def spellings(identifier: str, seed: int) -> list[str]:
     return out[:_MAX_SPELLINGS]
 
 
-def with_synonyms(identifier: str, seed: int) -> str:
+def with_synonyms(identifier: str, seed: int, section: str | None = None) -> str:
     """Every word of ``identifier`` that has a synonym replaced by the drawn one (or the identifier)."""
-    found = spellings(identifier, seed)
+    found = spellings(identifier, seed, section)
     return found[0] if found else identifier
 
 
@@ -161,11 +197,11 @@ def qualified(identifier: str, kind: str, seed: int) -> list[str]:
     ]
 
 
-def candidates(identifier: str, kind: str, seed: int) -> Iterator[str]:
-    """New names for an element, best first: the synonym spellings (drawn synonyms, then the others),
-    the qualified spellings of the first one and of the identifier, then numbered ones as a last
-    resort that real models never reach."""
-    found = spellings(identifier, seed)
+def candidates(identifier: str, kind: str, seed: int, section: str | None = None) -> Iterator[str]:
+    """New names for an element, best first: the synonym spellings (drawn synonyms, then the others;
+    ``section`` of the table read first), the qualified spellings of the first one and of the
+    identifier, then numbered ones as a last resort that real models never reach."""
+    found = spellings(identifier, seed, section)
     yield from found
     primary = found[0] if found else identifier
     yield from qualified(primary, kind, seed)
