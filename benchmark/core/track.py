@@ -20,15 +20,16 @@ A test module opts in with ``pytestmark = pytest.mark.atlbench_track("NAME")`` a
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchmark.core.diskcache import DiskCache
 from benchmark.core.options import Option
-from benchmark.core.rows import STATUS_ERROR, Facts, Row
+from benchmark.core.rows import STATUS_ERROR, STUDY_TEMPLATE, Facts, Row
 
 if TYPE_CHECKING:
     from benchmark.core.results import Results, TrackSection
@@ -56,7 +57,11 @@ class GroundTruthCase:
 
 @dataclass(frozen=True)
 class RunCase:
-    """One scored run: a run file, or a baseline computed live (``file`` is then ``None``)."""
+    """One scored run: a run file, or a baseline computed live (``file`` is then ``None``).
+
+    ``template`` is the prompt template the run file says it was asked with (the study's when it says
+    none; a baseline has no prompt and keeps the default); the harness copies it into the run's row
+    (:func:`with_template`), so a track's scorer need not carry it."""
 
     track: str
     task: str
@@ -66,11 +71,21 @@ class RunCase:
     file: Path | None = None
     baseline: str | None = None
     model: str = "unknown"
+    template: str = STUDY_TEMPLATE
 
     @property
     def label(self) -> str:
         """The ``file`` field of its row: the path, or ``<baseline:NAME>``."""
         return str(self.file) if self.file is not None else f"<baseline:{self.baseline}>"
+
+
+def with_template(row: Row, case: RunCase) -> Row:
+    """The row of ``case`` with the case's template in its envelope (the harness owns the envelope: every
+    row it receives from a track's :meth:`~Track.score_run` or :meth:`~Track.error_row` passes here)."""
+    return row if row.template == case.template else replace(row, template=case.template)
+
+
+_REPETITION = re.compile(r"run(\d+)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -205,6 +220,14 @@ class Track(ABC):
     def options_json(self) -> dict[str, Any]:
         """The track's option values as stored in its ``results.json`` section."""
         return {}
+
+    def repetition(self, row: Row) -> str:
+        """Which repetition of the study a row belongs to, the same name for every task of that
+        repetition, so that the headline can be computed per repetition (the run-to-run spread of the
+        prompt-sensitivity report). By default the last ``runNN`` in the row's run id (``runs/Claude-run03``
+        and ``k2-run03-forward`` are repetition ``run03``), else the run id itself."""
+        found = _REPETITION.findall(row.run)
+        return f"run{int(found[-1]):02d}" if found else row.run
 
     def missing_reason(self, row: Row) -> str | None:
         """Why no answer was obtained for the run of this error row (timeout, HTTP error, retries

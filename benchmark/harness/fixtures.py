@@ -15,7 +15,7 @@ import pytest
 
 from benchmark.core.errors import BenchmarkError
 from benchmark.core.rows import Facts, Row
-from benchmark.core.track import GroundTruthCase, GroundTruthProblem, RunCase, Track
+from benchmark.core.track import GroundTruthCase, GroundTruthProblem, RunCase, Track, with_template
 from benchmark.harness.state import session_of
 
 
@@ -40,7 +40,7 @@ class RunScoring:
         for a run that got no answer: it is skipped as missing (it says nothing about the model), and
         the session fails on it once, listing every missing run, unless ``--allow-missing-runs``."""
         with recording_errors(self.track, self.case, self._record, "scoring the run"):
-            row = self.track.score_run(self.case)
+            row = with_template(self.track.score_run(self.case), self.case)
         self._record(self.track, row)
         missing = None if row.ok else self.track.missing_reason(row)
         if missing is not None:
@@ -59,7 +59,7 @@ def recording_errors(track: Track, case: RunCase, record: Recorder, doing: str) 
         yield
     except Exception as error:
         message = f"internal error {doing}: {type(error).__name__}: {error}"
-        record(track, track.error_row(case, message))
+        record(track, with_template(track.error_row(case, message), case))
         raise
 
 
@@ -94,6 +94,6 @@ def atlbench_run(request: pytest.FixtureRequest, record_property: Any) -> RunSco
     with recording_errors(track, case, record, "reading the ground truth"):
         problem = track.ground_truth_error(case.task)
     if problem is not None:
-        record(track, track.error_row(case, problem))
+        record(track, with_template(track.error_row(case, problem), case))
         pytest.fail(problem, pytrace=False)
     return RunScoring(track, case, record)

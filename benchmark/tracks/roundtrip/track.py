@@ -87,13 +87,14 @@ class RoundTripTrack(Track):
         }
 
     def headline(self, rows: Any) -> dict[str, float]:
-        """Mean %WSuccess per provider over its scored stage evaluations (both stages)."""
+        """Mean %WSuccess per provider (and prompt template: :attr:`~benchmark.core.rows.Row.series`) over its
+        scored stage evaluations (both stages)."""
         from benchmark.tracks.roundtrip.payload import StagePayload
 
         values: dict[str, list[float]] = {}
         for row in rows:
             if row.ok:
-                values.setdefault(row.provider, []).append(float(StagePayload.of_row(row).pct_wsuccess))
+                values.setdefault(row.series, []).append(float(StagePayload.of_row(row).pct_wsuccess))
         return {provider: sum(v) / len(v) for provider, v in values.items()}
 
     def junit_properties(self, row: Row) -> list[tuple[str, str]]:
