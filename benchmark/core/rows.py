@@ -13,6 +13,7 @@ Everything is builtins-only JSON: rows cross pytest-xdist workers as JSON string
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -28,6 +29,8 @@ STATUS_ERROR = "error"
 #: The template a run was prompted with when nothing says otherwise: the track's own, the one its study
 #: used. Rows, run files and case ids name a template only when it is another (``docs/TEMPLATES.md``).
 STUDY_TEMPLATE = "study"
+#: What a template may be called: it becomes a segment of run-file names and case ids.
+TEMPLATE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 # Envelope keys of a row; everything else a version-1 row held is the mapping track's payload.
 ENVELOPE_KEYS = (

@@ -213,9 +213,7 @@ def _agreement(
     """Kendall's W over the providers measured under every template, or why it cannot be computed."""
     scores = {t: {h.provider: h.headline for h in headlines if h.template == t} for t in templates}
     everywhere = [
-        p
-        for p in dict.fromkeys(h.provider for h in headlines)
-        if all(p in scores[t] for t in templates)
+        p for p in dict.fromkeys(h.provider for h in headlines) if all(p in scores[t] for t in templates)
     ]
     if len(templates) < 2 or len(everywhere) < 2:
         return None, (
@@ -226,6 +224,7 @@ def _agreement(
 
 
 # ------------------------------------------------------------------------------------------- tables
+
 
 def _number(value: float) -> str:
     return f"{value:.3f}"
@@ -253,6 +252,10 @@ SPREAD_COLUMNS: tuple[Column[ProviderSpread], ...] = (
 )
 
 
+def _listed(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def agreement_lines(report: Sensitivity) -> list[str]:
     """Kendall's W and the swapped pairs, in words."""
     agreement = report.agreement
@@ -269,8 +272,8 @@ def agreement_lines(report: Sensitivity) -> list[str]:
     if not agreement.swaps:
         return [f"{head}; no pair of providers swaps"]
     swaps = "; ".join(
-        f"{s.first} / {s.second} ({s.first} ahead under {', '.join(s.first_ahead)}, {s.second} under "
-        f"{', '.join(s.second_ahead)})"
+        f"{s.first} / {s.second} ({s.first} ahead under {_listed(s.first_ahead)}, {s.second} under "
+        f"{_listed(s.second_ahead)})"
         for s in agreement.swaps
     )
     return [f"{head}; pairs that swap: {swaps}"]
@@ -318,8 +321,11 @@ def markdown(reports: Sequence[Sensitivity]) -> str:
 
 
 def latex(reports: Sequence[Sensitivity]) -> str:
-    parts = ["% Prompt sensitivity (atlbench): per track, the headline per provider and template, then",
-             "% its spread across templates. Needs booktabs.", ""]
+    parts = [
+        "% Prompt sensitivity (atlbench): per track, the headline per provider and template, then",
+        "% its spread across templates. Needs booktabs.",
+        "",
+    ]
     for report in reports:
         for table in tables(report):
             parts.append(table.to_latex(label=f"tab:{table.key}", caption=table.title))
@@ -333,7 +339,13 @@ def csv_text(reports: Sequence[Sensitivity]) -> str:
     for report in reports:
         for h in report.headlines:
             writer.writerow(
-                [report.track, h.provider, h.template, h.runs, *(f"{v:.6f}" for v in (h.headline, h.low, h.high))]
+                [
+                    report.track,
+                    h.provider,
+                    h.template,
+                    h.runs,
+                    *(f"{v:.6f}" for v in (h.headline, h.low, h.high)),
+                ]
             )
     return out.getvalue()
 

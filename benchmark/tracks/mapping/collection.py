@@ -3,7 +3,9 @@
 
 Case ids read ``<transformation>-<provider>-<run file stem>`` (the provider added unless the file name
 says it) and ``<transformation>-<baseline>``, so that ``-k Claude`` selects a provider's runs whatever its
-files are called, and ``-k Grafcet`` a transformation's.
+files are called, and ``-k Grafcet`` a transformation's. A run asked with a prompt template other than the
+study's (``analysis.template``) has the template's name in its case id (its file name says it:
+``Claude-gpt-4o-terse-run01``; added after the provider otherwise), so ``-k terse`` selects it.
 """
 
 from __future__ import annotations
@@ -13,17 +15,20 @@ from dataclasses import replace
 from pathlib import Path
 
 from benchmark.core.fileio import sha256_file
+from benchmark.core.rows import STUDY_TEMPLATE
 from benchmark.core.track import Collection, GroundTruthCase, RunCase, SkippedInput
 from benchmark.tracks.mapping.discovery import Discovery
-from benchmark.tracks.mapping.scoring.suggestions import UNKNOWN, peek_provider
+from benchmark.tracks.mapping.scoring.suggestions import UNKNOWN, peek_run
 
 
-def run_case_id(transformation: str, provider: str, stem: str) -> str:
+def run_case_id(transformation: str, provider: str, stem: str, template: str = STUDY_TEMPLATE) -> str:
     """``Grafcet2Petrinet-Claude-run03``: the provider is added unless the file name already says it (or
     the file does not say who made it), so that ``-k Claude`` selects a provider's runs whatever their
-    files are called."""
+    files are called; likewise a template other than the study's, right after the provider."""
     known = provider != UNKNOWN and provider.lower() not in stem.lower()
-    label = f"{provider}-{stem}" if known else stem
+    named = template == STUDY_TEMPLATE or template in stem.lower().split("-")
+    label = stem if named else f"{template}-{stem}"
+    label = f"{provider}-{label}" if known else label
     return f"{transformation}-{label}"
 
 
@@ -36,14 +41,16 @@ def collect(discovery: Discovery, baselines: Sequence[str], track: str = "atl") 
         ground_truths.append(GroundTruthCase(track, folder.name, folder.atl_file))
         folder_runs = []
         for path in folder.suggestion_files:
-            provider, model = peek_provider(path)
+            provider, model, template = peek_run(path)
             run = folder.run_id(path)
-            case_id = run_case_id(folder.name, provider, path.stem)
-            folder_runs.append(RunCase(track, folder.name, provider, run, case_id, file=path, model=model))
+            case_id = run_case_id(folder.name, provider, path.stem, template)
+            folder_runs.append(
+                RunCase(track, folder.name, provider, run, case_id, file=path, model=model, template=template)
+            )
         ids = [case.case_id for case in folder_runs]
         for index, case in enumerate(folder_runs):
             if ids.count(case.case_id) > 1:  # same file name in two sub-folders: use the relative path
-                unique = run_case_id(folder.name, case.provider, case.run.replace("/", "-"))
+                unique = run_case_id(folder.name, case.provider, case.run.replace("/", "-"), case.template)
                 folder_runs[index] = replace(case, case_id=unique)
         runs.extend(folder_runs)
         for baseline in baselines:

@@ -7,6 +7,12 @@ scaling benchmarks can multiply runs. ``docs/SYNTHETIC_RUNS.md`` documents every
 
 The generator is a pure function of (ground truth, metamodel views, profile, seed): the same inputs give
 byte-identical files on every machine (``random.Random`` seeded with a string, sorted inputs, no clocks).
+
+**Template-sensitive profile.** ``--template NAME`` writes the runs a profile "would" give under another
+of the track's prompt templates (``docs/TEMPLATES.md``): every noise probability multiplied by the
+profile's factor for that template (:data:`TEMPLATE_NOISE`), filed as ``<profile>-<template>-runNN.json``
+with ``analysis.template`` set. The factors are made up, to give the prompt-sensitivity report something
+to show (a spread, and a pair of profiles that swap under one template); nothing is measured here.
 """
 
 from __future__ import annotations
@@ -18,8 +24,11 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path, PurePath
 from typing import Any
 
+from benchmark.core.rows import STUDY_TEMPLATE
 from benchmark.core.wording import plural
 from benchmark.lang.ecore.view import MetamodelView
+from benchmark.llm.naming import template_suffix
+from benchmark.llm.templates import STEPWISE, TERSE
 from benchmark.tracks.mapping.interchange import InterchangeDocument, dumps
 from benchmark.tracks.mapping.jjodel import KIND_ATTRIBUTE, KIND_CLASS, MappingEntry, export_document
 
@@ -102,6 +111,49 @@ PROFILES: dict[str, NoiseProfile] = {
 }
 
 
+#: Per template other than the study's: the factor on every noise probability of each profile (a profile
+#: not listed keeps its noise). Synthetic: chosen so that Synthetic-Noisy suffers from the terse wording and
+#: Synthetic-Sloppy gains so much from the stepwise one that it overtakes Synthetic-Noisy there.
+TEMPLATE_NOISE: dict[str, dict[str, float]] = {
+    TERSE: {"Synthetic-Noisy": 1.8, "Synthetic-Sloppy": 1.1},
+    STEPWISE: {"Synthetic-Noisy": 1.5, "Synthetic-Sloppy": 0.3},
+}
+NOISE_FIELDS = (
+    "drop_class",
+    "drop_binding",
+    "swap_source",
+    "wrong_target_class",
+    "invent_class",
+    "invent_binding",
+    "duplicate",
+    "qualify",
+    "unlabelled",
+    "spelling",
+)
+
+
+def template_factor(noise: NoiseProfile, template: str) -> float:
+    """How much more (or less) noise ``noise`` makes under ``template`` (1 under the study's)."""
+    if template == STUDY_TEMPLATE:
+        return 1.0
+    from benchmark.core.errors import ConfigurationError
+
+    if template not in TEMPLATE_NOISE:
+        raise ConfigurationError(
+            f"no synthetic profile for template {template!r}; known: {', '.join(TEMPLATE_NOISE)}",
+            field="--template",
+        )
+    return TEMPLATE_NOISE[template].get(noise.name, 1.0)
+
+
+def under_template(noise: NoiseProfile, template: str) -> NoiseProfile:
+    """The profile as it behaves under ``template``: every noise probability times its factor (at most 1)."""
+    factor = template_factor(noise, template)
+    if factor == 1.0:
+        return noise
+    return replace(noise, **{name: min(1.0, getattr(noise, name) * factor) for name in NOISE_FIELDS})
+
+
 def profile(name: str) -> NoiseProfile:
     from benchmark.core.errors import ConfigurationError
 
@@ -113,8 +165,13 @@ def profile(name: str) -> NoiseProfile:
         ) from None
 
 
-def run_seed(seed: int, profile_name: str, transformation: str, run: int) -> str:
-    """The seed of one run, derived from the user's seed so runs and transformations never share noise."""
+def run_seed(
+    seed: int, profile_name: str, transformation: str, run: int, template: str = STUDY_TEMPLATE
+) -> str:
+    """The seed of one run, derived from the user's seed so runs, transformations and templates never share
+    noise (the study's template leaves the seed as it always was)."""
+    if template != STUDY_TEMPLATE:
+        return f"{seed}:{profile_name}:{template}:{transformation}:{run}"
     return f"{seed}:{profile_name}:{transformation}:{run}"
 
 
@@ -180,8 +237,12 @@ def synthesize(
     seed: str,
     source_view: MetamodelView | None = None,
     target_view: MetamodelView | None = None,
+    template: str = STUDY_TEMPLATE,
 ) -> dict[str, Any]:
-    """A jJodel export derived from ``document`` under ``noise``; a ``synthetic`` block records how."""
+    """A jJodel export derived from ``document`` under ``noise`` (as it behaves under ``template``); a
+    ``synthetic`` block records how."""
+    factor = template_factor(noise, template)
+    noise = under_template(noise, template)
     rng = random.Random(seed)
     info = document.transformation
     source_name = source_view.name if source_view else (info.in_models[0].metamodel if info.in_models else "")
@@ -256,25 +317,35 @@ def synthesize(
                 )
             )
 
+    synthetic: dict[str, Any] = {
+        "generator": "atlbench synth",
+        "version": GENERATOR_VERSION,
+        "seed": seed,
+        "profile": noise.to_json(),
+    }
+    if template != STUDY_TEMPLATE:
+        synthetic["template"] = {
+            "name": template,
+            "noiseFactor": factor,
+            "note": "a made-up template effect (every noise probability times noiseFactor); no prompt "
+            "was sent",
+        }
+    synthetic |= {
+        "operations": dict(sorted(writer.operations.items())),
+        "groundTruthSha256": ground_truth_digest(document),
+        "note": "synthetic run derived from the ground truth; not produced by a language model",
+    }
+    label = noise.name if template == STUDY_TEMPLATE else f"{noise.name}, template {template}"
     return export_document(
         transformation=info.name,
         source=writer.source_package,
         target=writer.target_package,
         provider=noise.name,
         model=f"atlbench-synth-v{GENERATOR_VERSION}",
-        model_label=f"synthetic ({noise.name}), seed {seed}",
+        model_label=f"synthetic ({label}), seed {seed}",
         mappings=writer.entries,
-        extra={
-            "synthetic": {
-                "generator": "atlbench synth",
-                "version": GENERATOR_VERSION,
-                "seed": seed,
-                "profile": noise.to_json(),
-                "operations": dict(sorted(writer.operations.items())),
-                "groundTruthSha256": ground_truth_digest(document),
-                "note": "synthetic run derived from the ground truth; not produced by a language model",
-            }
-        },
+        extra={"synthetic": synthetic},
+        template=template,
     )
 
 
@@ -299,8 +370,10 @@ def write_synthetic_runs(
     out_dir: str = "runs",
     force: bool = False,
     progress: Callable[[str], None] | None = None,
+    template: str = STUDY_TEMPLATE,
 ) -> SynthReport:
-    """Write ``<folder>/<out_dir>/<profile>-runNN.json`` for every transformation folder under ``root``.
+    """Write ``<folder>/<out_dir>/<profile>-runNN.json`` for every transformation folder under ``root``
+    (``<profile>-<template>-runNN.json`` for a template other than the study's).
 
     An existing file with the same content is left as it is; one with other content is only replaced
     with ``force`` (a hand-edited run is never lost silently).
@@ -323,11 +396,13 @@ def write_synthetic_runs(
                 export = synthesize(
                     document,
                     noise=noise,
-                    seed=run_seed(seed, noise.name, folder.name, number),
+                    seed=run_seed(seed, noise.name, folder.name, number, template),
                     source_view=metamodels.source,
                     target_view=metamodels.target,
+                    template=template,
                 )
-                path = folder.path / out_dir / f"{noise.name}-run{number:02d}.json"
+                name = f"{noise.name}{template_suffix(template)}-run{number:02d}.json"
+                path = folder.path / out_dir / name
                 text = dumps_json(export)
                 if path.exists() and path.read_text(encoding="utf-8") == text:
                     report.unchanged.append(path)

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.core.errors import InputFormatError
+from benchmark.core.rows import STUDY_TEMPLATE, TEMPLATE_NAME
 from benchmark.core.wording import plural
 from benchmark.tracks.mapping.confidence import (
     CONFIDENCE_ALL,
@@ -583,13 +584,29 @@ def _analysis_identity(data: dict[str, Any]) -> tuple[str | None, str | None]:
     return provider, _text(analysis.get("model"))
 
 
-def _peek_content(path: Path) -> tuple[str | None, str | None] | None:
-    """(provider, model) a readable export names; ``None`` for a file that cannot be read or decoded."""
+def _peek_document(path: Path) -> Any:
+    """The decoded document of a readable export; ``None`` for a file that cannot be read or decoded."""
     try:
         data, _answer = decode_document(path.read_bytes().decode("utf-8"), source=path)
     except (OSError, UnicodeDecodeError, InputFormatError):
         return None
+    return data
+
+
+def _peek_content(path: Path) -> tuple[str | None, str | None] | None:
+    """(provider, model) a readable export names; ``None`` for a file that cannot be read or decoded."""
+    data = _peek_document(path)
+    if data is None:
+        return None
     return _analysis_identity(data) if isinstance(data, dict) else (None, None)
+
+
+def _analysis_template(data: Any) -> str:
+    """The prompt template an export names (``analysis.template``), the study's when it names none; a
+    value that is not a template's name is the schema's to report when the run is scored."""
+    analysis = data.get("analysis") if isinstance(data, dict) else None
+    found = analysis.get("template") if isinstance(analysis, dict) else None
+    return found if isinstance(found, str) and TEMPLATE_NAME.match(found) else STUDY_TEMPLATE
 
 
 def _peek_file_name(path: Path) -> tuple[str, str] | None:
@@ -609,6 +626,18 @@ def _peek_file_name(path: Path) -> tuple[str, str] | None:
         if found is not None and found[0] is not None:
             return found[0], found[1] or UNKNOWN
     return stem, UNKNOWN
+
+
+def peek_run(path: str | Path) -> tuple[str, str, str]:
+    """(provider, model, template) of a suggestion file, read once: :func:`peek_provider`'s provider
+    and model, and the prompt template the file names (the study's when it names none or cannot be read)."""
+    path = Path(path)
+    data = _peek_document(path)
+    if data is None:
+        provider, model = _peek_file_name(path) or (UNKNOWN, UNKNOWN)
+        return provider, model, STUDY_TEMPLATE
+    provider, model = _analysis_identity(data) if isinstance(data, dict) else (None, None)
+    return provider or UNKNOWN, model or UNKNOWN, _analysis_template(data)
 
 
 def peek_provider(path: str | Path) -> tuple[str, str]:
@@ -653,6 +682,7 @@ __all__ = [
     "decode_document",
     "extract_json_array",
     "peek_provider",
+    "peek_run",
     "filter_confidence",
     "load_suggestions",
     "normalise_name",
