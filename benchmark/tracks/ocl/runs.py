@@ -6,12 +6,14 @@
      "provider": "GPT-4o", "model": "gpt-4o-2024-08-06", "run": "run01", "mode": "rename", "seed": 0,
      "answers": {"library": {"maxLoansLimit": "raw answer text, as the LLM gave it", ...}, ...}}
 
-``mode`` is ``original`` or one of the seven transformation modes; ``seed`` is the transformation seed
-the prompts were built with (a transformed model of another seed has other names, so a file whose seed is
-not the session's cannot be judged). ``answers`` maps a dataset model to its constraints' raw answers; a
-constraint of that model without an answer is judged ``missing`` (a failure), never skipped. Where a file
-sits below ``runs/`` does not matter (``atlbench generate`` writes ``runs/<provider>/<run>/<mode>.json``);
-what it says does. ``docs/OCL.md`` documents the format.
+``mode`` is ``original`` or one of the seven transformation modes; ``template`` (only when not the
+study's, ``docs/TEMPLATES.md``) names the prompt template the answers were asked with; ``seed`` is the
+transformation seed the prompts were built with (a transformed model of another seed has other names, so
+a file whose seed is not the session's cannot be judged). ``answers`` maps a dataset model to its
+constraints' raw answers; a constraint of that model without an answer is judged ``missing`` (a failure),
+never skipped. Where a file sits below ``runs/`` does not matter (``atlbench generate`` writes
+``runs/<provider>/<run>/<mode>.json``, and ``runs/<provider>/<template>/<run>/<mode>.json`` for a template
+other than the study's); what it says does. ``docs/OCL.md`` documents the format.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.core.errors import InputFormatError
+from benchmark.core.rows import STUDY_TEMPLATE, TEMPLATE_NAME
 
 RUN_FORMAT = "atlbench-ocl-run"
 RUN_VERSION = 1
@@ -40,23 +43,27 @@ class RunFile:
     mode: str
     seed: int
     answers: dict[str, dict[str, str]]  # dataset model -> constraint id -> raw answer
+    template: str = STUDY_TEMPLATE
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "format": RUN_FORMAT,
             "version": RUN_VERSION,
             "provider": self.provider,
             "model": self.model,
             "run": self.run,
             "mode": self.mode,
-            "seed": self.seed,
-            "answers": self.answers,
         }
+        if self.template != STUDY_TEMPLATE:
+            data["template"] = self.template
+        return data | {"seed": self.seed, "answers": self.answers}
 
 
-def run_path(root: Path, provider: str, run: str, mode: str) -> Path:
-    """Where ``atlbench generate`` and ``atlbench ocl synth`` file a run (``runs/PROVIDER/RUN/MODE.json``)."""
-    return root / "runs" / provider / run / f"{mode}.json"
+def run_path(root: Path, provider: str, run: str, mode: str, template: str = STUDY_TEMPLATE) -> Path:
+    """Where ``atlbench generate`` and ``atlbench ocl synth`` file a run (``runs/PROVIDER/RUN/MODE.json``;
+    ``runs/PROVIDER/TEMPLATE/RUN/MODE.json`` for a template other than the study's)."""
+    folder = root / "runs" / provider
+    return (folder if template == STUDY_TEMPLATE else folder / template) / run / f"{mode}.json"
 
 
 def run_files(root: Path) -> list[Path]:
@@ -97,6 +104,11 @@ def read_run(path: Path) -> RunFile:
     seed = data.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise RunFileError("expected a non-negative integer", file=path, field="$.seed")
+    template = data.get("template", STUDY_TEMPLATE)
+    if not isinstance(template, str) or not TEMPLATE_NAME.match(template):
+        raise RunFileError(
+            "expected a prompt template's name (lower-case letters, digits, _)", file=path, field="$.template"
+        )
     answers = data.get("answers")
     if not isinstance(answers, dict):
         raise RunFileError("expected an object mapping models to answers", file=path, field="$.answers")
@@ -109,7 +121,9 @@ def read_run(path: Path) -> RunFile:
         for cid, text in given.items():
             if not isinstance(text, str):
                 raise RunFileError("expected the answer's text (a string)", file=path, field=f"{field}.{cid}")
-    return RunFile(path, texts["provider"], texts["model"], texts["run"], texts["mode"], seed, answers)
+    return RunFile(
+        path, texts["provider"], texts["model"], texts["run"], texts["mode"], seed, answers, template
+    )
 
 
 def peek_run(path: Path) -> RunFile | None:
