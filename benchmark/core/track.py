@@ -221,6 +221,12 @@ class Track(ABC):
         """The track's option values as stored in its ``results.json`` section."""
         return {}
 
+    def condition(self, row: Row) -> str:
+        """What a row measures, apart from its provider, template and repetition: the prompt-sensitivity
+        report compares templates on the conditions every one of them was measured under. By default the
+        task; a track whose runs vary more than the task says so (the round-trip track: k and the stage)."""
+        return row.task
+
     def repetition(self, row: Row) -> str:
         """Which repetition of the study a row belongs to, the same name for every task of that
         repetition, so that the headline can be computed per repetition (the run-to-run spread of the

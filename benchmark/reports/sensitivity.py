@@ -16,7 +16,8 @@ so this one module, for every track, reads from a session's rows:
 
 Only providers measured under two templates or more are compared (a baseline has no prompt; a provider
 run with one template says nothing about templates), and all of them on the same tasks: those that every
-(provider, template) compared has runs for, so that a template is never judged on other tasks than
+(provider, template) compared has runs for (:meth:`~benchmark.core.track.Track.condition`: the task, or
+for the round-trip track the case, k and stage), so that a template is never judged on other tasks than
 another. The report is written only when some provider of some track was measured under two templates:
 ``prompt_sensitivity.csv`` (columns ``track, provider, template, runs, headline, headline_low,
 headline_high``), ``prompt_sensitivity.md`` and ``prompt_sensitivity.tex`` for every track at once, a
@@ -157,7 +158,7 @@ def sensitivity(track: Track, rows: Sequence[Row]) -> Sensitivity | None:
     rows = [row for row in rows if row.provider in compared]
     series: dict[tuple[str, str], set[str]] = {}
     for row in rows:
-        series.setdefault((row.provider, row.template), set()).add(row.task)
+        series.setdefault((row.provider, row.template), set()).add(track.condition(row))
     every_task = set().union(*series.values())
     common = set.intersection(*series.values())
     templates = template_order([t for _, t in series])
@@ -172,7 +173,7 @@ def sensitivity(track: Track, rows: Sequence[Row]) -> Sensitivity | None:
             f"compared on the {plural(len(common), 'task')} every provider and template compared has runs "
             f"for; {plural(len(every_task) - len(common), 'task')} left out"
         )
-    rows = [row for row in rows if row.task in common]
+    rows = [row for row in rows if track.condition(row) in common]
     headlines: list[TemplateHeadline] = []
     for template in templates:
         own = [row for row in rows if row.template == template]

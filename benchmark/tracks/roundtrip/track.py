@@ -86,6 +86,12 @@ class RoundTripTrack(Track):
             "sqlNsURI": self.study.sql_kind.ns_uri,
         }
 
+    def condition(self, row: Row) -> str:
+        """The case, k and stage (``library/to_many k2-inverse``): templates are compared on the same."""
+        import re
+
+        return f"{row.task} {re.sub(r'-?run[0-9]+', '', row.run)}"
+
     def headline(self, rows: Any) -> dict[str, float]:
         """Mean %WSuccess per provider (and prompt template: :attr:`~benchmark.core.rows.Row.series`) over its
         scored stage evaluations (both stages)."""
@@ -137,4 +143,5 @@ class RoundTripTrack(Track):
             redactor=request.redactor,
             examples=request.options.get("examples", (1,)),
             example_seed=request.options.get("example_seed", 0),
+            templates=request.templates,
         )
