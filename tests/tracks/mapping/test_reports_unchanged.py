@@ -25,6 +25,9 @@ TEXT_FILES = (
     "summary.md",
     "statistics.json",
     "tables.tex",
+    "prompt_sensitivity.csv",
+    "prompt_sensitivity.md",
+    "prompt_sensitivity.tex",
     "index.html",
 )
 FIGURES = ("pr_scatter", "f1_heatmap", "confidence", "categories")

@@ -14,6 +14,9 @@ TEXT_FILES = (
     "ocl_robustness.tex",
     "ocl_mode_pairs.csv",
     "ocl_mode_pairs.tex",
+    "prompt_sensitivity.csv",
+    "prompt_sensitivity.md",
+    "prompt_sensitivity.tex",
     "index.html",
     "terminal.txt",
 )

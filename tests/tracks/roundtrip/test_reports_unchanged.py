@@ -14,6 +14,9 @@ TEXT_FILES = (
     "roundtrip_by_operator.csv",
     "roundtrip_by_k.csv",
     "roundtrip_table.tex",
+    "prompt_sensitivity.csv",
+    "prompt_sensitivity.md",
+    "prompt_sensitivity.tex",
     "index.html",
     "terminal.txt",
 )
