@@ -308,3 +308,39 @@ def test_the_cli_takes_the_tracks_generate_options(
     assert run.extra["examples"]["seed"] == 3 and len(run.examples) == 2
     assert main([*args[:-7], "--examples", "0", "--no-progress"]) == 2
     assert "--examples: must be numbers of example pairs of at least 1" in capsys.readouterr().err
+
+
+def test_every_template_in_the_same_two_passes_each_forward_stage_with_its_inverse_template(
+    make_options: Callable[..., GenerateOptions], server: FakeLLMServer, tmp_path: Path
+) -> None:
+    options = make_options(selectors=["library/to_many"], templates=["all"], track_options={"examples": (1,)})
+    report = generate(options)
+    assert sorted(f.label for f in report.filed) == [
+        f"library/to_many k1{named} run01 {stage}"
+        for named in ("", " stepwise", " terse")
+        for stage in ("forward", "inverse")
+    ]
+    assert all(f.ok for f in report.filed)
+    sent = server.answer_requests()
+    systems = {r.body["messages"][0]["content"] for r in sent}
+    assert len(sent) == 6 and len({r.prompt for r in sent}) == 6 and len(systems) == 3
+    folder = tmp_path / "validation" / "roundtrip" / "runs" / "library" / "to_many"
+    for template in ("study", "terse", "stepwise"):
+        named = "" if template == "study" else f"-{template}"
+        for stage in ("inverse", "forward"):
+            run = read_run(folder / f"OpenAI-gpt-test-1{named}-k1-run01-{stage}.json")
+            assert run.template == template and run.status == "ok"
+            recorded = run.extra["generation"]["promptTemplates"]
+            prefix = "prompt_" if template == "study" else f"prompt_{template}_"
+            assert recorded[stage]["name"] == f"{prefix}{stage}.md"
+            assert recorded["system"]["name"] == f"{prefix}system.md"
+    track = RoundTripTrack(TrackContext(data_root=tmp_path / "validation" / "roundtrip"))
+    ids = sorted(c.case_id for c in track.collect().runs if c.baseline is None)
+    assert ids == [
+        f"library-to_many-k1-{stage}-OpenAI-{named}run01"
+        for stage in ("forward", "inverse")
+        for named in ("", "stepwise-", "terse-")
+    ]
+    before = len(sent)
+    again = generate(options)
+    assert again.stats.requests == 0 and len(server.answer_requests()) == before  # replayed
