@@ -250,7 +250,9 @@ class Track(ABC):
     # ----------------------------------------------------------------------------------- reading
 
     def headline(self, rows: Sequence[Row]) -> dict[str, float]:
-        """One number per provider (higher is better) for ``--min-score`` and ``--compare``."""
+        """One number per provider (higher is better) for ``--min-score`` and ``--compare``, keyed by the
+        rows' :attr:`~benchmark.core.rows.Row.series` (the provider, with its prompt template when that is
+        not the study's); the prompt-sensitivity report reads it per template and per repetition."""
         return {}
 
     def incomparable(self, now: Mapping[str, Any], before: Mapping[str, Any]) -> str | None:

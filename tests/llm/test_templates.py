@@ -112,3 +112,16 @@ def test_a_replacement_template_keeps_the_name_of_the_template_it_replaces(
     assert llm_server.answer_requests()[0].prompt.startswith("Map {")
     with pytest.raises(ConfigurationError, match="choose the one it replaces with --template"):
         generate(make_options(selectors=["book"], templates=["study", "terse"], prompt_template=mine))
+
+
+def test_a_run_file_naming_no_template_name_is_an_input_error(validation_tree: Path, tmp_path: Path) -> None:
+    from benchmark.core.errors import InputFormatError
+    from benchmark.tracks.mapping.scoring.suggestions import load_suggestions, peek_run
+
+    path = tmp_path / "run.json"
+    document = {"jjodel": {"exportType": "suggested-mappings", "schemaVersion": 1}, "mappings": []}
+    document["analysis"] = {"provider": "P", "model": "m", "template": "Bad Name"}
+    path.write_text(json.dumps(document), encoding="utf-8")
+    assert peek_run(path) == ("P", "m", STUDY_TEMPLATE)  # the case is named; its row says what is wrong
+    with pytest.raises(InputFormatError, match=r"\$\.analysis\.template: 'Bad Name' does not match"):
+        load_suggestions(path)
