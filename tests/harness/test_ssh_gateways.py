@@ -96,7 +96,7 @@ def test_two_ssh_gateways_give_the_single_process_session(sshd: SshServer, tmp_p
     remote_results = json.loads((tmp_path / "remote" / "results.json").read_text())
     files = [r["file"] for s in remote_results["tracks"].values() for r in s["rows"] if r["file"][0] != "<"]
     read_from = {tree for tree in far for file in files if file.startswith(f"{tree}/")}
-    assert len(files) == 40 and read_from == set(far)  # every run file read remotely, on both machines
+    assert len(files) == 56 and read_from == set(far)  # every run file read remotely, on both machines
 
     def normalised(text: str) -> str:
         for tree in far:
