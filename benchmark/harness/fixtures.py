@@ -2,7 +2,8 @@
 
 A run case scores its run and hands the row to its process's collector (the controller's, or a worker's
 that sends it on at the end: :mod:`benchmark.core.collector`); JUnit XML gets readable properties only:
-provider, model, task and run, and the track's own (the mapping track's P/R/F1/accuracy per level).
+provider, model, task and run (and the prompt template when it is not the study's), and the track's own
+(the mapping track's P/R/F1/accuracy per level).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 
 from benchmark.core.errors import BenchmarkError
-from benchmark.core.rows import Facts, Row
+from benchmark.core.rows import STUDY_TEMPLATE, Facts, Row
 from benchmark.core.track import GroundTruthCase, GroundTruthProblem, RunCase, Track, with_template
 from benchmark.harness.state import session_of
 
@@ -73,6 +74,8 @@ class Recorder:
         session_of(self.request.config).collector.add(self.request.node.nodeid, row)
         for name in ("provider", "model", "task", "run"):
             self.record_property(name, getattr(row, name))
+        if row.template != STUDY_TEMPLATE:
+            self.record_property("template", row.template)
         self.record_property("status", row.status)
         for name, value in track.junit_properties(row):
             self.record_property(name, value)
