@@ -72,7 +72,19 @@ def register(subparsers: Any) -> None:
         help="do not replay answers from committed runs/.log/*.jsonl when the cache lacks them",
     )
     parser.add_argument(
-        "--prompt-template", type=Path, metavar="FILE", help="replace the shipped prompt template"
+        "--template",
+        dest="templates",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="prompt template to ask with: study (default), terse, stepwise, or all (repeatable; every "
+        "provider gets the same; see docs/TEMPLATES.md)",
+    )
+    parser.add_argument(
+        "--prompt-template",
+        type=Path,
+        metavar="FILE",
+        help="replace the text of the template chosen with --template (default: the study's)",
     )
     parser.add_argument("--config", type=Path, metavar="FILE", help="atlbench.toml or pyproject.toml to read")
     parser.add_argument(
@@ -140,6 +152,7 @@ def run(args: argparse.Namespace) -> int:
             refresh=args.refresh,
             replay_logs=args.replay_logs,
             prompt_template=args.prompt_template,
+            templates=args.templates,
             config_file=args.config,
             cache_dir=args.cache_dir,
             timeout=args.timeout,

@@ -128,6 +128,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     synth.add_argument("--root", type=Path, help="the OCL dataset (default: validation/ocl)")
     add_to_argparse(synth, [SEED.spelled("--seed")])
+    synth.add_argument(
+        "--template",
+        default="study",
+        choices=("study", "terse", "stepwise"),
+        help="the prompt template the runs pretend to answer: another than study (the default) writes the "
+        "made-up template-sensitive profiles below runs/<provider>/<template>/",
+    )
+    synth.add_argument(
+        "--model", dest="models", action="append", default=[], help="only this dataset model (repeatable)"
+    )
+    synth.add_argument(
+        "--mode",
+        dest="modes",
+        action="append",
+        default=[],
+        choices=["original", *MODES],
+        help="only this mode (repeatable)",
+    )
     synth.set_defaults(handler=run_synth)
 
 
@@ -268,10 +286,9 @@ def run_synth(args: argparse.Namespace) -> int:
     from benchmark.tracks.ocl.synth import write_synthetic_runs
 
     seed = _seed(args)  # the options are checked before any file is read
-    written = write_synthetic_runs(load_dataset(args.root), seed)
-    print(
-        f"wrote {len(written)} synthetic run file(s) below {written[0].parents[2] if written else args.root}"
-    )
+    dataset = load_dataset(args.root)
+    written = write_synthetic_runs(dataset, seed, args.template, args.models, args.modes)
+    print(f"wrote {len(written)} synthetic run file(s) below {dataset.root / 'runs'}")
     return EXIT_OK
 
 

@@ -4,7 +4,8 @@ atlbench roundtrip generate [--source DIR] [--out DIR] [--check]
 atlbench roundtrip score --base FILE --expected FILE --output FILE [--json]
 atlbench roundtrip lines FILE [--kind ecore|sql] [--json]
 atlbench roundtrip cases [DIR]
-atlbench roundtrip synth [--data DIR] [--profile NAME ...] [--examples 1,2] [--runs N] [--seed N] [--check]
+atlbench roundtrip synth [--data DIR] [--profile NAME ...] [--examples 1,2] [--runs N] [--seed N]
+    [--template NAME] [-k PAIR/OPERATOR ...] [--check]
 """
 
 from __future__ import annotations
@@ -84,6 +85,21 @@ def register(subparsers: Any) -> None:
         help="noise profile (repeatable; default: the bundled two)",
     )
     add_to_argparse(synth, SYNTH_OPTIONS)
+    synth.add_argument(
+        "--template",
+        default="study",
+        choices=("study", "terse", "stepwise"),
+        help="the prompt template the runs pretend to answer: another than study (the default) applies the "
+        "profiles' made-up template effect and names it in the files",
+    )
+    synth.add_argument(
+        "-k",
+        dest="selectors",
+        action="append",
+        default=[],
+        metavar="SUBSTRING",
+        help="only cases whose PAIR/OPERATOR contains SUBSTRING (repeatable: any of them)",
+    )
     synth.add_argument("--check", action="store_true", help="write nothing; exit 1 when a file differs")
     synth.set_defaults(handler=_synth)
 
@@ -220,7 +236,14 @@ def _synth(args: argparse.Namespace) -> int:
         )
     values = read_argparse(args, SYNTH_OPTIONS)
     report = write_synthetic_runs(
-        load_study(args.data), profiles, values["examples"], values["runs"], values["seed"], check=args.check
+        load_study(args.data),
+        profiles,
+        values["examples"],
+        values["runs"],
+        values["seed"],
+        check=args.check,
+        template=args.template,
+        selectors=args.selectors,
     )
     for path in report.refused:
         print(f"left alone (not written by atlbench roundtrip synth): {path}")

@@ -10,7 +10,7 @@ from typing import Any
 def register(subparsers: Any) -> None:
     from benchmark.core.options import add_to_argparse
     from benchmark.tracks.mapping.options import SYNTH_OPTIONS
-    from benchmark.tracks.mapping.synth import PROFILES
+    from benchmark.tracks.mapping.synth import PROFILES, TEMPLATE_NOISE
 
     parser = subparsers.add_parser(
         "synth",
@@ -28,6 +28,13 @@ def register(subparsers: Any) -> None:
         help="noise profile (repeatable; default: all profiles)",
     )
     add_to_argparse(parser, SYNTH_OPTIONS)
+    parser.add_argument(
+        "--template",
+        default="study",
+        choices=("study", *sorted(TEMPLATE_NOISE)),
+        help="the prompt template the runs pretend to answer: another than study (the default) applies "
+        "the profile's made-up template effect and names the files <PROFILE>-<TEMPLATE>-runNN.json",
+    )
     parser.add_argument("--out-dir", default="runs", help="folder below each transformation (default runs)")
     parser.add_argument("--force", action="store_true", help="overwrite existing files that differ")
     parser.set_defaults(handler=run)
@@ -50,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
         progress=lambda line: print(line, file=sys.stderr),
         variants=values["atl_variant"],
         variant_seed=values["atl_variant_seed"],
+        template=args.template,
     )
     from benchmark.core.wording import plural
 

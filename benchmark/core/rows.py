@@ -13,6 +13,7 @@ Everything is builtins-only JSON: rows cross pytest-xdist workers as JSON string
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -25,16 +26,43 @@ ROW_FORMAT_VERSION = 2
 STATUS_OK = "ok"
 STATUS_ERROR = "error"
 
+#: The template a run was prompted with when nothing says otherwise: the track's own, the one its study
+#: used. Rows, run files and case ids name a template only when it is another (``docs/TEMPLATES.md``).
+STUDY_TEMPLATE = "study"
+#: What a template may be called: it becomes a segment of run-file names and case ids.
+TEMPLATE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
 # Envelope keys of a row; everything else a version-1 row held is the mapping track's payload.
-ENVELOPE_KEYS = ("track", "provider", "model", "task", "run", "file", "status", "error", "provenance")
+ENVELOPE_KEYS = (
+    "track",
+    "provider",
+    "model",
+    "task",
+    "run",
+    "template",
+    "file",
+    "status",
+    "error",
+    "provenance",
+)
+
+
+def series_name(provider: str, template: str) -> str:
+    """How a track's tables name the runs of one provider under one prompt template: the provider's name
+    for the study's template, ``PROVIDER (TEMPLATE)`` for another, so that runs prompted differently are
+    never averaged together and the study's figures keep their provider's name."""
+    return provider if template == STUDY_TEMPLATE else f"{provider} ({template})"
 
 
 @dataclass(frozen=True)
 class Row:
-    """One scored run. Identity: (track, provider, model, task, run).
+    """One scored run. Identity: (track, provider, model, task, run, template).
 
     ``status`` is ``ok`` or ``error``; an error row keeps its identity and ``error`` text so every report
     can say which runs were excluded and why. ``payload`` is the track's, opaque to the harness.
+    ``template`` names the prompt template the run was asked with (the harness sets it from the run's
+    case); it is written to JSON only when it is not the study's, so rows of the study's template keep
+    their bytes.
     """
 
     track: str
@@ -47,10 +75,16 @@ class Row:
     error: str | None = None
     provenance: dict[str, Any] = field(default_factory=dict)
     payload: dict[str, Any] = field(default_factory=dict)
+    template: str = STUDY_TEMPLATE
 
     @property
-    def key(self) -> tuple[str, str, str, str, str]:
-        return (self.track, self.provider, self.model, self.task, self.run)
+    def key(self) -> tuple[str, str, str, str, str, str]:
+        return (self.track, self.provider, self.model, self.task, self.run, self.template)
+
+    @property
+    def series(self) -> str:
+        """The provider as the track's tables name it (:func:`series_name`)."""
+        return series_name(self.provider, self.template)
 
     @property
     def ok(self) -> bool:
@@ -60,13 +94,17 @@ class Row:
         return replace(self, status=STATUS_ERROR, error=message)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "rowFormat": ROW_FORMAT_VERSION,
             "track": self.track,
             "provider": self.provider,
             "model": self.model,
             "task": self.task,
             "run": self.run,
+        }
+        if self.template != STUDY_TEMPLATE:
+            data["template"] = self.template
+        return data | {
             "file": self.file,
             "status": self.status,
             "error": self.error,
@@ -91,6 +129,7 @@ class Row:
             error=data.get("error"),
             provenance=dict(data.get("provenance", {})),
             payload=dict(data.get("payload", {})),
+            template=str(data.get("template", STUDY_TEMPLATE)),
         )
 
     @classmethod

@@ -20,15 +20,16 @@ A test module opts in with ``pytestmark = pytest.mark.atlbench_track("NAME")`` a
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchmark.core.diskcache import DiskCache
 from benchmark.core.options import Option
-from benchmark.core.rows import STATUS_ERROR, Facts, Row
+from benchmark.core.rows import STATUS_ERROR, STUDY_TEMPLATE, Facts, Row
 
 if TYPE_CHECKING:
     from benchmark.core.results import Results, TrackSection
@@ -56,7 +57,11 @@ class GroundTruthCase:
 
 @dataclass(frozen=True)
 class RunCase:
-    """One scored run: a run file, or a baseline computed live (``file`` is then ``None``)."""
+    """One scored run: a run file, or a baseline computed live (``file`` is then ``None``).
+
+    ``template`` is the prompt template the run file says it was asked with (the study's when it says
+    none; a baseline has no prompt and keeps the default); the harness copies it into the run's row
+    (:func:`with_template`), so a track's scorer need not carry it."""
 
     track: str
     task: str
@@ -66,11 +71,21 @@ class RunCase:
     file: Path | None = None
     baseline: str | None = None
     model: str = "unknown"
+    template: str = STUDY_TEMPLATE
 
     @property
     def label(self) -> str:
         """The ``file`` field of its row: the path, or ``<baseline:NAME>``."""
         return str(self.file) if self.file is not None else f"<baseline:{self.baseline}>"
+
+
+def with_template(row: Row, case: RunCase) -> Row:
+    """The row of ``case`` with the case's template in its envelope (the harness owns the envelope: every
+    row it receives from a track's :meth:`~Track.score_run` or :meth:`~Track.error_row` passes here)."""
+    return row if row.template == case.template else replace(row, template=case.template)
+
+
+_REPETITION = re.compile(r"run(\d+)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -206,6 +221,20 @@ class Track(ABC):
         """The track's option values as stored in its ``results.json`` section."""
         return {}
 
+    def condition(self, row: Row) -> str:
+        """What a row measures, apart from its provider, template and repetition: the prompt-sensitivity
+        report compares templates on the conditions every one of them was measured under. By default the
+        task; a track whose runs vary more than the task says so (the round-trip track: k and the stage)."""
+        return row.task
+
+    def repetition(self, row: Row) -> str:
+        """Which repetition of the study a row belongs to, the same name for every task of that
+        repetition, so that the headline can be computed per repetition (the run-to-run spread of the
+        prompt-sensitivity report). By default the last ``runNN`` in the row's run id (``runs/Claude-run03``
+        and ``k2-run03-forward`` are repetition ``run03``), else the run id itself."""
+        found = _REPETITION.findall(row.run)
+        return f"run{int(found[-1]):02d}" if found else row.run
+
     def missing_reason(self, row: Row) -> str | None:
         """Why no answer was obtained for the run of this error row (timeout, HTTP error, retries
         exhausted), when that is why it could not be scored; ``None`` for any other row. A missing run
@@ -221,7 +250,9 @@ class Track(ABC):
     # ----------------------------------------------------------------------------------- reading
 
     def headline(self, rows: Sequence[Row]) -> dict[str, float]:
-        """One number per provider (higher is better) for ``--min-score`` and ``--compare``."""
+        """One number per provider (higher is better) for ``--min-score`` and ``--compare``, keyed by the
+        rows' :attr:`~benchmark.core.rows.Row.series` (the provider, with its prompt template when that is
+        not the study's); the prompt-sensitivity report reads it per template and per repetition."""
         return {}
 
     def incomparable(self, now: Mapping[str, Any], before: Mapping[str, Any]) -> str | None:

@@ -2,7 +2,8 @@
 
 A run case scores its run and hands the row to its process's collector (the controller's, or a worker's
 that sends it on at the end: :mod:`benchmark.core.collector`); JUnit XML gets readable properties only:
-provider, model, task and run, and the track's own (the mapping track's P/R/F1/accuracy per level).
+provider, model, task and run (and the prompt template when it is not the study's), and the track's own
+(the mapping track's P/R/F1/accuracy per level).
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from typing import Any
 import pytest
 
 from benchmark.core.errors import BenchmarkError
-from benchmark.core.rows import Facts, Row
-from benchmark.core.track import GroundTruthCase, GroundTruthProblem, RunCase, Track
+from benchmark.core.rows import STUDY_TEMPLATE, Facts, Row
+from benchmark.core.track import GroundTruthCase, GroundTruthProblem, RunCase, Track, with_template
 from benchmark.harness.ledger import with_ledger
 from benchmark.harness.state import session_of
 
@@ -43,7 +44,7 @@ class RunScoring:
         for a run that got no answer: it is skipped as missing (it says nothing about the model), and
         the session fails on it once, listing every missing run, unless ``--allow-missing-runs``."""
         with recording_errors(self.track, self.case, self._record, "scoring the run"):
-            row = self.track.score_run(self.case)
+            row = with_template(self.track.score_run(self.case), self.case)
         self._record(self.track, row)
         missing = None if row.ok else self.track.missing_reason(row)
         if missing is not None:
@@ -62,7 +63,7 @@ def recording_errors(track: Track, case: RunCase, record: Recorder, doing: str) 
         yield
     except Exception as error:
         message = f"internal error {doing}: {type(error).__name__}: {error}"
-        record(track, track.error_row(case, message))
+        record(track, with_template(track.error_row(case, message), case))
         raise
 
 
@@ -78,6 +79,8 @@ class Recorder:
         session_of(self.request.config).collector.add(self.request.node.nodeid, row)
         for name in ("provider", "model", "task", "run"):
             self.record_property(name, getattr(row, name))
+        if row.template != STUDY_TEMPLATE:
+            self.record_property("template", row.template)
         self.record_property("status", row.status)
         for name, value in track.junit_properties(row):
             self.record_property(name, value)
@@ -99,6 +102,6 @@ def atlbench_run(request: pytest.FixtureRequest, record_property: Any) -> RunSco
     with recording_errors(track, case, record, "reading the ground truth"):
         problem = track.ground_truth_error(case.task)
     if problem is not None:
-        record(track, track.error_row(case, problem))
+        record(track, with_template(track.error_row(case, problem), case))
         pytest.fail(problem, pytrace=False)
     return RunScoring(track, case, record)

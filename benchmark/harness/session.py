@@ -15,7 +15,7 @@ from benchmark.core.errors import BenchmarkError
 from benchmark.core.provenance import git_commit, now, versions
 from benchmark.core.results import Results, ResultsHeader, TrackSection
 from benchmark.core.rows import Row
-from benchmark.core.track import Collection, SkippedInput, Track, TrackContext
+from benchmark.core.track import Collection, SkippedInput, Track, TrackContext, with_template
 from benchmark.core.wording import plural
 from benchmark.harness.gates import compare_with, min_score_failures
 from benchmark.harness.ledger import with_ledger
@@ -174,10 +174,14 @@ class Harness:
 
     def summary_lines(self, results: Results, verbose: bool) -> list[tuple[str, list[str]]]:
         """Per track that has rows: (heading, lines) of its terminal tables, and what was skipped."""
+        from benchmark.reports.sensitivity import sensitivity, terminal_lines
+
         out = []
         for section in results.sections:
             track = self.track(section.track)
             lines = track.summary_lines(results, section, verbose)
+            found = sensitivity(track, section.rows)
+            lines += terminal_lines(found) if found is not None else []
             skipped = self.collection(section.track).skipped
             if verbose:
                 lines += [f"skipped {item.path}: {item.reason}" for item in skipped]
@@ -209,7 +213,7 @@ class Harness:
                     print(f"[{index}/{len(runs)}] {name} {case.case_id}", file=sys.stderr)
                 problem = track.ground_truth_error(case.task)
                 row = track.error_row(case, problem) if problem else track.score_run(case)
-                rows.append(with_ledger(row, case))
+                rows.append(with_ledger(with_template(row, case), case))
         return rows, problems
 
 

@@ -50,6 +50,7 @@ class GenerateOptions:
     refresh: bool = False
     replay_logs: bool = True
     prompt_template: Path | None = None
+    templates: Sequence[str] = ()  # --template: names of the track's templates (none: the study's)
     config_file: Path | None = None
     cache_dir: Path | None = None
     timeout: float | None = None
@@ -152,6 +153,7 @@ def prepare(
             prompt_template=options.prompt_template,
             redactor=redactor,
             options=options.track_options,
+            templates=options.templates,
         )
     )
     cache_dir = resolve_cache_dir(options.cache_dir, llm_config)
@@ -208,6 +210,7 @@ def prepare(
                 "maxAttempts": options.max_attempts,
                 "trackOptions": {k: _plain(v) for k, v in sorted(options.track_options.items())},
                 "promptTemplate": str(options.prompt_template) if options.prompt_template else None,
+                **({"templates": list(options.templates)} if options.templates else {}),
                 "validationRoot": str(options.validation_root),
                 "cacheDir": str(cache_dir),
             },

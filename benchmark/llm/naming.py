@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from benchmark.core.rows import STUDY_TEMPLATE
+
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+-]+")
 _RUN_SUFFIX = re.compile(r"-run(\d+)$")
 
@@ -26,11 +28,17 @@ def run_stem(provider: str, model: str) -> str:
     return f"{safe_component(provider)}-{safe_component(model)}"
 
 
-def run_file_name(provider: str, model: str, run_index: int) -> str:
-    """``<provider>-<model>-runNN.json`` (two digits at least, so that run10 sorts after run09)."""
+def template_suffix(template: str) -> str:
+    """``-<template>`` for a prompt template other than the study's, which file names leave unsaid."""
+    return "" if template == STUDY_TEMPLATE else f"-{safe_component(template)}"
+
+
+def run_file_name(provider: str, model: str, run_index: int, template: str = STUDY_TEMPLATE) -> str:
+    """``<provider>-<model>-runNN.json`` (two digits at least, so that run10 sorts after run09);
+    ``<provider>-<model>-<template>-runNN.json`` for a template other than the study's."""
     if run_index < 1:
         raise ValueError(f"run indices start at 1, got {run_index}")
-    return f"{run_stem(provider, model)}-run{run_index:02d}.json"
+    return f"{run_stem(provider, model)}{template_suffix(template)}-run{run_index:02d}.json"
 
 
 def run_stem_of(file_stem: str) -> str | None:

@@ -18,6 +18,7 @@ from benchmark.llm.requests import Job, JobResult
 if TYPE_CHECKING:
     from benchmark.llm.config import ProviderConfig
     from benchmark.llm.redact import Redactor
+    from benchmark.llm.templates import TemplateCatalog
 
 # How one job ended, from the task's point of view.
 FILED_OK = "ok"  # an answer was parsed and filed
@@ -57,7 +58,8 @@ class PlannedTask(Task, Protocol):
 class TaskRequest:
     """What ``atlbench generate --track NAME`` hands a track's :meth:`~benchmark.core.track.Track.llm_task`:
     the provider's configuration, the run indices, ``-k`` selectors, a replacement prompt template, the
-    redactor, and the values of the track's own generate options (by ``Option.dest``)."""
+    redactor, the values of the track's own generate options (by ``Option.dest``), and the names of the
+    prompt templates to ask with (``--template``; none: the study's)."""
 
     config: ProviderConfig
     runs: Sequence[int]
@@ -65,6 +67,13 @@ class TaskRequest:
     prompt_template: Path | None
     redactor: Redactor
     options: Mapping[str, Any] = field(default_factory=dict)
+    templates: Sequence[str] = ()
+
+    def chosen_templates(self, catalog: TemplateCatalog) -> list[tuple[str, Path | None]]:
+        """(name, replacement file) of every template to ask with, from the track's catalog."""
+        from benchmark.llm.templates import chosen_templates
+
+        return chosen_templates(catalog, self.templates, self.prompt_template)
 
 
 class TrackTask(Protocol):

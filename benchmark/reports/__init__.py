@@ -4,13 +4,17 @@
 ``atlbench report`` call it. It writes ``results.json``, lets each track write its own files
 (:meth:`~benchmark.core.track.Track.write_reports`: CSV, Markdown, LaTeX, figures, under the names the track
 declares) and lays out one ``index.html`` with each track's part (:mod:`benchmark.reports.page`). A session
-of one track writes exactly what that track writes alone. Output is deterministic: the same results and
-options give byte-identical files.
+of one track writes exactly what that track writes alone. When some provider was measured under two prompt
+templates or more, the prompt-sensitivity report of every track (:mod:`benchmark.reports.sensitivity`) adds
+``prompt_sensitivity.csv``, ``.md`` and ``.tex``, a section to each track's part of the page and lines to
+what ``atlbench report`` prints. Output is deterministic: the same results and options give byte-identical
+files.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +44,7 @@ def write_session_reports(
     ``only`` rebuilds one track's files (``atlbench report --track NAME``); ``index.html`` then holds that
     track alone. ``on_report`` receives each track's :class:`~benchmark.core.track.TrackReport`.
     """
+    from benchmark.reports import sensitivity
     from benchmark.reports.page import PagePart, render_page
 
     out = Path(out_dir)
@@ -49,6 +54,7 @@ def write_session_reports(
             paths.append(results.save(out / RESULTS_JSON))
     parts = []
     owners: dict[str, str] = {}
+    sensitive = []
     for section in results.sections:
         if only is not None and section.track != only:
             continue
@@ -61,8 +67,14 @@ def write_session_reports(
         options = dict((report_options or {}).get(section.track) or _defaults(track))
         with phases.phase(f"reports of track {track.name}"):
             report = track.write_reports(results, section, out, options)
+        with phases.phase(f"prompt sensitivity of track {track.name}"):
+            found = sensitivity.sensitivity(track, section.rows)
+        if found is not None:
+            sensitive.append(found)
+            lines = (*report.lines, *sensitivity.terminal_lines(found))
+            report = replace(report, html=sensitivity.with_section(report.html, found), lines=lines)
         for path in report.paths:
-            if path.name in owners or path.name in (RESULTS_JSON, INDEX_HTML):
+            if path.name in owners or path.name in (RESULTS_JSON, INDEX_HTML, *sensitivity.FILE_NAMES):
                 other = owners.get(path.name, "the harness")
                 raise ConfigurationError(f"track {track.name!r} writes {path.name}, which {other} writes too")
             owners[path.name] = track.name
@@ -71,6 +83,7 @@ def write_session_reports(
             on_report(track.name, report)
         if report.html is not None:
             parts.append(PagePart(track.name, track.label or track.name, track.title, report.html))
+    paths += sensitivity.write_files(sensitive, out)
     if parts:
         with phases.phase(f"report {INDEX_HTML}"):
             paths.append(write_text_atomic(out / INDEX_HTML, render_page(results.header, parts)))

@@ -17,7 +17,13 @@ from three_tracks import PROVIDER, SPECIAL, TASK
 from benchmark.reports.latex import latex_escape
 
 PDFLATEX = shutil.which("pdflatex")
-TEX_FILES = ("tables.tex", "ocl_robustness.tex", "ocl_mode_pairs.tex", "roundtrip_table.tex")
+TEX_FILES = (
+    "tables.tex",
+    "ocl_robustness.tex",
+    "ocl_mode_pairs.tex",
+    "roundtrip_table.tex",
+    "prompt_sensitivity.tex",
+)
 DOCUMENT = (
     "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n\\input{%s}\n\\end{document}\n"
 )

@@ -2,8 +2,9 @@
 
 The mapping track scores the test tree of ``tests/harness/data/tree`` (two transformations, live baselines);
 the round-trip track two cases of the bundled study; the OCL track the bundled runs of one dataset model
-(every mode). Then one provider of each track, and one transformation, are renamed to names holding each
-of ``\\ { } ~ ^ < > & % $ # _ |`` (as a user's provider or task may be named): every report writer must
+(every mode, and the runs of its other prompt templates, so that the prompt-sensitivity report is written
+too). Then one provider of each track, and one transformation, are renamed to names holding each of
+``\\ { } ~ ^ < > & % $ # _ |`` (as a user's provider or task may be named): every report writer must
 escape them (the ``.tex`` files must compile) and the page must still lay out. Scoring a subset of each
 track's cases keeps the session to a few seconds. The odd mapping provider's runs are also recorded as
 runs of the ``synonym`` task variant, so that the variants table (``docs/VARIANTS.md``) holds the odd
@@ -19,6 +20,7 @@ from benchmark.core.options import LIST
 from benchmark.core.registry import track_class
 from benchmark.core.results import Results, TrackSection
 from benchmark.core.rows import Row
+from benchmark.core.track import with_template
 from benchmark.harness.options import VALIDATION_ROOT, read_session_options
 from benchmark.harness.session import Harness
 
@@ -58,7 +60,8 @@ def _rows(harness: Harness) -> list[Row]:
             runs = tuple(case for case in runs if case.task.startswith("library-"))
         for case in runs:
             problem = track.ground_truth_error(case.task)
-            rows.append(track.error_row(case, problem) if problem else track.score_run(case))
+            row = track.error_row(case, problem) if problem else track.score_run(case)
+            rows.append(with_template(row, case))  # as the harness does: templates in the rows
     return rows
 
 

@@ -12,6 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from benchmark.core.rows import STUDY_TEMPLATE
+
 EXPORT_TYPE = "suggested-mappings"
 SCHEMA_VERSION = 1
 KIND_CLASS = "class"
@@ -59,12 +61,17 @@ def export_document(
     mappings: Iterable[MappingEntry],
     model_label: str | None = None,
     extra: Mapping[str, Any] | None = None,
+    template: str = STUDY_TEMPLATE,
 ) -> dict[str, Any]:
-    """A complete export. ``extra`` adds top-level blocks (``generation``, ``matches``, ``synthetic``)."""
+    """A complete export. ``extra`` adds top-level blocks (``generation``, ``matches``, ``synthetic``);
+    ``analysis.template`` names the prompt template when it is not the study's (no key otherwise)."""
+    analysis = {"provider": provider, "model": model, "modelLabel": model_label or model}
+    if template != STUDY_TEMPLATE:
+        analysis["template"] = template
     document: dict[str, Any] = {
         "jjodel": {"exportType": EXPORT_TYPE, "schemaVersion": SCHEMA_VERSION},
         "transformation": {"name": transformation, "source": source, "target": target},
-        "analysis": {"provider": provider, "model": model, "modelLabel": model_label or model},
+        "analysis": analysis,
         "mappings": [m.to_json(provider) for m in mappings],
     }
     for key, value in (extra or {}).items():

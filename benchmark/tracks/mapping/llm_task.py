@@ -23,6 +23,10 @@ or as the one array member of an object), and type-checked with
   ``generation.status = "no-answer"`` and the reason, no ``mappings``, that the scorer lists as missing
   (never as zero) and that the next ``generate`` replaces. An earlier answer already on disk is kept.
 
+Every template chosen (``--template``, :mod:`benchmark.llm.templates`) is asked in the same pass; a run
+of a template other than the study's is filed as ``<provider>-<model>-<template>-runNN.json`` with
+``analysis.template`` naming it.
+
 A file that ``generate`` did not write (a hand-exported jJodel file, an imported run) is never
 overwritten; that run is reported as refused.
 """
@@ -30,13 +34,14 @@ overwritten; that run is reported as refused.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
 from benchmark.core.errors import BenchmarkError, ConfigurationError, InputFormatError
 from benchmark.core.fileio import dumps_json, write_text_atomic
+from benchmark.core.rows import STUDY_TEMPLATE
 from benchmark.lang.ecore.view import MetamodelView
 from benchmark.llm.config import ProviderConfig
 from benchmark.llm.ledger import ledger_entry
@@ -45,6 +50,7 @@ from benchmark.llm.prompt import PromptTemplate
 from benchmark.llm.redact import Redactor
 from benchmark.llm.requests import Job, JobResult, LlmRequest
 from benchmark.llm.task import FILED_NO_ANSWER, FILED_OK, FILED_REFUSED, FILED_UNUSABLE, Filed
+from benchmark.llm.templates import describe_templates, template_record
 from benchmark.tracks.mapping.jjodel import KIND_ATTRIBUTE, KIND_CLASS, MappingEntry, export_document
 from benchmark.tracks.mapping.prompt import mapping_prompt, name_only_prompt, name_only_template
 from benchmark.tracks.mapping.scoring.answers import DecodedAnswer, decode_answer
@@ -211,16 +217,11 @@ def answer_entry(entry: dict[str, Any]) -> MappingEntry:
 def _provenance(result: JobResult, config: ProviderConfig, template: PromptTemplate) -> dict[str, Any]:
     """What was asked, of whom: the part of the generation block that needs no answer."""
     request = result.job.request
-    template_name = Path(template.origin.removeprefix("builtin:")).name
     return {
         "generator": GENERATOR,
         "providerKind": config.kind,
         "baseUrl": config.endpoint["baseUrl"],
-        "promptTemplate": {
-            "name": template_name,
-            "builtin": template.origin.startswith("builtin:"),
-            "sha256": template.sha256,
-        },
+        "promptTemplate": template_record(template),
         "promptSha256": request.prompt_sha256,
         "parameters": request.parameters.to_json(request.run_index),
         "run": request.run_index,
@@ -253,7 +254,11 @@ def generation_block(
 
 
 def _export(
-    case: MappingCase, config: ProviderConfig, entries: list[Any], generation: dict[str, Any]
+    case: MappingCase,
+    config: ProviderConfig,
+    entries: list[Any],
+    generation: dict[str, Any],
+    template_name: str = STUDY_TEMPLATE,
 ) -> dict[str, Any]:
     extra: dict[str, Any] = {"generation": generation}
     if case.renaming is not None:  # a task variant: the renaming it was asked in, as a value
@@ -267,11 +272,16 @@ def _export(
         model_label=config.model_label,
         mappings=[answer_entry(entry) for entry in entries],
         extra=extra,
+        template=template_name,
     )
 
 
 def run_document(
-    case: MappingCase, config: ProviderConfig, template: PromptTemplate, result: JobResult
+    case: MappingCase,
+    config: ProviderConfig,
+    template: PromptTemplate,
+    result: JobResult,
+    template_name: str = STUDY_TEMPLATE,
 ) -> tuple[dict[str, Any], str | None]:
     """(document, decode error). A decode error gives the unusable-run document of the module doc."""
     assert result.completion is not None
@@ -281,16 +291,22 @@ def run_document(
     except InputFormatError as error:
         message = str(error)
         outcome = {"status": STATUS_UNUSABLE, "error": message, "rawResponse": text}
-        document = _export(case, config, [], generation_block(result, config, template, **outcome))
+        block = generation_block(result, config, template, **outcome)
+        document = _export(case, config, [], block, template_name)
         # No "mappings" at all: a reader must not mistake an unusable answer for an empty one.
         del document["mappings"]
         return document, message
     outcome = {"answerEntries": len(decoded.entries), **decoded.to_json()}
-    return _export(case, config, decoded.entries, generation_block(result, config, template, **outcome)), None
+    block = generation_block(result, config, template, **outcome)
+    return _export(case, config, decoded.entries, block, template_name), None
 
 
 def missing_document(
-    case: MappingCase, config: ProviderConfig, template: PromptTemplate, result: JobResult
+    case: MappingCase,
+    config: ProviderConfig,
+    template: PromptTemplate,
+    result: JobResult,
+    template_name: str = STUDY_TEMPLATE,
 ) -> dict[str, Any]:
     """The stub of a run that got no answer: who was asked what, and why nothing came back."""
     assert result.completion is None
@@ -301,7 +317,7 @@ def missing_document(
         "attempts": result.attempts,
         "ledger": ledger_entry(result, config),
     }
-    document = _export(case, config, [], block)
+    document = _export(case, config, [], block, template_name)
     del document["mappings"]
     return document
 
@@ -324,54 +340,79 @@ def written_by_generate(path: Path) -> bool:
     return generated_status(path) is not None
 
 
+@dataclass(frozen=True)
+class MappingJob:
+    """What a job label stands for: a case, a template (by name) and a run index."""
+
+    case: MappingCase
+    template: str
+    run_index: int
+
+
 class MappingTask:
-    """Jobs for every (case, run index); files each result as described in the module docstring."""
+    """Jobs for every (case, template, run index); files each result as described in the module
+    docstring. ``templates`` maps a template's name to its text (one template: the study's)."""
 
     def __init__(
         self,
         cases: Sequence[MappingCase],
-        template: PromptTemplate,
+        templates: PromptTemplate | Mapping[str, PromptTemplate],
         config: ProviderConfig,
         runs: Iterable[int],
         redactor: Redactor,
     ) -> None:
         self.cases = list(cases)
-        self.template = template
+        self.templates = (
+            {STUDY_TEMPLATE: templates} if isinstance(templates, PromptTemplate) else dict(templates)
+        )
         self.config = config
         self.runs = sorted(set(runs))
         self.redactor = redactor
-        self._cases_by_label: dict[str, MappingCase] = {}
+        self._jobs: dict[str, MappingJob] = {}
 
-    def prompt(self, case: MappingCase) -> str:
-        return case_prompt(case, self.template)
+    @property
+    def template(self) -> PromptTemplate:
+        """The template of a task that asks with one (the study's, or its replacement)."""
+        (only,) = self.templates.values()
+        return only
 
-    def output_path(self, case: MappingCase, run_index: int) -> Path:
-        return case.runs_dir / run_file_name(self.config.name, self.config.model, run_index)
+    def prompt(self, case: MappingCase, template: str = STUDY_TEMPLATE) -> str:
+        return case_prompt(case, self.templates[template])
+
+    def output_path(self, case: MappingCase, run_index: int, template: str = STUDY_TEMPLATE) -> Path:
+        return case.runs_dir / run_file_name(self.config.name, self.config.model, run_index, template)
 
     def log_path(self, case: MappingCase) -> Path:
         return case.runs_dir / LOG_DIR / log_file_name(self.config.name)
 
     def case_of(self, job: Job) -> MappingCase:
-        return self._cases_by_label[job.label]
+        return self._jobs[job.label].case
 
     def output_of(self, job: Job) -> Path:
-        return self.output_path(self.case_of(job), job.request.run_index)
+        found = self._jobs[job.label]
+        return self.output_path(found.case, found.run_index, found.template)
 
     def jobs(self) -> list[Job]:
         jobs: list[Job] = []
         for case in self.cases:
-            prompt = self.prompt(case)
-            for run_index in self.runs:
-                label = f"{case.label} run{run_index:02d}"
-                self._cases_by_label[label] = case
-                request = LlmRequest(prompt=prompt, parameters=self.config.parameters, run_index=run_index)
-                jobs.append(Job(request=request, label=label, log_path=self.log_path(case)))
+            for template in self.templates:
+                prompt = self.prompt(case, template)
+                named = "" if template == STUDY_TEMPLATE else f" {template}"
+                for run_index in self.runs:
+                    label = f"{case.label}{named} run{run_index:02d}"
+                    self._jobs[label] = MappingJob(case, template, run_index)
+                    request = LlmRequest(
+                        prompt=prompt, parameters=self.config.parameters, run_index=run_index
+                    )
+                    jobs.append(Job(request=request, label=label, log_path=self.log_path(case)))
         return jobs
 
     def file(self, result: JobResult) -> Filed:
         label = result.job.label
-        case = self._cases_by_label[label]
-        path = self.output_path(case, result.job.request.run_index)
+        found = self._jobs[label]
+        case, name = found.case, found.template
+        template = self.templates[name]
+        path = self.output_path(case, result.job.request.run_index, name)
         existing = generated_status(path) if path.exists() else None
         if path.exists() and existing is None:
             return Filed(
@@ -390,7 +431,7 @@ class MappingTask:
                     path=path,
                     message=f"{reason}; the earlier answer in {path} was kept",
                 )
-            changed = self._write(path, missing_document(case, self.config, self.template, result))
+            changed = self._write(path, missing_document(case, self.config, template, result, name))
             return Filed(
                 label,
                 FILED_NO_ANSWER,
@@ -398,7 +439,7 @@ class MappingTask:
                 message=f"{reason}; filed as a missing run (run generate again to fill it in)",
                 changed=changed,
             )
-        document, error = run_document(case, self.config, self.template, result)
+        document, error = run_document(case, self.config, template, result, name)
         changed = self._write(path, document)
         if error is not None:
             return Filed(
@@ -416,24 +457,27 @@ class MappingTask:
 
 
 class MappingTrackTask:
-    """The mapping track's :class:`~benchmark.llm.task.TrackTask`: a single pass of :class:`MappingTask`."""
+    """The mapping track's :class:`~benchmark.llm.task.TrackTask`: a single pass of :class:`MappingTask`,
+    over every template chosen."""
 
     def __init__(self, root: Path, request: Any) -> None:
-        from benchmark.tracks.mapping.prompt import mapping_template
+        from benchmark.tracks.mapping.prompt import TEMPLATES, mapping_template
 
-        self.template = mapping_template(request.prompt_template)
+        self.templates = {
+            name: mapping_template(path, name) for name, path in request.chosen_templates(TEMPLATES)
+        }
         self.variants = tuple(request.options.get("atl_variant") or (ORIGINAL,))
         self.variant_seed = request.options.get("atl_variant_seed", DEFAULT_SEED)
         self.cases = load_cases(
             root, request.selectors, variants=self.variants, variant_seed=self.variant_seed
         )
-        self.task = MappingTask(self.cases, self.template, request.config, request.runs, request.redactor)
+        self.task = MappingTask(self.cases, self.templates, request.config, request.runs, request.redactor)
 
     def passes(self) -> Any:
         yield self.task
 
     def describe(self) -> dict[str, Any]:
-        described: dict[str, Any] = {"promptTemplate": self.template.describe()}
+        described: dict[str, Any] = describe_templates(self.templates)
         if self.variants != (ORIGINAL,):  # said only when a variant is asked for
             described["variants"] = list(self.variants)
             described["variantSeed"] = self.variant_seed

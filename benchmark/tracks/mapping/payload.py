@@ -258,7 +258,9 @@ class RunRow:
 
     @property
     def provider(self) -> str:
-        return self.envelope.provider
+        """The provider as the tables name it: with its prompt template when that is not the study's
+        (``Claude (terse)``), so that runs prompted differently form series of their own."""
+        return self.envelope.series
 
     @property
     def model(self) -> str:

@@ -1,6 +1,11 @@
-"""The mapping track's prompts: the two metamodel views in the shipped (or a replacement) template, and
+"""The mapping track's prompts: the two metamodel views in a shipped (or a replacement) template, and
 the ``name-only`` variant's prompt (``docs/VARIANTS.md``): the transformation's and the metamodels' names
-in its own shipped template, with no metamodel content."""
+in its own shipped template, with no metamodel content.
+
+Three templates ship (``docs/TEMPLATES.md``): ``study``, the study's jJodel matcher prompt
+(``prompt_template.md``), ``terse`` (``prompt_terse.md``) and ``stepwise`` (``prompt_stepwise.md``, the
+output schema first); all ask for the same bare JSON array.
+"""
 
 from __future__ import annotations
 
@@ -9,18 +14,30 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from benchmark.core.rows import STUDY_TEMPLATE
 from benchmark.llm.prompt import PromptTemplate, load_template
+from benchmark.llm.templates import STEPWISE, TERSE, TemplateCatalog
 
-BUILTIN_TEMPLATE = ("benchmark.tracks.mapping", "prompt_template.md")
+PACKAGE = "benchmark.tracks.mapping"
+PART = "prompt"
+TEMPLATES = TemplateCatalog(
+    PACKAGE,
+    {
+        STUDY_TEMPLATE: {PART: "prompt_template.md"},
+        TERSE: {PART: "prompt_terse.md"},
+        STEPWISE: {PART: "prompt_stepwise.md"},
+    },
+)
+BUILTIN_TEMPLATE = (PACKAGE, TEMPLATES.files[STUDY_TEMPLATE][PART])
 MAPPING_PLACEHOLDERS = frozenset({"sourceName", "sourceMetamodel", "targetName", "targetMetamodel"})
 MAPPING_REQUIRED = frozenset({"sourceMetamodel", "targetMetamodel"})
 NAME_ONLY_TEMPLATE = ("benchmark.tracks.mapping", "prompt_name_only.md")
 NAME_ONLY_PLACEHOLDERS = frozenset({"transformationName", "sourceName", "targetName"})
 
 
-def mapping_template(path: str | Path | None = None) -> PromptTemplate:
-    """The template in ``path``, or the shipped ``prompt_template.md``."""
-    return load_template(path, builtin=BUILTIN_TEMPLATE)
+def mapping_template(path: str | Path | None = None, name: str = STUDY_TEMPLATE) -> PromptTemplate:
+    """The template in ``path``, or the shipped template ``name`` (the study's ``prompt_template.md``)."""
+    return load_template(path, builtin=(PACKAGE, TEMPLATES.files[name][PART]))
 
 
 def metamodel_json(view_json: Mapping[str, Any]) -> str:

@@ -7,6 +7,12 @@ scaling benchmarks can multiply runs. ``docs/SYNTHETIC_RUNS.md`` documents every
 
 The generator is a pure function of (ground truth, metamodel views, profile, seed): the same inputs give
 byte-identical files on every machine (``random.Random`` seeded with a string, sorted inputs, no clocks).
+
+**Template-sensitive profile.** ``--template NAME`` writes the runs a profile "would" give under another
+of the track's prompt templates (``docs/TEMPLATES.md``): every noise probability multiplied by the
+profile's factor for that template (:data:`TEMPLATE_NOISE`), filed as ``<profile>-<template>-runNN.json``
+with ``analysis.template`` set. The factors are made up, to give the prompt-sensitivity report something
+to show (a spread, and a pair of profiles that swap under one template); nothing is measured here.
 """
 
 from __future__ import annotations
@@ -18,8 +24,11 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path, PurePath
 from typing import Any
 
+from benchmark.core.rows import STUDY_TEMPLATE
 from benchmark.core.wording import plural
 from benchmark.lang.ecore.view import MetamodelView
+from benchmark.llm.naming import template_suffix
+from benchmark.llm.templates import STEPWISE, TERSE
 from benchmark.tracks.mapping.interchange import InterchangeDocument, dumps
 from benchmark.tracks.mapping.jjodel import KIND_ATTRIBUTE, KIND_CLASS, MappingEntry, export_document
 from benchmark.tracks.mapping.variants.apply import rename_document, renamed_views
@@ -136,6 +145,49 @@ PROFILES: dict[str, NoiseProfile] = {
 }
 
 
+#: Per template other than the study's: the factor on every noise probability of each profile (a profile
+#: not listed keeps its noise). Synthetic: chosen so that Synthetic-Noisy suffers from the terse wording and
+#: Synthetic-Sloppy gains so much from the stepwise one that it overtakes Synthetic-Noisy there.
+TEMPLATE_NOISE: dict[str, dict[str, float]] = {
+    TERSE: {"Synthetic-Noisy": 1.8, "Synthetic-Sloppy": 1.1},
+    STEPWISE: {"Synthetic-Noisy": 1.5, "Synthetic-Sloppy": 0.3},
+}
+NOISE_FIELDS = (
+    "drop_class",
+    "drop_binding",
+    "swap_source",
+    "wrong_target_class",
+    "invent_class",
+    "invent_binding",
+    "duplicate",
+    "qualify",
+    "unlabelled",
+    "spelling",
+)
+
+
+def template_factor(noise: NoiseProfile, template: str) -> float:
+    """How much more (or less) noise ``noise`` makes under ``template`` (1 under the study's)."""
+    if template == STUDY_TEMPLATE:
+        return 1.0
+    from benchmark.core.errors import ConfigurationError
+
+    if template not in TEMPLATE_NOISE:
+        raise ConfigurationError(
+            f"no synthetic profile for template {template!r}; known: {', '.join(TEMPLATE_NOISE)}",
+            field="--template",
+        )
+    return TEMPLATE_NOISE[template].get(noise.name, 1.0)
+
+
+def under_template(noise: NoiseProfile, template: str) -> NoiseProfile:
+    """The profile as it behaves under ``template``: every noise probability times its factor (at most 1)."""
+    factor = template_factor(noise, template)
+    if factor == 1.0:
+        return noise
+    return replace(noise, **{name: min(1.0, getattr(noise, name) * factor) for name in NOISE_FIELDS})
+
+
 def profile(name: str) -> NoiseProfile:
     from benchmark.core.errors import ConfigurationError
 
@@ -147,12 +199,24 @@ def profile(name: str) -> NoiseProfile:
         ) from None
 
 
-def run_seed(seed: int, profile_name: str, transformation: str, run: int, variant: str = ORIGINAL) -> str:
-    """The seed of one run, derived from the user's seed so runs, transformations and task variants never
-    share noise (the original task's seeds are the ones they always were)."""
-    if variant == ORIGINAL:
-        return f"{seed}:{profile_name}:{transformation}:{run}"
-    return f"{seed}:{profile_name}:{transformation}:{variant}:{run}"
+def run_seed(
+    seed: int,
+    profile_name: str,
+    transformation: str,
+    run: int,
+    variant: str = ORIGINAL,
+    template: str = STUDY_TEMPLATE,
+) -> str:
+    """The seed of one run, derived from the user's seed so runs, transformations, task variants and
+    templates never share noise (the original task under the study's template keeps the seeds it always
+    had)."""
+    parts = [str(seed), profile_name]
+    if template != STUDY_TEMPLATE:
+        parts.append(template)
+    parts.append(transformation)
+    if variant != ORIGINAL:
+        parts.append(variant)
+    return ":".join([*parts, str(run)])
 
 
 @dataclass
@@ -218,13 +282,16 @@ def synthesize(
     source_view: MetamodelView | None = None,
     target_view: MetamodelView | None = None,
     renaming: Renaming | None = None,
+    template: str = STUDY_TEMPLATE,
 ) -> dict[str, Any]:
-    """A jJodel export derived from ``document`` under ``noise``; a ``synthetic`` block records how. With
-    a ``renaming`` (a task variant), the document and views are renamed first, the run answers in the
-    variant's names, and its ``variant`` block records the renaming."""
+    """A jJodel export derived from ``document`` under ``noise`` (as it behaves under ``template``); a
+    ``synthetic`` block records how. With a ``renaming`` (a task variant), the document and views are
+    renamed first, the run answers in the variant's names, and its ``variant`` block records the
+    renaming."""
     variant = renaming.variant if renaming is not None else ORIGINAL
-    recorded_profile = noise
-    noise = noise.noise_on(variant)
+    factor = template_factor(noise, template)
+    recorded_profile = under_template(noise, template)
+    noise = recorded_profile.noise_on(variant)
     if renaming is not None:
         document = rename_document(document, renaming)
         source_view, target_view = renamed_views(renaming, source_view, target_view)
@@ -302,17 +369,26 @@ def synthesize(
                 )
             )
 
-    extra: dict[str, Any] = {
-        "synthetic": {
-            "generator": "atlbench synth",
-            "version": GENERATOR_VERSION,
-            "seed": seed,
-            "profile": recorded_profile.to_json(),
-            "operations": dict(sorted(writer.operations.items())),
-            "groundTruthSha256": ground_truth_digest(document),
-            "note": "synthetic run derived from the ground truth; not produced by a language model",
-        }
+    synthetic: dict[str, Any] = {
+        "generator": "atlbench synth",
+        "version": GENERATOR_VERSION,
+        "seed": seed,
+        "profile": recorded_profile.to_json(),
     }
+    if template != STUDY_TEMPLATE:
+        synthetic["template"] = {
+            "name": template,
+            "noiseFactor": factor,
+            "note": "a made-up template effect (every noise probability times noiseFactor); no prompt "
+            "was sent",
+        }
+    synthetic |= {
+        "operations": dict(sorted(writer.operations.items())),
+        "groundTruthSha256": ground_truth_digest(document),
+        "note": "synthetic run derived from the ground truth; not produced by a language model",
+    }
+    label = noise.name if template == STUDY_TEMPLATE else f"{noise.name}, template {template}"
+    extra: dict[str, Any] = {"synthetic": synthetic}
     if renaming is not None:
         extra["variant"] = renaming.to_json()
     return export_document(
@@ -321,9 +397,10 @@ def synthesize(
         target=writer.target_package,
         provider=noise.name,
         model=f"atlbench-synth-v{GENERATOR_VERSION}",
-        model_label=f"synthetic ({noise.name}), seed {seed}",
+        model_label=f"synthetic ({label}), seed {seed}",
         mappings=writer.entries,
         extra=extra,
+        template=template,
     )
 
 
@@ -350,10 +427,12 @@ def write_synthetic_runs(
     progress: Callable[[str], None] | None = None,
     variants: Sequence[str] = (ORIGINAL,),
     variant_seed: int = DEFAULT_SEED,
+    template: str = STUDY_TEMPLATE,
 ) -> SynthReport:
-    """Write ``<folder>/<out_dir>/<profile>-runNN.json`` for every transformation folder under ``root``,
-    and ``<folder>/<out_dir>/<variant>/<profile>-runNN.json`` for every task variant other than
-    ``original`` (its renaming drawn with ``variant_seed``, ``docs/VARIANTS.md``).
+    """Write ``<folder>/<out_dir>/<profile>-runNN.json`` for every transformation folder under ``root``
+    (``<profile>-<template>-runNN.json`` for a template other than the study's), and
+    ``<folder>/<out_dir>/<variant>/...`` for every task variant other than ``original`` (its renaming
+    drawn with ``variant_seed``, ``docs/VARIANTS.md``).
 
     An existing file with the same content is left as it is; one with other content is only replaced
     with ``force`` (a hand-edited run is never lost silently).
@@ -386,13 +465,14 @@ def write_synthetic_runs(
             export = synthesize(
                 document,
                 noise=noise,
-                seed=run_seed(seed, noise.name, folder.name, number, variant),
+                seed=run_seed(seed, noise.name, folder.name, number, variant, template),
                 source_view=metamodels.source,
                 target_view=metamodels.target,
                 renaming=renaming,
+                template=template,
             )
             runs_dir = folder.path / out_dir if variant == ORIGINAL else folder.path / out_dir / variant
-            path = runs_dir / f"{noise.name}-run{number:02d}.json"
+            path = runs_dir / f"{noise.name}{template_suffix(template)}-run{number:02d}.json"
             text = dumps_json(export)
             if path.exists() and path.read_text(encoding="utf-8") == text:
                 report.unchanged.append(path)

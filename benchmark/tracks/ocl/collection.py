@@ -2,9 +2,10 @@
 mode, provider, run) of every run file (:mod:`.runs`), plus the live baselines (:mod:`.baselines`).
 
 Case ids read ``library-rename-Synthetic-Noisy-run01`` and ``library-rename-Oracle``, so ``-k rename``,
-``-k library`` or ``-k Oracle`` select what they say. A task is ``<dataset model>-<mode>``
-(:class:`~.variants.Tasks`); a run file that cannot be read is a case of its own (task ``runs``), whose row
-says why.
+``-k library`` or ``-k Oracle`` select what they say; a run asked with a prompt template other than the
+study's has the template after the provider (``library-rename-Synthetic-Noisy-terse-run01``: ``-k terse``).
+A task is ``<dataset model>-<mode>`` (:class:`~.variants.Tasks`); a run file that cannot be read is a case
+of its own (task ``runs``), whose row says why.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from benchmark.core.fileio import sha256_file
+from benchmark.core.rows import STUDY_TEMPLATE
 from benchmark.core.track import Collection, GroundTruthCase, RunCase, SkippedInput
 from benchmark.tracks.ocl.dataset import Dataset
 from benchmark.tracks.ocl.runs import peek_run, run_files
@@ -45,13 +47,18 @@ def collect(
                 RunCase(track, UNREADABLE_TASK, "unknown", path.stem, f"unreadable-{label}", file=path)
             )
             continue
+        template = "" if run.template == STUDY_TEMPLATE else f"{run.template}-"
         for model in run.models:  # answered, or recorded as unanswered: a missing run is listed
             task = tasks.of(model, run.mode)
-            case_id = f"{task}-{run.provider}-{run.run}"
+            case_id = f"{task}-{run.provider}-{template}{run.run}"
             if case_id in seen:
                 case_id = f"{case_id}-{path.stem}"
             seen.add(case_id)
-            runs.append(RunCase(track, task, run.provider, run.run, case_id, file=path, model=run.model))
+            runs.append(
+                RunCase(
+                    track, task, run.provider, run.run, case_id, path, model=run.model, template=run.template
+                )
+            )
         for model in sorted(set(dataset.models) - set(run.models)):
             skipped.append(SkippedInput(path, f"no answers for model {model}"))
     return Collection(

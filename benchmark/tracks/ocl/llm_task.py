@@ -2,13 +2,16 @@
 
 Each prompt shows one variant of a dataset model as PlantUML (the original, or the model transformed by
 ``--ocl-mode``, with the session's transformation seed) and one constraint's specification in the
-variant's words (identifiers replaced as the transformation renamed them), through the shipped
-``prompt_template.md`` or a replacement given with ``--prompt-template`` (placeholders ``{{modelName}}``,
-``{{plantuml}}``, ``{{specification}}``, ``{{constraintId}}``; ``{{plantuml}}`` and ``{{specification}}``
-are required). ``-k`` selects by ``model`` or ``model/constraint`` (substring match).
+variant's words (identifiers replaced as the transformation renamed them), through the shipped templates
+chosen with ``--template`` (``study``: ``prompt_template.md``, the default; ``terse``: ``prompt_terse.md``;
+``stepwise``: ``prompt_stepwise.md``, the output format first; ``docs/TEMPLATES.md``) or a replacement given
+with ``--prompt-template`` (placeholders ``{{modelName}}``, ``{{plantuml}}``, ``{{specification}}``,
+``{{constraintId}}``; ``{{plantuml}}`` and ``{{specification}}`` are required). ``-k`` selects by ``model``
+or ``model/constraint`` (substring match).
 
-Answers are filed, raw, in the run file of (provider, run, mode) (:mod:`.runs`, ``runs/<provider>/runNN/
-<mode>.json``), one answer per constraint; each answer's provenance (cache key, prompt hash, template
+Answers are filed, raw, in the run file of (provider, template, run, mode) (:mod:`.runs`,
+``runs/<provider>/runNN/<mode>.json``, ``runs/<provider>/<template>/runNN/<mode>.json`` for a template
+other than the study's), one answer per constraint; each answer's provenance (cache key, prompt hash, template
 hash, parameters, timestamp) sits in the file's ``generation`` block. The judge reads the raw text, so an
 answer without a usable constraint is filed too (and reported as unusable here), and becomes a failure
 in the tables. A request that got no answer (HTTP error, timeout, budget, rate limit, offline miss) is
@@ -22,31 +25,44 @@ run file that ``generate`` did not write is never overwritten. The raw logs are
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from benchmark.core.fileio import dumps_json, write_text_atomic
+from benchmark.core.rows import STUDY_TEMPLATE
 from benchmark.llm.ledger import ledger_entry
 from benchmark.llm.naming import log_file_name
 from benchmark.llm.prompt import PromptTemplate, load_template
 from benchmark.llm.requests import Job, JobResult, LlmRequest
 from benchmark.llm.task import FILED_NO_ANSWER, FILED_OK, FILED_REFUSED, FILED_UNUSABLE, Filed
+from benchmark.llm.templates import STEPWISE, TERSE, TemplateCatalog, describe_templates, template_record
 from benchmark.tracks.ocl.dataset import Dataset
 from benchmark.tracks.ocl.runs import NO_ANSWER, RUN_FORMAT, RUN_VERSION, run_path
 from benchmark.tracks.ocl.scoring.extract import extract_constraint
 from benchmark.tracks.ocl.variants import ORIGINAL, Variant, Variants
 
-BUILTIN_TEMPLATE = ("benchmark.tracks.ocl", "prompt_template.md")
+PACKAGE = "benchmark.tracks.ocl"
+PART = "prompt"
+TEMPLATES = TemplateCatalog(
+    PACKAGE,
+    {
+        STUDY_TEMPLATE: {PART: "prompt_template.md"},
+        TERSE: {PART: "prompt_terse.md"},
+        STEPWISE: {PART: "prompt_stepwise.md"},
+    },
+)
+BUILTIN_TEMPLATE = (PACKAGE, TEMPLATES.files[STUDY_TEMPLATE][PART])
 PLACEHOLDERS = frozenset({"modelName", "plantuml", "specification", "constraintId"})
 REQUIRED = frozenset({"plantuml", "specification"})
 GENERATOR = "atlbench generate"
 LOG_DIR = ".log"
 
 
-def ocl_template(path: str | Path | None = None) -> PromptTemplate:
-    template = load_template(path, builtin=BUILTIN_TEMPLATE)
+def ocl_template(path: str | Path | None = None, name: str = STUDY_TEMPLATE) -> PromptTemplate:
+    """The template in ``path``, or the shipped template ``name``, checked."""
+    template = load_template(path, builtin=(PACKAGE, TEMPLATES.files[name][PART]))
     template.check(PLACEHOLDERS, REQUIRED)
     return template
 
@@ -66,17 +82,34 @@ def _selected(key: str, selectors: Sequence[str]) -> bool:
     return not selectors or any(s.lower() in key.lower() for s in selectors)
 
 
-class OclTask:
-    """The jobs of one mode: every selected (model, constraint) times every run index."""
+@dataclass(frozen=True)
+class OclJob:
+    """What a job label stands for: a request, a template (by name) and a run index."""
 
-    def __init__(self, variants: Variants, dataset: Dataset, request: Any, template: PromptTemplate) -> None:
+    item: Request
+    template: str
+    run_index: int
+
+
+class OclTask:
+    """The jobs of one mode: every selected (model, constraint) times every template and run index."""
+
+    def __init__(
+        self,
+        variants: Variants,
+        dataset: Dataset,
+        request: Any,
+        templates: PromptTemplate | Mapping[str, PromptTemplate],
+    ) -> None:
         from benchmark.core.errors import ConfigurationError
 
         self.root = dataset.root
         self.config = request.config
         self.runs = sorted(set(request.runs))
         self.redactor = request.redactor
-        self.template = template
+        self.templates = (
+            {STUDY_TEMPLATE: templates} if isinstance(templates, PromptTemplate) else dict(templates)
+        )
         self.mode = request.options.get("ocl_mode") or ORIGINAL
         self.seed = variants.seed
         self.requests: list[Request] = []
@@ -88,10 +121,16 @@ class OclTask:
             self.requests += [Request(name, cid, variant) for cid in chosen]
         if not self.requests:
             raise ConfigurationError(f"no constraint matches {' '.join(request.selectors)}", field="-k")
-        self._by_label: dict[str, Request] = {}
+        self._by_label: dict[str, OclJob] = {}
 
-    def prompt(self, item: Request) -> str:
-        return self.template.render(
+    @property
+    def template(self) -> PromptTemplate:
+        """The template of a task that asks with one (the study's, or its replacement)."""
+        (only,) = self.templates.values()
+        return only
+
+    def prompt(self, item: Request, template: str = STUDY_TEMPLATE) -> str:
+        return self.templates[template].render(
             {
                 "modelName": item.variant.model.name,
                 "plantuml": item.variant.puml.strip(),
@@ -103,11 +142,11 @@ class OclTask:
     def run_name(self, index: int) -> str:
         return f"run{index:02d}"
 
-    def output_path(self, run_index: int) -> Path:
-        return run_path(self.root, self.config.name, self.run_name(run_index), self.mode)
+    def output_path(self, run_index: int, template: str = STUDY_TEMPLATE) -> Path:
+        return run_path(self.root, self.config.name, self.run_name(run_index), self.mode, template)
 
     def output_of(self, job: Job) -> Path:
-        return self.output_path(job.request.run_index)
+        return self.output_path(job.request.run_index, self._by_label[job.label].template)
 
     def log_path(self) -> Path:
         return self.root / "runs" / LOG_DIR / log_file_name(self.config.name)
@@ -115,24 +154,30 @@ class OclTask:
     def jobs(self) -> list[Job]:
         jobs = []
         for item in self.requests:
-            prompt = self.prompt(item)
-            for index in self.runs:
-                label = f"{item.key} {self.mode} {self.run_name(index)}"
-                self._by_label[label] = item
-                request = LlmRequest(prompt=prompt, parameters=self.config.parameters, run_index=index)
-                jobs.append(Job(request=request, label=label, log_path=self.log_path()))
+            for template in self.templates:
+                prompt = self.prompt(item, template)
+                named = "" if template == STUDY_TEMPLATE else f" {template}"
+                for index in self.runs:
+                    label = f"{item.key} {self.mode}{named} {self.run_name(index)}"
+                    self._by_label[label] = OclJob(item, template, index)
+                    request = LlmRequest(prompt=prompt, parameters=self.config.parameters, run_index=index)
+                    jobs.append(Job(request=request, label=label, log_path=self.log_path()))
         return jobs
 
-    def _document(self, path: Path, run_index: int) -> dict[str, Any] | None:
+    def _document(self, path: Path, run_index: int, template: str) -> dict[str, Any] | None:
         """The run file to add an answer to (a new one when absent); ``None`` when it is not ours."""
         if not path.exists():
-            return {
+            document: dict[str, Any] = {
                 "format": RUN_FORMAT,
                 "version": RUN_VERSION,
                 "provider": self.config.name,
                 "model": self.config.model,
                 "run": self.run_name(run_index),
                 "mode": self.mode,
+            }
+            if template != STUDY_TEMPLATE:
+                document["template"] = template
+            return document | {
                 "seed": self.seed,
                 "answers": {},
                 "generation": {"generator": GENERATOR, "answers": {}},
@@ -148,10 +193,11 @@ class OclTask:
 
     def file(self, result: JobResult) -> Filed:
         label = result.job.label
-        item = self._by_label[label]
+        found = self._by_label[label]
+        item, name = found.item, found.template
         index = result.job.request.run_index
-        path = self.output_path(index)
-        document = self._document(path, index)
+        path = self.output_path(index, name)
+        document = self._document(path, index, name)
         if document is None:
             return Filed(
                 label,
@@ -167,11 +213,7 @@ class OclTask:
         document["answers"].setdefault(item.model, {})[item.constraint] = completion.text
         document["generation"]["answers"][item.key] = {
             "providerKind": self.config.kind,
-            "promptTemplate": {
-                "name": Path(self.template.origin.removeprefix("builtin:")).name,
-                "builtin": self.template.origin.startswith("builtin:"),
-                "sha256": self.template.sha256,
-            },
+            "promptTemplate": template_record(self.templates[name]),
             "promptSha256": request.prompt_sha256,
             "parameters": request.parameters.to_json(index),
             "cacheKey": result.key,
@@ -239,15 +281,17 @@ class OclTrackTask:
     """The OCL track's :class:`~benchmark.llm.task.TrackTask`: a single pass of :class:`OclTask`."""
 
     def __init__(self, variants: Variants, dataset: Dataset, request: Any) -> None:
-        self.template = ocl_template(request.prompt_template)
-        self.task = OclTask(variants, dataset, request, self.template)
+        self.templates = {
+            name: ocl_template(path, name) for name, path in request.chosen_templates(TEMPLATES)
+        }
+        self.task = OclTask(variants, dataset, request, self.templates)
 
     def passes(self) -> Iterator[OclTask]:
         yield self.task
 
     def describe(self) -> dict[str, Any]:
         return {
-            "promptTemplate": self.template.describe(),
+            **describe_templates(self.templates),
             "oclMode": self.task.mode,
             "oclSeed": self.task.seed,
         }
@@ -256,4 +300,4 @@ class OclTrackTask:
         return sorted((self.task.root / "runs" / LOG_DIR).glob("*.jsonl"))
 
 
-__all__ = ["OclTask", "OclTrackTask", "ocl_template"]
+__all__ = ["TEMPLATES", "OclTask", "OclTrackTask", "ocl_template"]

@@ -6,11 +6,12 @@
      "provider": "GPT-4o", "model": "gpt-4o-2024-08-06", "run": "run01", "mode": "rename", "seed": 0,
      "answers": {"library": {"maxLoansLimit": "raw answer text, as the LLM gave it", ...}, ...}}
 
-``mode`` is ``original`` or one of the seven transformation modes; ``seed`` is the transformation seed
-the prompts were built with (a transformed model of another seed has other names, so a file whose seed is
-not the session's cannot be judged). ``answers`` maps a dataset model to its constraints' raw answers.
-A request that got no answer (``atlbench generate``: HTTP error, timeout, budget, rate limit) is recorded
-in the ``generation`` block, never in ``answers``::
+``mode`` is ``original`` or one of the seven transformation modes; ``template`` (only when not the
+study's, ``docs/TEMPLATES.md``) names the prompt template the answers were asked with; ``seed`` is the
+transformation seed the prompts were built with (a transformed model of another seed has other names, so
+a file whose seed is not the session's cannot be judged). ``answers`` maps a dataset model to its
+constraints' raw answers. A request that got no answer (``atlbench generate``: HTTP error, timeout,
+budget, rate limit) is recorded in the ``generation`` block, never in ``answers``::
 
     "generation": {"generator": "atlbench generate", "answers": {
         "library/barcodePrefix": {"status": "no-answer", "error": "HTTP 503 ...", "missing": "error", ...}}}
@@ -18,7 +19,8 @@ in the ``generation`` block, never in ``answers``::
 Those are :attr:`RunFile.unanswered`; a run case (a dataset model of the file) with an unanswered or
 absent constraint is a *missing* run, never judged (``docs/OCL.md``, "Missing, unusable, excluded"). Where
 a file sits below ``runs/`` does not matter (``atlbench generate`` writes
-``runs/<provider>/<run>/<mode>.json``); what it says does. ``docs/OCL.md`` documents the format.
+``runs/<provider>/<run>/<mode>.json``, and ``runs/<provider>/<template>/<run>/<mode>.json`` for a template
+other than the study's); what it says does. ``docs/OCL.md`` documents the format.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from typing import Any
 
 from benchmark.core.errors import InputFormatError
 from benchmark.core.fileio import MAX_RUN_FILE_BYTES, read_json_capped
+from benchmark.core.rows import STUDY_TEMPLATE, TEMPLATE_NAME
 
 RUN_FORMAT = "atlbench-ocl-run"
 RUN_VERSION = 1
@@ -52,6 +55,7 @@ class RunFile:
     answers: dict[str, dict[str, str]]  # dataset model -> constraint id -> raw answer
     #: dataset model -> constraint id -> why its request got no answer (the file's generation block)
     unanswered: dict[str, dict[str, str]] = field(default_factory=dict)
+    template: str = STUDY_TEMPLATE
 
     @property
     def models(self) -> list[str]:
@@ -59,21 +63,24 @@ class RunFile:
         return sorted(set(self.answers) | set(self.unanswered))
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "format": RUN_FORMAT,
             "version": RUN_VERSION,
             "provider": self.provider,
             "model": self.model,
             "run": self.run,
             "mode": self.mode,
-            "seed": self.seed,
-            "answers": self.answers,
         }
+        if self.template != STUDY_TEMPLATE:
+            data["template"] = self.template
+        return data | {"seed": self.seed, "answers": self.answers}
 
 
-def run_path(root: Path, provider: str, run: str, mode: str) -> Path:
-    """Where ``atlbench generate`` and ``atlbench ocl synth`` file a run (``runs/PROVIDER/RUN/MODE.json``)."""
-    return root / "runs" / provider / run / f"{mode}.json"
+def run_path(root: Path, provider: str, run: str, mode: str, template: str = STUDY_TEMPLATE) -> Path:
+    """Where ``atlbench generate`` and ``atlbench ocl synth`` file a run (``runs/PROVIDER/RUN/MODE.json``;
+    ``runs/PROVIDER/TEMPLATE/RUN/MODE.json`` for a template other than the study's)."""
+    folder = root / "runs" / provider
+    return (folder if template == STUDY_TEMPLATE else folder / template) / run / f"{mode}.json"
 
 
 def run_files(root: Path) -> list[Path]:
@@ -106,6 +113,11 @@ def read_run(path: Path) -> RunFile:
     seed = data.get("seed", 0)
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise RunFileError("expected a non-negative integer", file=path, field="$.seed")
+    template = data.get("template", STUDY_TEMPLATE)
+    if not isinstance(template, str) or not TEMPLATE_NAME.match(template):
+        raise RunFileError(
+            "expected a prompt template's name (lower-case letters, digits, _)", file=path, field="$.template"
+        )
     answers = data.get("answers")
     if not isinstance(answers, dict):
         raise RunFileError("expected an object mapping models to answers", file=path, field="$.answers")
@@ -120,7 +132,15 @@ def read_run(path: Path) -> RunFile:
                 raise RunFileError("expected the answer's text (a string)", file=path, field=f"{field}.{cid}")
     unanswered = _unanswered(data.get("generation"), answers, path)
     return RunFile(
-        path, texts["provider"], texts["model"], texts["run"], texts["mode"], seed, answers, unanswered
+        path,
+        texts["provider"],
+        texts["model"],
+        texts["run"],
+        texts["mode"],
+        seed,
+        answers,
+        unanswered,
+        template,
     )
 
 

@@ -82,7 +82,7 @@ def judged(rows: Iterable[Any]) -> list[Judged]:
         for item in payload.judgements:
             out.append(
                 Judged(
-                    row.provider,
+                    row.series,  # the provider, with its prompt template when not the study's
                     row.model,
                     row.run,
                     payload.dataset_model,

@@ -17,6 +17,12 @@ A latent draw per (provider, run, model, constraint) decides skill, so an answer
 transformed model is usually correct on the original too (robustness below accuracy, as for real
 models). Answers come in varied presentations (fenced code, inline code, prose around the constraint,
 unnamed invariants) so that the extraction rules are exercised on every run.
+
+**Template-sensitive profile.** ``atlbench ocl synth --template NAME`` writes the runs the profiles of
+:data:`TEMPLATE_PROFILES` "would" give under another of the track's prompt templates (``docs/TEMPLATES.md``):
+the same providers with other skills, filed as ``runs/<provider>/<template>/<run>/<mode>.json`` with
+``template`` set; ``--model`` and ``--mode`` restrict them to some models and modes. The skills are made
+up, to give the prompt-sensitivity report something to show; no prompt was sent.
 """
 
 from __future__ import annotations
@@ -24,10 +30,13 @@ from __future__ import annotations
 import hashlib
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from benchmark.core.fileio import write_json_atomic
+from benchmark.core.rows import STUDY_TEMPLATE
+from benchmark.llm.templates import STEPWISE, TERSE
 from benchmark.tracks.ocl.dataset import Dataset
 from benchmark.tracks.ocl.runs import RunFile, run_path
 from benchmark.tracks.ocl.variants import ORIGINAL, VariantSource, modes
@@ -61,6 +70,63 @@ PROFILES = (
         0.7,
     ),
 )
+
+#: The profiles under each template other than the study's (module docstring): Synthetic-Noisy loses
+#: accuracy and robustness with the terse wording; Synthetic-Sloppy becomes far more robust with the
+#: stepwise one, so that the two swap places there. Made up; no prompt was sent.
+TEMPLATE_PROFILES: dict[str, tuple[Profile, ...]] = {
+    TERSE: (
+        Profile(
+            "Synthetic-Noisy",
+            "synthetic-noisy-1",
+            ("run01", "run02"),
+            0.7,
+            {"rename": 0.6, "attribute": 0.7, "association": 0.75},
+            0.6,
+        ),
+        Profile(
+            "Synthetic-Sloppy",
+            "synthetic-sloppy-1",
+            ("run01", "run02"),
+            0.5,
+            {"rename": 0.55, "attribute": 0.6, "association": 0.65},
+            0.7,
+        ),
+    ),
+    STEPWISE: (
+        Profile(
+            "Synthetic-Noisy",
+            "synthetic-noisy-1",
+            ("run01", "run02"),
+            0.8,
+            {"rename": 0.8, "attribute": 0.75, "association": 0.8},
+            0.5,
+        ),
+        Profile(
+            "Synthetic-Sloppy",
+            "synthetic-sloppy-1",
+            ("run01", "run02"),
+            0.75,
+            {"rename": 1.0, "attribute": 0.95, "association": 0.95},
+            0.2,
+        ),
+    ),
+}
+
+
+def profiles_of(template: str) -> tuple[Profile, ...]:
+    """The synthetic profiles as they answer under ``template``."""
+    if template == STUDY_TEMPLATE:
+        return PROFILES
+    if template not in TEMPLATE_PROFILES:
+        from benchmark.core.errors import ConfigurationError
+
+        raise ConfigurationError(
+            f"no synthetic profile for template {template!r}; known: {', '.join(TEMPLATE_PROFILES)}",
+            field="--template",
+        )
+    return TEMPLATE_PROFILES[template]
+
 
 _FLIPS = (("<=", "<"), (">=", ">"), ("<>", "="), (" < ", " <= "), (" > ", " >= "), (" = ", " <> "))
 
@@ -120,17 +186,24 @@ def _present(text: str, rng: random.Random) -> str:
 
 
 def synthesize(
-    sources: dict[str, VariantSource], profile: Profile, run: str, mode: str, seed: int
+    sources: dict[str, VariantSource],
+    profile: Profile,
+    run: str,
+    mode: str,
+    seed: int,
+    template: str = STUDY_TEMPLATE,
 ) -> dict[str, dict[str, str]]:
-    """``answers`` of one run file: dataset model -> constraint id -> raw answer."""
+    """``answers`` of one run file: dataset model -> constraint id -> raw answer (the draws of a template
+    other than the study's are its own)."""
+    who = (profile.provider,) if template == STUDY_TEMPLATE else (profile.provider, template)
     answers: dict[str, dict[str, str]] = {}
     for name, source in sources.items():
         variant, original = source.variant(mode, seed), source.variant(ORIGINAL, seed)
         classes = sorted(variant.model.classes)
         given: dict[str, str] = {}
         for cid, reference in variant.references.items():
-            latent = _rng("skill", seed, profile.provider, run, name, cid).random()
-            rng = _rng("answer", seed, profile.provider, run, mode, name, cid)
+            latent = _rng("skill", seed, *who, run, name, cid).random()
+            rng = _rng("answer", seed, *who, run, mode, name, cid)
             if latent < _skill(profile, mode) and rng.random() < 0.97:
                 given[cid] = _present(reference, rng)
                 continue
@@ -151,18 +224,34 @@ def synthesize(
     return answers
 
 
-def write_synthetic_runs(dataset: Dataset, seed: int = 0) -> list[Path]:
-    """Every synthetic run file of the dataset (``runs/<provider>/<run>/<mode>.json``), written."""
-    sources = {name: VariantSource(entry) for name, entry in dataset.models.items()}
+def write_synthetic_runs(
+    dataset: Dataset,
+    seed: int = 0,
+    template: str = STUDY_TEMPLATE,
+    models: Sequence[str] = (),
+    chosen_modes: Sequence[str] = (),
+) -> list[Path]:
+    """Every synthetic run file of the dataset (``runs/<provider>/<run>/<mode>.json``; under
+    ``<provider>/<template>/`` for another template than the study's), written; ``models`` and
+    ``chosen_modes`` restrict them (none: all)."""
+    from benchmark.core.errors import ConfigurationError
+
+    unknown = sorted(set(models) - set(dataset.models))
+    if unknown:
+        raise ConfigurationError(f"no model {', '.join(unknown)} in the dataset", field="--model")
+    wanted = [name for name in dataset.models if not models or name in models]
+    sources = {name: VariantSource(dataset.models[name]) for name in wanted}
     written = []
-    for profile in PROFILES:
+    for profile in profiles_of(template):
         for run in profile.runs:
             for mode in modes():
-                answers = synthesize(sources, profile, run, mode, seed)
-                path = run_path(dataset.root, profile.provider, run, mode)
-                document = RunFile(path, profile.provider, profile.llm, run, mode, seed, answers)
+                if chosen_modes and mode not in chosen_modes:
+                    continue
+                answers = synthesize(sources, profile, run, mode, seed, template)
+                path = run_path(dataset.root, profile.provider, run, mode, template)
+                document = RunFile(path, profile.provider, profile.llm, run, mode, seed, answers, template)
                 written.append(write_json_atomic(path, document.to_json()))
     return written
 
 
-__all__ = ["PROFILES", "Profile", "synthesize", "write_synthetic_runs"]
+__all__ = ["PROFILES", "TEMPLATE_PROFILES", "Profile", "profiles_of", "synthesize", "write_synthetic_runs"]

@@ -10,7 +10,9 @@ run):
   themselves: 100 % everywhere, or the scorer is wrong). A baseline does not depend on k.
 
 Case ids read ``<pair>-<operator>-k<k>-<stage>-<provider>-run<NN>`` (baselines: ``<pair>-<operator>-
-<stage>-<Baseline>``), so ``-k "to_many and k2 and inverse"`` selects what it says. A run file that cannot
+<stage>-<Baseline>``), so ``-k "to_many and k2 and inverse"`` selects what it says; a run asked with a
+prompt template other than the study's has the template after the provider
+(``<pair>-<operator>-k<k>-<stage>-<provider>-<template>-run<NN>``: ``-k terse``). A run file that cannot
 be read (cut off, not UTF-8, too large, not of the documented shape) is a case of its own,
 ``unreadable-<path>`` (task ``runs``), whose row is excluded and says why: it is listed, never skipped.
 """
@@ -23,6 +25,7 @@ from pathlib import Path
 
 from benchmark.core.errors import InputFormatError
 from benchmark.core.fileio import sha256_file
+from benchmark.core.rows import STUDY_TEMPLATE
 from benchmark.core.track import Collection, GroundTruthCase, RunCase, SkippedInput
 from benchmark.tracks.roundtrip.names import STAGES
 from benchmark.tracks.roundtrip.reading.runfile import RUNS_DIR, read_run
@@ -77,7 +80,9 @@ class StageCases:
             if case is None:
                 skipped.append(SkippedInput(path, f"run of {run.case_id}, which is not a case of this study"))
                 continue
-            self._add(runs, case, run.stage, run.k, run.run, run.provider, "run file", path, run.model)
+            self._add(
+                runs, case, run.stage, run.k, run.run, run.provider, "run file", path, run.model, run.template
+            )
         if study.layout == "study":
             from benchmark.tracks.roundtrip.study.own_layout import study_answers
 
@@ -135,11 +140,22 @@ class StageCases:
         source: str,
         file: Path,
         model: str,
+        template: str = STUDY_TEMPLATE,
     ) -> None:
-        case_id = f"{case.domain}-{case.operator}-k{k}-{stage}-{provider}-run{run:02d}"
+        named = "" if template == STUDY_TEMPLATE else f"{template}-"
+        case_id = f"{case.domain}-{case.operator}-k{k}-{stage}-{provider}-{named}run{run:02d}"
         self._stage_cases[case_id] = StageCase(case, stage, k, run, source)
         runs.append(
-            RunCase(self.track, case.case_id, provider, run_name(k, run, stage), case_id, file, model=model)
+            RunCase(
+                self.track,
+                case.case_id,
+                provider,
+                run_name(k, run, stage),
+                case_id,
+                file,
+                model=model,
+                template=template,
+            )
         )
 
     def _stage_case(self, case: RunCase) -> StageCase:

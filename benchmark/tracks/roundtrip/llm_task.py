@@ -17,6 +17,9 @@ stage without answer also files its forward stage so (it was never asked: there 
 ``generate`` fills both in (the cache keeps every answer that did arrive); an earlier answer on disk is
 never replaced by "no answer".
 
+Every template chosen with ``--template`` (``docs/TEMPLATES.md``) is asked in the same passes; each run's
+forward stage uses the template (and system message) of its inverse stage.
+
 Files that ``atlbench generate`` did not write (synthetic runs, a study's imported answers) are never
 overwritten: that stage is reported as refused.
 """
@@ -30,6 +33,7 @@ from typing import Any
 
 from benchmark.core.errors import BenchmarkError, ConfigurationError
 from benchmark.core.fileio import dumps_json, sha256_file, sha256_text, write_text_atomic
+from benchmark.core.rows import STUDY_TEMPLATE
 from benchmark.llm.ledger import ledger_entry
 from benchmark.llm.naming import log_file_name
 from benchmark.llm.requests import Job, JobResult, LlmRequest
@@ -37,6 +41,7 @@ from benchmark.llm.task import FILED_NO_ANSWER, FILED_OK, FILED_REFUSED, FILED_U
 from benchmark.tracks.roundtrip.names import FORWARD, INVERSE
 from benchmark.tracks.roundtrip.prompt import (
     EXAMPLE_RULE,
+    TEMPLATES,
     RoundTripTemplates,
     example_pairs,
     load_templates,
@@ -73,10 +78,12 @@ class StageItem:
     prompt: str
     path: Path
     input: dict[str, Any]
+    template: str = STUDY_TEMPLATE
 
     @property
     def label(self) -> str:
-        return f"{self.case.case_id} k{self.k} run{self.run:02d} {self.stage}"
+        named = "" if self.template == STUDY_TEMPLATE else f" {self.template}"
+        return f"{self.case.case_id} k{self.k}{named} run{self.run:02d} {self.stage}"
 
 
 def select_cases(study: Study, selectors: Sequence[str]) -> list[RoundTripCase]:
@@ -112,7 +119,7 @@ class StagePass:
                     prompt=item.prompt,
                     parameters=config.parameters,
                     run_index=item.run,
-                    system=self.owner.templates.system_text,
+                    system=self.owner.template_sets[item.template].system_text,
                 ),
                 label=item.label,
                 log_path=self.owner.log_path,
@@ -141,14 +148,20 @@ class RoundTripLlmTask:
         redactor: Any,
         examples: Sequence[int] = (1,),
         example_seed: int = 0,
+        templates: Sequence[str] = (),
     ) -> None:
+        from benchmark.llm.templates import chosen_templates
+
         self.study = study
         self.config = config
         self.runs = sorted(set(runs))
         self.redactor = redactor
         self.ks = sorted(set(examples))
         self.example_seed = example_seed
-        self.templates: RoundTripTemplates = load_templates(prompt_template)
+        self.template_sets: dict[str, RoundTripTemplates] = {
+            name: load_templates(path, name)
+            for name, path in chosen_templates(TEMPLATES, templates, prompt_template)
+        }
         self.cases = select_cases(study, selectors)
         names = [pair.name for pair in study.pairs]
         for k in self.ks:
@@ -161,9 +174,23 @@ class RoundTripLlmTask:
         yield StagePass(self, INVERSE, self.inverse_items())
         yield StagePass(self, FORWARD, [self.forward_item(*entry) for entry in self._forward_inputs])
 
+    @property
+    def templates(self) -> RoundTripTemplates:
+        """The template of a task that asks with one (the study's, or its replacement)."""
+        (only,) = self.template_sets.values()
+        return only
+
     def describe(self) -> dict[str, Any]:
+        if list(self.template_sets) == [STUDY_TEMPLATE]:
+            templates = self.templates.describe()
+        else:
+            templates = {
+                "templates": {
+                    name: found.describe()["promptTemplates"] for name, found in self.template_sets.items()
+                }
+            }
         return {
-            **self.templates.describe(),
+            **templates,
             "examples": {"k": self.ks, "rule": EXAMPLE_RULE, "seed": self.example_seed},
         }
 
@@ -175,10 +202,10 @@ class RoundTripLlmTask:
     def log_path(self) -> Path:
         return self.study.root / RUNS_DIR / LOG_DIR / log_file_name(self.config.name)
 
-    def path(self, case: RoundTripCase, k: int, run: int, stage: str) -> Path:
-        return run_path(
-            self.study.root, case.domain, case.operator, self.config.name, self.config.model, k, run, stage
-        )
+    def path(self, case: RoundTripCase, k: int, run: int, stage: str, template: str = STUDY_TEMPLATE) -> Path:
+        config = self.config
+        root = self.study.root
+        return run_path(root, case.domain, case.operator, config.name, config.model, k, run, stage, template)
 
     def examples(self, case: RoundTripCase, k: int) -> tuple[str, ...]:
         return example_pairs([p.name for p in self.study.pairs], case.domain, k, self.example_seed)
@@ -192,26 +219,33 @@ class RoundTripLlmTask:
             given = case.delta_target
             for k in self.ks:
                 examples = self.examples(case, k)
-                prompt = stage_prompt(
-                    self.templates, INVERSE, self._examples_text(examples), model_text(given), k
-                )
-                source = {"file": given.name, "sha256": sha256_file(given)}
-                for run in self.runs:
-                    items.append(
-                        StageItem(
-                            case, k, run, INVERSE, examples, prompt, self.path(case, k, run, INVERSE), source
-                        )
+                for name, templates in self.template_sets.items():
+                    prompt = stage_prompt(
+                        templates, INVERSE, self._examples_text(examples), model_text(given), k
                     )
+                    source = {"file": given.name, "sha256": sha256_file(given)}
+                    for run in self.runs:
+                        path = self.path(case, k, run, INVERSE, name)
+                        items.append(StageItem(case, k, run, INVERSE, examples, prompt, path, source, name))
         return items
 
     def forward_item(self, inverse: StageItem, s_prime: str, inverse_file: Path) -> StageItem:
+        templates = self.template_sets[inverse.template]
         prompt = stage_prompt(
-            self.templates, FORWARD, self._examples_text(inverse.examples), s_prime.rstrip("\n"), inverse.k
+            templates, FORWARD, self._examples_text(inverse.examples), s_prime.rstrip("\n"), inverse.k
         )
         source = {"from": inverse_file.name, "sha256": sha256_text(s_prime)}
-        path = self.path(inverse.case, inverse.k, inverse.run, FORWARD)
+        path = self.path(inverse.case, inverse.k, inverse.run, FORWARD, inverse.template)
         return StageItem(
-            inverse.case, inverse.k, inverse.run, FORWARD, inverse.examples, prompt, path, source
+            inverse.case,
+            inverse.k,
+            inverse.run,
+            FORWARD,
+            inverse.examples,
+            prompt,
+            path,
+            source,
+            inverse.template,
         )
 
     # -- filing ----------------------------------------------------------------------------------------
@@ -223,7 +257,7 @@ class RoundTripLlmTask:
             "generator": GENERATOR,
             "providerKind": self.config.kind,
             "baseUrl": self.config.endpoint["baseUrl"],
-            "promptTemplates": self.templates.record(),
+            "promptTemplates": self.template_sets[item.template].record(),
             "promptSha256": request.prompt_sha256,
             "parameters": request.parameters.to_json(request.run_index),
             "cacheKey": result.key,
@@ -256,6 +290,7 @@ class RoundTripLlmTask:
             reason=fields.get("reason"),
             examples=item.examples,
             extra=extra,
+            template=item.template,
         )
 
     def _write(self, path: Path, run: StageRun) -> bool:
@@ -305,11 +340,21 @@ class RoundTripLlmTask:
         return Filed(item.label, FILED_UNUSABLE, path=item.path, message=message, changed=changed)
 
     def _file_not_run(self, inverse: StageItem, why: str) -> bool:
-        path = self.path(inverse.case, inverse.k, inverse.run, FORWARD)
+        path = self.path(inverse.case, inverse.k, inverse.run, FORWARD, inverse.template)
         if self._foreign(path):
             return False
         source = {"from": inverse.path.name}
-        forward = StageItem(inverse.case, inverse.k, inverse.run, FORWARD, inverse.examples, "", path, source)
+        forward = StageItem(
+            inverse.case,
+            inverse.k,
+            inverse.run,
+            FORWARD,
+            inverse.examples,
+            "",
+            path,
+            source,
+            inverse.template,
+        )
         reason = f"not run: the inverse answer is unusable ({why})"
         return self._write(
             path, self._document(forward, STATUS_NOT_RUN, reason=reason, generation={"generator": GENERATOR})

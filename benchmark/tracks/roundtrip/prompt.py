@@ -1,8 +1,11 @@
 """The round-trip track's prompts: the example pairs E, then the input model, then the stage's task.
 
-Three templates ship as package data (``prompt_inverse.md``, ``prompt_forward.md``, ``prompt_system.md``,
-the study's wording); ``--prompt-template DIR`` replaces any of them with ``DIR/inverse.md``,
-``DIR/forward.md`` and ``DIR/system.md`` (the others stay the shipped ones). Each template's SHA-256 is
+A template of this track has three parts: the inverse stage's prompt, the forward stage's and the system
+message. Three templates ship as package data (``docs/TEMPLATES.md``): ``study``, the study's wording
+(``prompt_inverse.md``, ``prompt_forward.md``, ``prompt_system.md``), ``terse``
+(``prompt_terse_*.md``) and ``stepwise`` (``prompt_stepwise_*.md``, the output first, then numbered steps);
+``--prompt-template DIR`` replaces any part of the template chosen with ``DIR/inverse.md``,
+``DIR/forward.md`` and ``DIR/system.md`` (the others stay the shipped ones). Each part's SHA-256 is
 recorded in every run file and raw log. A stage template may use ``{{examples}}`` and ``{{input}}``
 (required) and ``{{k}}``; the system template is sent as it is (an empty one sends no system message).
 
@@ -23,12 +26,25 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.core.errors import ConfigurationError
-from benchmark.llm.prompt import PromptTemplate, builtin_template, load_template
+from benchmark.core.rows import STUDY_TEMPLATE
+from benchmark.llm.prompt import PromptTemplate, load_template
+from benchmark.llm.templates import STEPWISE, TERSE, TemplateCatalog, template_record
 from benchmark.tracks.roundtrip.names import FORWARD, INVERSE
 from benchmark.tracks.roundtrip.study.cases import BasePair
 
 PACKAGE = "benchmark.tracks.roundtrip"
-BUILTIN_FILES = {INVERSE: "prompt_inverse.md", FORWARD: "prompt_forward.md", "system": "prompt_system.md"}
+SYSTEM = "system"
+BUILTIN_FILES = {INVERSE: "prompt_inverse.md", FORWARD: "prompt_forward.md", SYSTEM: "prompt_system.md"}
+TEMPLATES = TemplateCatalog(
+    PACKAGE,
+    {
+        STUDY_TEMPLATE: BUILTIN_FILES,
+        **{
+            name: {part: f"prompt_{name}_{part}.md" for part in (INVERSE, FORWARD, SYSTEM)}
+            for name in (TERSE, STEPWISE)
+        },
+    },
+)
 REPLACEMENT_FILES = {INVERSE: "inverse.md", FORWARD: "forward.md", "system": "system.md"}
 STAGE_PLACEHOLDERS = frozenset({"examples", "input", "k"})
 STAGE_REQUIRED = frozenset({"examples", "input"})
@@ -69,11 +85,7 @@ class RoundTripTemplates:
         """Name, origin kind and SHA-256 of each template (what every run file records; no local paths,
         so that a replay writes the same bytes wherever it runs)."""
         return {
-            name: {
-                "name": Path(template.origin.removeprefix("builtin:")).name,
-                "builtin": template.origin.startswith("builtin:"),
-                "sha256": template.sha256,
-            }
+            name: template_record(template)
             for name, template in (
                 ("inverse", self.inverse),
                 ("forward", self.forward),
@@ -82,9 +94,11 @@ class RoundTripTemplates:
         }
 
 
-def load_templates(folder: str | Path | None = None) -> RoundTripTemplates:
-    """The shipped templates, each replaced by its file in ``folder`` when there is one."""
-    builtin = {name: builtin_template(PACKAGE, file) for name, file in BUILTIN_FILES.items()}
+def load_templates(folder: str | Path | None = None, name: str = STUDY_TEMPLATE) -> RoundTripTemplates:
+    """The parts of the shipped template ``name``, each replaced by its file in ``folder`` when there is
+    one."""
+    files = TEMPLATES.files[name]
+    builtin = {part: TEMPLATES.load(name, part) for part in files}
     if folder is not None:
         folder = Path(folder)
         if not folder.is_dir():
@@ -94,8 +108,8 @@ def load_templates(folder: str | Path | None = None) -> RoundTripTemplates:
                 field="--prompt-template",
             )
         replaced = {
-            name: load_template(folder / file, builtin=(PACKAGE, BUILTIN_FILES[name]))
-            for name, file in REPLACEMENT_FILES.items()
+            part: load_template(folder / file, builtin=(PACKAGE, files[part]))
+            for part, file in REPLACEMENT_FILES.items()
             if (folder / file).is_file()
         }
         if not replaced:

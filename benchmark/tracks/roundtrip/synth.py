@@ -22,6 +22,14 @@ Noise weakens with more example pairs: every probability is multiplied by ``1 / 
 The runs are a pure function of the bundled files, the profile and the seed string
 ``"<seed>:<profile>:<pair>:<operator>:<k>:<run>"`` (``random.Random``, sorted inputs, no clock), so
 ``atlbench roundtrip synth --check`` can verify the bundled ones byte for byte.
+
+**Template-sensitive profile.** ``--template NAME`` writes the runs a profile "would" give under another of
+the track's prompt templates (``docs/TEMPLATES.md``): every noise probability but ``prose`` and ``flag``
+times the profile's factor for that template (:data:`TEMPLATE_NOISE`), the seed string
+``"<seed>:<profile>:<template>:<pair>:<operator>:<k>:<run>"``, files named
+``<provider>-<model>-<template>-k<k>-run<NN>-<stage>.json`` with ``template`` set; ``-k`` restricts them to
+some cases. The factors are made up, to give the prompt-sensitivity report something to show; no prompt
+was sent.
 """
 
 from __future__ import annotations
@@ -33,6 +41,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.core.fileio import dumps_json, write_text_atomic
+from benchmark.core.rows import STUDY_TEMPLATE
+from benchmark.llm.templates import STEPWISE, TERSE
 from benchmark.tracks.roundtrip.models.ecore_io import read_ecore, write_ecore
 from benchmark.tracks.roundtrip.models.ecoremodel import EcoreAttribute, EcoreClass, EcorePackage
 from benchmark.tracks.roundtrip.models.forward import ForwardMappingError, forward
@@ -128,6 +138,34 @@ PROFILES: dict[str, RoundTripNoise] = {
     )
 }
 BUNDLED_PROFILES = ("Synthetic-Careful", "Synthetic-Sloppy")
+#: Per template other than the study's: the factor on each profile's noise (a profile not listed keeps
+#: its noise). Made up: Synthetic-Careful slips more with the terse wording, and Synthetic-Sloppy gains so
+#: much from the stepwise one that it overtakes Synthetic-Careful there.
+TEMPLATE_NOISE: dict[str, dict[str, float]] = {
+    TERSE: {"Synthetic-Careful": 3.0, "Synthetic-Sloppy": 1.2},
+    STEPWISE: {"Synthetic-Careful": 2.0, "Synthetic-Sloppy": 0.15},
+}
+_UNSCALED = ("name", "prose", "flag", "k_gain", "description")
+
+
+def under_template(profile: RoundTripNoise, template: str) -> RoundTripNoise:
+    """The profile as it behaves under ``template`` (module docstring)."""
+    if template == STUDY_TEMPLATE:
+        return profile
+    if template not in TEMPLATE_NOISE:
+        from benchmark.core.errors import ConfigurationError
+
+        raise ConfigurationError(
+            f"no synthetic profile for template {template!r}; known: {', '.join(TEMPLATE_NOISE)}",
+            field="--template",
+        )
+    factor = TEMPLATE_NOISE[template].get(profile.name, 1.0)
+    scaled = {
+        name: min(1.0, value * factor) for name, value in asdict(profile).items() if name not in _UNSCALED
+    }
+    return replace(profile, **scaled)
+
+
 _RETYPE = {"EInt": "ELong", "ELong": "EInt", "EString": "EDate", "EDate": "EString", "EBoolean": "EInt"}
 
 
@@ -241,17 +279,18 @@ def _document(
     answer: str | None,
     status: Any,
     not_run: str,
+    template: str = STUDY_TEMPLATE,
 ) -> StageRun:
     """One synthetic run file; ``status`` None means the forward stage was not run."""
-    generation = {
-        "generator": GENERATOR,
-        "version": GENERATOR_VERSION,
-        "synthetic": {
-            "profile": profile.name,
-            "seed": seed_text,
-            "fired": noise.fired if noise is not None else [],
-        },
-    }
+    synthetic: dict[str, Any] = {"profile": profile.name, "seed": seed_text}
+    if template != STUDY_TEMPLATE:
+        synthetic["template"] = {
+            "name": template,
+            "noiseFactor": TEMPLATE_NOISE[template].get(profile.name, 1.0),
+            "note": "a made-up template effect on the profile's noise; no prompt was sent",
+        }
+    synthetic["fired"] = noise.fired if noise is not None else []
+    generation = {"generator": GENERATOR, "version": GENERATOR_VERSION, "synthetic": synthetic}
     extra: dict[str, Any] = {"examples": {"rule": EXAMPLE_RULE, "seed": seed}, "generation": generation}
     if status is not None:
         extra["extraction"] = status.extraction
@@ -268,6 +307,7 @@ def _document(
         reason=status.reason if status is not None else not_run,
         examples=examples,
         extra=extra,
+        template=template,
     )
 
 
@@ -278,25 +318,45 @@ class SynthReport:
     refused: tuple[Path, ...]  # files not written by the generator: left alone
 
 
-def _seed_text(seed: int, profile: str, case: RoundTripCase, k: int, run: int) -> str:
-    return f"{seed}:{profile}:{case.domain}:{case.operator}:{k}:{run}"
+def _seed_text(
+    seed: int, profile: str, case: RoundTripCase, k: int, run: int, template: str = STUDY_TEMPLATE
+) -> str:
+    who = profile if template == STUDY_TEMPLATE else f"{profile}:{template}"
+    return f"{seed}:{who}:{case.domain}:{case.operator}:{k}:{run}"
 
 
 def synthetic_runs(
-    study: Study, profile: RoundTripNoise, k: int, run: int, seed: int = 0
+    study: Study,
+    profile: RoundTripNoise,
+    k: int,
+    run: int,
+    seed: int = 0,
+    template: str = STUDY_TEMPLATE,
 ) -> list[tuple[Path, StageRun]]:
-    """The two run files of every case of the study for one (profile, k, run)."""
+    """The two run files of every case of the study for one (profile, k, run) under ``template``."""
     names = [pair.name for pair in study.pairs]
-    return [entry for case in study.cases for entry in _case_runs(study, case, names, profile, k, run, seed)]
+    return [
+        entry
+        for case in study.cases
+        for entry in _case_runs(study, case, names, profile, k, run, seed, template)
+    ]
 
 
 def _case_runs(
-    study: Study, case: RoundTripCase, names: list[str], profile: RoundTripNoise, k: int, run: int, seed: int
+    study: Study,
+    case: RoundTripCase,
+    names: list[str],
+    profile: RoundTripNoise,
+    k: int,
+    run: int,
+    seed: int,
+    template: str = STUDY_TEMPLATE,
 ) -> list[tuple[Path, StageRun]]:
     examples = example_pairs(names, case.domain, k, seed)
-    seed_text = _seed_text(seed, profile.name, case, k, run)
+    seed_text = _seed_text(seed, profile.name, case, k, run, template)
+    noisy = under_template(profile, template)
     rng = random.Random(seed_text)
-    inverse_noise = _Noise(profile, rng, k)
+    inverse_noise = _Noise(noisy, rng, k)
     package = read_ecore(case.source if inverse_noise("ignore_delta") else case.delta_source)
     package = _noisy_package(package, inverse_noise)
     inverse_answer = _answer(write_ecore(package), INVERSE, case, inverse_noise)
@@ -305,16 +365,17 @@ def _case_runs(
 
     def document(stage: str, noise: _Noise | None, answer: str | None, status: Any) -> StageRun:
         return _document(
-            case, stage, profile, k, run, seed, seed_text, examples, noise, answer, status, not_run
+            case, stage, profile, k, run, seed, seed_text, examples, noise, answer, status, not_run, template
         )
 
     def path(stage: str) -> Path:
-        return run_path(study.root, case.domain, case.operator, profile.name, SYNTH_MODEL, k, run, stage)
+        where = (study.root, case.domain, case.operator, profile.name, SYNTH_MODEL)
+        return run_path(*where, k, run, stage, template)
 
     result = [(path(INVERSE), document(INVERSE, inverse_noise, inverse_answer, inverse_status))]
     if inverse_status.status != "ok":
         return [*result, (path(FORWARD), document(FORWARD, None, None, None))]
-    forward_noise = _Noise(profile, rng, k)
+    forward_noise = _Noise(noisy, rng, k)
     try:
         schema = forward(package)
     except ForwardMappingError:
@@ -334,15 +395,22 @@ def write_synthetic_runs(
     *,
     check: bool = False,
     progress: Callable[[str], None] = lambda line: None,
+    template: str = STUDY_TEMPLATE,
+    selectors: Sequence[str] = (),
 ) -> SynthReport:
-    """Write (or with ``check``, compare) the synthetic runs; a file another tool wrote is left alone."""
+    """Write (or with ``check``, compare) the synthetic runs of the cases whose ``<pair>/<operator>``
+    holds one of ``selectors`` (all without any) under ``template``; a file another tool wrote is left
+    alone."""
+    if selectors:
+        chosen = [c for c in study.cases if any(s.casefold() in c.case_id.casefold() for s in selectors)]
+        study = replace(study, cases=chosen)
     written, unchanged, refused = [], [], []
     for name in profiles:
         profile = PROFILES[name]
         for k in examples:
             for run in range(1, runs + 1):
                 progress(f"{name} k{k} run{run:02d}")
-                for path, document in synthetic_runs(study, profile, k, run, seed):
+                for path, document in synthetic_runs(study, profile, k, run, seed, template):
                     text = dumps_json(document.to_json())
                     if path.exists() and path.read_text(encoding="utf-8") == text:
                         unchanged.append(path)

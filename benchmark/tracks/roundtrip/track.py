@@ -92,14 +92,21 @@ class RoundTripTrack(Track):
             "sqlNsURI": self.study.sql_kind.ns_uri,
         }
 
+    def condition(self, row: Row) -> str:
+        """The case, k and stage (``library/to_many k2-inverse``): templates are compared on the same."""
+        import re
+
+        return f"{row.task} {re.sub(r'-?run[0-9]+', '', row.run)}"
+
     def headline(self, rows: Any) -> dict[str, float]:
-        """Mean %WSuccess per provider over its scored stage evaluations (both stages)."""
+        """Mean %WSuccess per provider (and prompt template: :attr:`~benchmark.core.rows.Row.series`) over its
+        scored stage evaluations (both stages)."""
         from benchmark.tracks.roundtrip.payload import StagePayload
 
         values: dict[str, list[float]] = {}
         for row in rows:
             if row.ok:
-                values.setdefault(row.provider, []).append(float(StagePayload.of_row(row).pct_wsuccess))
+                values.setdefault(row.series, []).append(float(StagePayload.of_row(row).pct_wsuccess))
         return {provider: sum(v) / len(v) for provider, v in values.items()}
 
     def junit_properties(self, row: Row) -> list[tuple[str, str]]:
@@ -142,4 +149,5 @@ class RoundTripTrack(Track):
             redactor=request.redactor,
             examples=request.options.get("examples", (1,)),
             example_seed=request.options.get("example_seed", 0),
+            templates=request.templates,
         )

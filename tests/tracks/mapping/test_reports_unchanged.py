@@ -25,6 +25,9 @@ TEXT_FILES = (
     "summary.md",
     "statistics.json",
     "tables.tex",
+    "prompt_sensitivity.csv",
+    "prompt_sensitivity.md",
+    "prompt_sensitivity.tex",
     "index.html",
     "rq1_variants.csv",
 )

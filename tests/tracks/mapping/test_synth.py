@@ -14,7 +14,7 @@ from benchmark.tracks.mapping.interchange import (
 )
 from benchmark.tracks.mapping.scoring.compare import compare
 from benchmark.tracks.mapping.scoring.suggestions import parse_suggestions
-from benchmark.tracks.mapping.synth import PROFILES, run_seed, synthesize
+from benchmark.tracks.mapping.synth import PROFILES, TEMPLATE_NOISE, run_seed, synthesize, under_template
 
 TREE = Path(__file__).resolve().parents[2] / "harness" / "data" / "tree"
 
@@ -133,3 +133,41 @@ def test_the_bytes_written_do_not_depend_on_how_the_root_is_spelled(tmp_path, ca
 def test_zero_runs_is_an_option_error(tmp_path, capsys):
     assert main(["synth", str(tmp_path), "--runs", "0"]) == 2
     assert capsys.readouterr().err == "error: --runs: must be a whole number of at least 1, got 0\n"
+
+
+REPO = Path(__file__).resolve().parents[3]
+# The bundled runs of the other templates (docs/SYNTHETIC_RUNS.md): written with `atlbench synth
+# validation/T --profile Synthetic-Noisy --profile Synthetic-Sloppy --runs 2 --template NAME`.
+TEMPLATE_FOLDERS = ("Class2Relational", "Grafcet2Petrinet")
+
+
+def test_a_template_scales_the_noise_and_says_so():
+    document = _truth(partial=True)
+    noisy = PROFILES["Synthetic-Noisy"]
+    terse = under_template(noisy, "terse")
+    assert terse.drop_binding == pytest.approx(
+        noisy.drop_binding * TEMPLATE_NOISE["terse"]["Synthetic-Noisy"]
+    )
+    assert under_template(noisy, "study") is noisy
+    export = synthesize(
+        document, noise=noisy, seed=run_seed(0, noisy.name, "L", 1, "terse"), template="terse"
+    )
+    assert export["analysis"]["template"] == "terse" and export["analysis"]["provider"] == "Synthetic-Noisy"
+    assert export["synthetic"]["template"]["noiseFactor"] == TEMPLATE_NOISE["terse"]["Synthetic-Noisy"]
+    assert "template" not in synthesize(document, noise=noisy, seed="s")["analysis"]
+    assert run_seed(0, noisy.name, "L", 1) == "0:Synthetic-Noisy:L:1"  # the study's seeds as they were
+
+
+def test_the_bundled_runs_of_the_other_templates_are_what_synth_writes(tmp_path, capsys):
+    for name in TEMPLATE_FOLDERS:
+        shutil.copytree(REPO / "validation" / name, tmp_path / name)
+    for template in TEMPLATE_NOISE:
+        for name in TEMPLATE_FOLDERS:
+            arguments = ["synth", str(tmp_path / name), "--runs", "2", "--template", template]
+            arguments += ["--profile", "Synthetic-Noisy", "--profile", "Synthetic-Sloppy"]
+            assert main(arguments) == 0
+            assert "0 written, 4 unchanged" in capsys.readouterr().out
+    bundled = sorted(
+        p.name for p in (REPO / "validation").glob("*/runs/*-*-run*.json") if "-terse-" in p.name
+    )
+    assert len(bundled) == 2 * len(TEMPLATE_FOLDERS) * 2  # two profiles, two runs each

@@ -194,3 +194,52 @@ def test_requests_the_budget_stopped_are_missing_and_only_they_are_sent_again(
     assert again.stats.requests == len(references) - 2  # the two answers that arrived came from the cache
     assert again.stats.cache_hits == 2 and not read_run(run.path).unanswered
     assert track(library_root).score_run(case).ok
+
+
+def test_every_template_in_one_pass_filed_under_its_template_and_judged(
+    tmp_path: Path, library_root: Path, server: FakeLLMServer, monkeypatch
+) -> None:
+    report = generate(options(tmp_path, server, monkeypatch, selectors=["maxLoans"], templates=["all"]))
+    assert sorted(f.label for f in report.filed) == [
+        "library/maxLoansLimit rename run01",
+        "library/maxLoansLimit rename stepwise run01",
+        "library/maxLoansLimit rename terse run01",
+    ]
+    assert len({r.prompt for r in server.answer_requests()}) == 3
+    runs = library_root / "runs" / "OpenAI"
+    study = read_run(runs / "run01" / "rename.json")
+    assert study.template == "study" and "template" not in json.loads(study.path.read_text(encoding="utf-8"))
+    for name, file in (("terse", "prompt_terse.md"), ("stepwise", "prompt_stepwise.md")):
+        run = read_run(runs / name / "run01" / "rename.json")
+        assert run.template == name and set(run.answers["library"]) == {"maxLoansLimit"}
+        entry = json.loads(run.path.read_text(encoding="utf-8"))["generation"]["answers"]
+        assert entry["library/maxLoansLimit"]["promptTemplate"]["name"] == file
+    judged = track(library_root)
+    cases = {case.case_id: case for case in judged.collect().runs}
+    assert sorted(cases) == [
+        "library-rename-OpenAI-run01",
+        "library-rename-OpenAI-stepwise-run01",
+        "library-rename-OpenAI-terse-run01",
+    ]
+    for case in cases.values():  # one constraint of the model answered: each run waits for the others
+        row = judged.score_run(case)
+        assert not row.ok and "no answer for 9 of 10 constraints" in (judged.missing_reason(row) or "")
+    # the grid fills from the cache: nothing is asked again
+    before = len(server.answer_requests())
+    again = generate(options(tmp_path, server, monkeypatch, selectors=["maxLoans"], templates=["all"]))
+    assert again.stats.requests == 0 and len(server.answer_requests()) == before
+    # the model's other constraints under every template: then every template's run is judged
+    generate(options(tmp_path, server, monkeypatch, selectors=["library"], templates=["all"]))
+    judged = track(library_root)
+    for case in cases.values():
+        outcomes = {j["id"]: j["outcome"] for j in judged.score_run(case).payload["judgements"]}
+        assert outcomes["maxLoansLimit"] == "agreement"
+
+
+def test_a_template_field_that_is_not_a_name_is_an_input_error(tmp_path: Path) -> None:
+    path = tmp_path / "run.json"
+    document = {"format": "atlbench-ocl-run", "version": 1, "provider": "P", "model": "m", "run": "run01"}
+    document |= {"mode": "original", "template": "Terse Prompt", "seed": 0, "answers": {}}
+    path.write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(InputFormatError, match=r"\$\.template"):
+        read_run(path)

@@ -15,6 +15,9 @@ TEXT_FILES = (
     "ocl_mode_pairs.csv",
     "ocl_mode_pairs.tex",
     "ocl_cost.tex",
+    "prompt_sensitivity.csv",
+    "prompt_sensitivity.md",
+    "prompt_sensitivity.tex",
     "index.html",
     "terminal.txt",
 )

@@ -395,3 +395,39 @@ def test_a_forward_stage_the_budget_stopped_is_missing_and_only_it_is_sent_again
     again = generate(make_options(**only))
     assert again.stats.requests == 1 and again.stats.cache_hits == 1  # the inverse answer came from the cache
     assert read_run(folder / "OpenAI-gpt-test-1-k1-run01-forward.json").status == "ok"
+
+
+def test_every_template_in_the_same_two_passes_each_forward_stage_with_its_inverse_template(
+    make_options: Callable[..., GenerateOptions], server: FakeLLMServer, tmp_path: Path
+) -> None:
+    options = make_options(selectors=["library/to_many"], templates=["all"], track_options={"examples": (1,)})
+    report = generate(options)
+    assert sorted(f.label for f in report.filed) == [
+        f"library/to_many k1{named} run01 {stage}"
+        for named in ("", " stepwise", " terse")
+        for stage in ("forward", "inverse")
+    ]
+    assert all(f.ok for f in report.filed)
+    sent = server.answer_requests()
+    systems = {r.body["messages"][0]["content"] for r in sent}
+    assert len(sent) == 6 and len({r.prompt for r in sent}) == 6 and len(systems) == 3
+    folder = tmp_path / "validation" / "roundtrip" / "runs" / "library" / "to_many"
+    for template in ("study", "terse", "stepwise"):
+        named = "" if template == "study" else f"-{template}"
+        for stage in ("inverse", "forward"):
+            run = read_run(folder / f"OpenAI-gpt-test-1{named}-k1-run01-{stage}.json")
+            assert run.template == template and run.status == "ok"
+            recorded = run.extra["generation"]["promptTemplates"]
+            prefix = "prompt_" if template == "study" else f"prompt_{template}_"
+            assert recorded[stage]["name"] == f"{prefix}{stage}.md"
+            assert recorded["system"]["name"] == f"{prefix}system.md"
+    track = RoundTripTrack(TrackContext(data_root=tmp_path / "validation" / "roundtrip"))
+    ids = sorted(c.case_id for c in track.collect().runs if c.baseline is None)
+    assert ids == [
+        f"library-to_many-k1-{stage}-OpenAI-{named}run01"
+        for stage in ("forward", "inverse")
+        for named in ("", "stepwise-", "terse-")
+    ]
+    before = len(sent)
+    again = generate(options)
+    assert again.stats.requests == 0 and len(server.answer_requests()) == before  # replayed

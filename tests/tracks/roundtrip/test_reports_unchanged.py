@@ -15,6 +15,9 @@ TEXT_FILES = (
     "roundtrip_by_k.csv",
     "roundtrip_table.tex",
     "roundtrip_cost.tex",
+    "prompt_sensitivity.csv",
+    "prompt_sensitivity.md",
+    "prompt_sensitivity.tex",
     "index.html",
     "terminal.txt",
 )

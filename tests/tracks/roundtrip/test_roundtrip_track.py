@@ -37,9 +37,9 @@ def test_the_bundled_track_has_a_case_per_stage_evaluation_with_selectable_ids()
     collection = track().collect()
     assert len(collection.ground_truths) == 100
     ids = [case.case_id for case in collection.runs]
-    assert (
-        len(ids) == 100 * 2 * 2 * 2 + 100 * 2 * 2
-    )  # 2 synthetic providers x k in {1, 2} x 2 stages + baselines
+    # 2 synthetic providers x k in {1, 2} x 2 stages, the baselines, and the runs of the other prompt
+    # templates (2 pairs x 2 providers x 2 templates x 2 stages, k1; docs/TEMPLATES.md)
+    assert len(ids) == 100 * 2 * 2 * 2 + 100 * 2 * 2 + 2 * 2 * 2 * 2 * 2
     assert ids == sorted(ids) and len(set(ids)) == len(ids)
     assert "library-to_many-k2-inverse-Synthetic-Careful-run01" in ids
     assert "library-to_many-forward-Oracle" in ids

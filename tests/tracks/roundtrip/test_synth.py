@@ -9,7 +9,14 @@ from benchmark.tracks.roundtrip.reading.models import read_answer_data
 from benchmark.tracks.roundtrip.reading.runfile import read_run
 from benchmark.tracks.roundtrip.scoring.scorer import reference_lines, score_lines
 from benchmark.tracks.roundtrip.study.load import load_study
-from benchmark.tracks.roundtrip.synth import BUNDLED_EXAMPLES, BUNDLED_PROFILES, PROFILES, synthetic_runs
+from benchmark.tracks.roundtrip.synth import (
+    BUNDLED_EXAMPLES,
+    BUNDLED_PROFILES,
+    PROFILES,
+    TEMPLATE_NOISE,
+    synthetic_runs,
+    under_template,
+)
 
 STUDY = load_study()
 FEW = dataclasses.replace(STUDY, cases=STUDY.cases[::17])
@@ -28,6 +35,38 @@ def test_the_bundled_runs_are_what_the_generator_writes() -> None:
         for k in BUNDLED_EXAMPLES:
             for path, run in synthetic_runs(FEW, PROFILES[profile], k, 1):
                 assert path.read_text(encoding="utf-8") == dumps_json(run.to_json()), path
+
+
+# The bundled runs of the other templates (docs/ROUNDTRIP.md §14): written with
+# `atlbench roundtrip synth --template T --examples 1 --runs 2 -k library/add_attribute -k shop/to_many`.
+TEMPLATE_CASES = ("library/add_attribute", "shop/to_many")
+
+
+def test_the_bundled_runs_of_the_other_templates_are_what_the_generator_writes() -> None:
+    chosen = dataclasses.replace(STUDY, cases=[c for c in STUDY.cases if c.case_id in TEMPLATE_CASES])
+    assert len(chosen.cases) == 2
+    written = 0
+    for template in TEMPLATE_NOISE:
+        for profile in BUNDLED_PROFILES:
+            for run_index in (1, 2):
+                for path, run in synthetic_runs(chosen, PROFILES[profile], 1, run_index, 0, template):
+                    assert f"-{template}-k1-run0{run_index}-" in path.name
+                    assert path.read_text(encoding="utf-8") == dumps_json(run.to_json()), path
+                    assert read_run(path).template == template
+                    written += 1
+    assert written == 32
+    bundled = sorted((STUDY.root / "runs").rglob("*-terse-*.json")) + sorted(
+        (STUDY.root / "runs").rglob("*-stepwise-*.json")
+    )
+    assert len(bundled) == written  # nothing else of another template is bundled
+
+
+def test_a_template_scales_the_noise_but_not_the_presentation() -> None:
+    sloppy = PROFILES["Synthetic-Sloppy"]
+    stepwise = under_template(sloppy, "stepwise")
+    assert stepwise.ignore_delta == sloppy.ignore_delta * TEMPLATE_NOISE["stepwise"]["Synthetic-Sloppy"]
+    assert (stepwise.prose, stepwise.flag, stepwise.k_gain) == (sloppy.prose, sloppy.flag, sloppy.k_gain)
+    assert under_template(sloppy, "study") is sloppy
 
 
 def test_synthetic_runs_say_so() -> None:

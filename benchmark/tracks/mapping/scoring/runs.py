@@ -98,7 +98,7 @@ def file_error_row(
     or an unusable ground truth): it keeps the provider, model and variant the file names, so an
     excluded run still counts in its provider's exclusions (and its variant's), in ``atlbench validate``
     and the pytest suite alike."""
-    provider, model, variant = peek_run(path)
+    provider, model, variant, _template = peek_run(path)
     row = error_row(
         error,
         provider=provider,
@@ -272,5 +272,5 @@ class RunScorer:
         if case.baseline is not None:
             variant = variant_of_baseline_run(case.run)[0]
         else:
-            variant = peek_run(case.file)[2] if case.file is not None else ORIGINAL
+            variant = peek_run(case.file).variant if case.file is not None else ORIGINAL
         return row if variant == ORIGINAL else row.replaced(variant=variant)

@@ -30,9 +30,10 @@ from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from benchmark.core.errors import InputFormatError
+from benchmark.core.rows import STUDY_TEMPLATE, TEMPLATE_NAME
 from benchmark.core.wording import plural
 from benchmark.tracks.mapping.confidence import (
     CONFIDENCE_ALL,
@@ -589,18 +590,37 @@ def _analysis_identity(data: dict[str, Any]) -> tuple[str | None, str | None]:
     return provider, _text(analysis.get("model"))
 
 
-def _peek_content(path: Path) -> tuple[str | None, str | None, str | None] | None:
-    """(provider, model, variant) a readable export names; ``None`` for a file that cannot be read or
-    decoded."""
+def _peek_document(path: Path) -> Any:
+    """The decoded document of a readable export; ``None`` for a file that cannot be read or decoded."""
     try:
         data, _answer = decode_document(path.read_bytes().decode("utf-8"), source=path)
     except (OSError, UnicodeDecodeError, InputFormatError):
         return None
-    if not isinstance(data, dict):
-        return None, None, None
-    variant = data.get("variant")
+    return data
+
+
+def _peek_content(path: Path) -> tuple[str | None, str | None] | None:
+    """(provider, model) a readable export names; ``None`` for a file that cannot be read or decoded."""
+    data = _peek_document(path)
+    if data is None:
+        return None
+    return _analysis_identity(data) if isinstance(data, dict) else (None, None)
+
+
+def _variant_name(data: Any) -> str:
+    """The task variant an export's ``variant`` block names, ``original`` when it names none or a name that
+    is no variant (scoring says what is wrong with the block)."""
+    variant = data.get("variant") if isinstance(data, dict) else None
     name = variant.get("name") if isinstance(variant, dict) else None
-    return (*_analysis_identity(data), name if isinstance(name, str) else None)
+    return name if isinstance(name, str) and name in VARIANTS else ORIGINAL
+
+
+def _analysis_template(data: Any) -> str:
+    """The prompt template an export names (``analysis.template``), the study's when it names none; a
+    value that is not a template's name is the schema's to report when the run is scored."""
+    analysis = data.get("analysis") if isinstance(data, dict) else None
+    found = analysis.get("template") if isinstance(analysis, dict) else None
+    return found if isinstance(found, str) and TEMPLATE_NAME.match(found) else STUDY_TEMPLATE
 
 
 def _peek_file_name(path: Path) -> tuple[str, str] | None:
@@ -622,9 +642,18 @@ def _peek_file_name(path: Path) -> tuple[str, str] | None:
     return stem, UNKNOWN
 
 
-def peek_run(path: str | Path) -> tuple[str, str, str]:
-    """(provider, model, variant) of a suggestion file, cheaply and without validation, for naming test
-    cases.
+class PeekedRun(NamedTuple):
+    """What a run file says of itself before it is scored: enough to name and select its test case."""
+
+    provider: str
+    model: str
+    variant: str
+    template: str
+
+
+def peek_run(path: str | Path) -> PeekedRun:
+    """(provider, model, variant, template) of a suggestion file, read once, cheaply and without
+    validation, for naming test cases.
 
     Reads the text as :func:`load_suggestions` does (an export may sit in a code fence) and applies the
     same precedence as :func:`parse_suggestions` (``analysis.provider``, else the first mapping's
@@ -634,22 +663,23 @@ def peek_run(path: str | Path) -> tuple[str, str, str]:
     gives ``("unknown", "unknown")``, and the file's real error comes when it is scored. The variant is
     the one the file's ``variant`` block names (``docs/VARIANTS.md``), else that of the folder it is
     filed in (``runs/synonym/``), else ``original``; a name that is no variant reads as ``original``
-    (scoring says what is wrong with the block).
+    (scoring says what is wrong with the block). The template is the one ``analysis.template`` names,
+    the study's when it names none or cannot be read.
     """
     path = Path(path)
-    found = _peek_content(path)
-    if found is None:
+    data = _peek_document(path)
+    if data is None:
         provider, model = _peek_file_name(path) or (UNKNOWN, UNKNOWN)
         variant = path.parent.name if path.parent.name in VARIANTS else ORIGINAL
-        return provider, model, variant
-    provider, model, variant = found
-    return provider or UNKNOWN, model or UNKNOWN, variant if variant in VARIANTS else ORIGINAL
+        return PeekedRun(provider, model, variant, STUDY_TEMPLATE)
+    provider, model = _analysis_identity(data) if isinstance(data, dict) else (None, None)
+    return PeekedRun(provider or UNKNOWN, model or UNKNOWN, _variant_name(data), _analysis_template(data))
 
 
 def peek_provider(path: str | Path) -> tuple[str, str]:
     """(provider, model) of a suggestion file (:func:`peek_run`)."""
-    provider, model, _variant = peek_run(path)
-    return provider, model
+    peeked = peek_run(path)
+    return peeked.provider, peeked.model
 
 
 def load_suggestions(path: str | Path) -> SuggestionSet:
@@ -675,6 +705,7 @@ __all__ = [
     "SuggestionSet",
     "decode_document",
     "extract_json_array",
+    "PeekedRun",
     "peek_provider",
     "peek_run",
     "filter_confidence",

@@ -75,7 +75,7 @@ def disagreement_records(rows: Sequence[Any]) -> list[dict[str, str]]:
                 {
                     "model": str(row.payload.get("datasetModel", "")),
                     "mode": str(row.payload.get("mode", "")),
-                    "provider": row.provider,
+                    "provider": row.series,
                     "run": row.run,
                     "constraint": d["id"],
                     "states": ";".join(_states(builtin, use)),

@@ -132,8 +132,9 @@ def pairs_table(pairs: Sequence[ModePair]) -> Table:
 
 
 def spends(rows: Sequence[Any]) -> dict[tuple[str, str], Spend]:
-    """What each provider's runs on each mode cost (their ledgers), by (provider, mode)."""
-    return spend_by(rows, lambda row: (row.provider, OclPayload.of_row(row).mode))
+    """What the runs of each provider on each mode cost (their ledgers), by (series, mode): a provider's
+    runs under another prompt template are a series of their own, as in every other table."""
+    return spend_by(rows, lambda row: (row.series, OclPayload.of_row(row).mode))
 
 
 def cost_lines(scores: Sequence[ModeScore], rows: Sequence[Any]) -> list[CostLine]:

@@ -13,6 +13,10 @@
      "reason": null,
      "generation": {"generator": "atlbench generate", "promptTemplates": {...}, "promptSha256": "...", ...}}
 
+A run asked with a prompt template other than the study's (``docs/TEMPLATES.md``) says so in a
+``"template"`` field after ``modelLabel`` and has it in its file name
+(``<provider>-<model>-<template>-k<k>-run<NN>-<stage>.json``).
+
 ``status`` says what the answer gave the chain: ``ok`` (a model of the stage's metamodel was found),
 ``unusable`` (none was), or, for a forward stage only, ``not-run`` (its inverse answer was unusable, so
 there was no S' to prompt with; ``answer`` is absent and ``reason`` says why). Those are scored: an
@@ -32,7 +36,8 @@ from typing import Any
 
 from benchmark.core.errors import InputFormatError
 from benchmark.core.fileio import MAX_RUN_FILE_BYTES, read_json_capped
-from benchmark.llm.naming import run_stem
+from benchmark.core.rows import STUDY_TEMPLATE, TEMPLATE_NAME
+from benchmark.llm.naming import run_stem, template_suffix
 from benchmark.tracks.roundtrip.names import STAGES
 from benchmark.tracks.roundtrip.reading.answer import extract_model
 from benchmark.tracks.roundtrip.reading.models import ModelKind
@@ -49,9 +54,18 @@ STATUSES = (STATUS_OK, STATUS_UNUSABLE, STATUS_NOT_RUN, STATUS_NO_ANSWER)
 
 
 def run_path(
-    root: Path, pair: str, operator: str, provider: str, model: str, k: int, run: int, stage: str
+    root: Path,
+    pair: str,
+    operator: str,
+    provider: str,
+    model: str,
+    k: int,
+    run: int,
+    stage: str,
+    template: str = STUDY_TEMPLATE,
 ) -> Path:
-    return root / RUNS_DIR / pair / operator / f"{run_stem(provider, model)}-k{k}-run{run:02d}-{stage}.json"
+    stem = f"{run_stem(provider, model)}{template_suffix(template)}"
+    return root / RUNS_DIR / pair / operator / f"{stem}-k{k}-run{run:02d}-{stage}.json"
 
 
 @dataclass(frozen=True)
@@ -71,6 +85,7 @@ class StageRun:
     examples: tuple[str, ...] = ()
     model_label: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # examples rule, input, extraction, generation
+    template: str = STUDY_TEMPLATE
 
     @property
     def case_id(self) -> str:
@@ -88,6 +103,7 @@ class StageRun:
             "provider": self.provider,
             "model": self.model,
             "modelLabel": self.model_label,
+            **({"template": self.template} if self.template != STUDY_TEMPLATE else {}),
             "status": self.status,
             "examples": {"pairs": list(self.examples), **self.extra.get("examples", {})},
         }
@@ -145,6 +161,11 @@ def read_run(path: Path) -> StageRun:
     run = _field(data, "run", int, path)
     if k < 1 or run < 1:
         raise InputFormatError("k and run start at 1", file=path, field="$.k" if k < 1 else "$.run")
+    template = data.get("template", STUDY_TEMPLATE)
+    if not isinstance(template, str) or not TEMPLATE_NAME.match(template):
+        raise InputFormatError(
+            "expected a prompt template's name (lower-case letters, digits, _)", file=path, field="$.template"
+        )
     extra = {key: data[key] for key in ("input", "extraction", "generation") if key in data}
     extra["examples"] = {key: value for key, value in examples.items() if key != "pairs"}
     return StageRun(
@@ -161,6 +182,7 @@ def read_run(path: Path) -> StageRun:
         examples=tuple(pairs),
         model_label=data.get("modelLabel") if isinstance(data.get("modelLabel"), str) else None,
         extra=extra,
+        template=template,
     )
 
 

@@ -107,7 +107,7 @@ class SheetRow:
 
 def sheet_rows(rows: Iterable[Any]) -> list[SheetRow]:
     """The scored (``ok``) rows as sheet lines, in sheet order: pair, operator, k, provider, run, stage."""
-    found = [SheetRow(r.provider, r.model, r.run, StagePayload.of_row(r), r) for r in rows if r.ok]
+    found = [SheetRow(r.series, r.model, r.run, StagePayload.of_row(r), r) for r in rows if r.ok]
     return sorted(
         found,
         key=lambda s: (
