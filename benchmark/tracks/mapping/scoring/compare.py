@@ -28,6 +28,7 @@ from benchmark.tracks.mapping.counts import (
     LevelScores,
     level_scores,
 )
+from benchmark.tracks.mapping.extractor.operations import NAVIGATING_OPERATIONS
 from benchmark.tracks.mapping.interchange import FeatureMatch, InterchangeDocument
 from benchmark.tracks.mapping.payload import (
     FEATURE_KINDS,
@@ -210,11 +211,25 @@ def _verdicts(
 # ------------------------------------------------------------------------------- hallucinations
 
 
+#: ATL's own navigation written as a path segment (``refImmediateComposite()``, the ground truth's spelling
+#: of ``v.refImmediateComposite()``): no metamodel defines it, yet it names nothing made up.
+_PSEUDO_FEATURES = frozenset(f"{operation}()" for operation in NAVIGATING_OPERATIONS)
+
+
 def _path_exists(view: MetamodelView, class_name: str, path: str) -> bool:
-    """Whether a dotted feature path navigates from ``class_name`` within one metamodel."""
-    current = class_name
+    """Whether a dotted feature path navigates from ``class_name`` within one metamodel. A pseudo-feature
+    (``refImmediateComposite()``) exists on every class and leads to a container of any class, so the
+    segment after it exists when some class of the metamodel has a feature of that name."""
+    current: str | None = class_name
     for segment in path.split("."):
-        feature = view.find_feature(current, segment)
+        if segment in _PSEUDO_FEATURES:
+            current = None
+            continue
+        if current is None:
+            features = (cls.feature(segment) for cls in view.classes)
+            feature = next((found for found in features if found is not None), None)
+        else:
+            feature = view.find_feature(current, segment)
         if feature is None:
             return False
         current = normalise_name(feature.type_name) or feature.type_name

@@ -146,6 +146,24 @@ def test_hallucination_check_follows_paths_and_either_metamodel(library, catalog
     assert result.hallucinated_features == ("Book.chapters.pages",)
 
 
+def test_atl_navigation_in_a_path_is_not_a_made_up_name(library, catalog):
+    """``refImmediateComposite()`` is ATL's own (the ground truth spells ``c.refImmediateComposite()`` so);
+    after it the container may be of any class: the next segment must be some class's feature."""
+    answer = parse_suggestions(
+        [
+            {"sourceClass": "Chapter", "sourceAttribute": "refImmediateComposite()",
+             "targetClass": "Publication", "targetAttribute": "nbPages"},
+            {"sourceClass": "Chapter", "sourceAttribute": "refImmediateComposite().chapters",
+             "targetClass": "Publication", "targetAttribute": "nbPages"},
+            {"sourceClass": "Chapter", "sourceAttribute": "refImmediateComposite().publisher",
+             "targetClass": "Publication", "targetAttribute": "nbPages"},
+        ]
+    )  # fmt: skip
+    document = InterchangeDocument(TransformationInfo("T", "T.atl"))
+    result = compare(document, answer, source_view=library, target_view=catalog)
+    assert result.hallucinated_features == ("Chapter.refImmediateComposite().publisher",)
+
+
 # ------------------------------------------------------------------------------ confidence slices
 
 
