@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -48,13 +49,9 @@ def register(subparsers: Any) -> None:
     options = [o for o in all_options(_classes()) if o is not VALIDATION_ROOT]
     for option in options:
         if option.flag == "--reports-dir":
-            option = type(option)(
-                option.flag,
-                "",
-                "also write the report files into this folder",
-                kind=option.kind,
-                metavar=option.metavar,
-            )
+            # no default folder here (validate writes reports only when asked); every other field,
+            # aliases included, as the pytest option declares it
+            option = replace(option, default="", help="also write the report files into this folder")
         add_to_argparse(parser, [option])
     parser.add_argument("--progress", action="store_true", help="print each case as it is scored")
     parser.set_defaults(handler=run)
