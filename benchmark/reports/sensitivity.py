@@ -26,8 +26,6 @@ section in each track's part of ``index.html``, and the same tables in the termi
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +33,7 @@ from pathlib import Path
 from benchmark.core.rows import STUDY_TEMPLATE, Row, series_name
 from benchmark.core.track import HtmlPart, Track
 from benchmark.core.wording import plural
+from benchmark.reports import csvtext
 from benchmark.reports.table import Column, Table
 from benchmark.stats.rank_agreement import RankAgreement, rank_agreement
 
@@ -334,21 +333,14 @@ def latex(reports: Sequence[Sensitivity]) -> str:
 
 
 def csv_text(reports: Sequence[Sensitivity]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for report in reports:
-        for h in report.headlines:
-            writer.writerow(
-                [
-                    report.track,
-                    h.provider,
-                    h.template,
-                    h.runs,
-                    *(f"{v:.6f}" for v in (h.headline, h.low, h.high)),
-                ]
-            )
-    return out.getvalue()
+    return csvtext.csv_text(
+        CSV_COLUMNS,
+        (
+            [report.track, h.provider, h.template, h.runs, *(f"{v:.6f}" for v in (h.headline, h.low, h.high))]
+            for report in reports
+            for h in report.headlines
+        ),
+    )
 
 
 def html_section(report: Sensitivity) -> tuple[str, str, str]:

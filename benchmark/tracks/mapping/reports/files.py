@@ -22,8 +22,6 @@ Output is deterministic: the same results file and options give byte-identical f
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -34,6 +32,7 @@ from benchmark.core.fileio import dumps_json, write_text_atomic
 from benchmark.core.phases import phase
 from benchmark.core.results import Results, TrackSection
 from benchmark.core.track import TrackReport
+from benchmark.reports.csvtext import records_csv
 from benchmark.stats.bootstrap import DEFAULT_DRAWS, DEFAULT_SEED
 from benchmark.tracks.mapping.aggregate import CSV_COLUMNS, csv_records, run_records
 from benchmark.tracks.mapping.reports.results import MappingResults
@@ -50,11 +49,7 @@ TABLES_TEX = "tables.tex"
 
 
 def _csv(records: Sequence[dict[str, Any]], columns: Sequence[str]) -> str:
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=list(columns), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(records)
-    return buffer.getvalue()
+    return records_csv(records, columns)
 
 
 def per_run_csv(results: MappingResults, partial_weight: float) -> str:

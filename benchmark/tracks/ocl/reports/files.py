@@ -18,8 +18,6 @@ HTML), the figure is drawn by :mod:`benchmark.reports.figures`.
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,6 +26,7 @@ from typing import Any
 from benchmark.core.fileio import write_text_atomic
 from benchmark.core.track import HtmlPart, TrackReport
 from benchmark.reports import cost
+from benchmark.reports.csvtext import csv_text
 from benchmark.reports.excluded import excluded, excluded_table
 from benchmark.reports.figures import figure_html, write_figures
 from benchmark.tracks.ocl.pairs import ModePair
@@ -59,29 +58,24 @@ COST_LATEX = "ocl_cost.tex"
 
 
 def per_constraint_csv(rows: Sequence[Any]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(
-        ["provider", "llm_model", "run", "model", "mode", "constraint", "outcome", "states", "detail"]
-    )
-    for a in judged(rows):
-        writer.writerow(
+    return csv_text(
+        ["provider", "llm_model", "run", "model", "mode", "constraint", "outcome", "states", "detail"],
+        (
             [a.provider, a.llm, a.run, a.model, a.mode, a.constraint, a.outcome, ";".join(a.states), a.detail]
-        )
-    return out.getvalue()
+            for a in judged(rows)
+        ),
+    )
 
 
 def robustness_csv(scores: Sequence[ModeScore], rows: Sequence[Any] = ()) -> str:
     """Per provider and mode: the scores with their intervals, the outcomes, and what the runs cost."""
     by = spends(rows)
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
     header = ["provider", "mode", "answers", "paired"]
     for metric in METRICS:
         header += [metric, f"{metric}_low", f"{metric}_high"]
     header += [o.replace(" ", "_") for o in OUTCOMES]
     header += list(cost.CSV_COLUMNS)
-    writer.writerow(header)
+    lines = []
     for s in scores:
         line: list[Any] = [s.provider, s.mode, s.items, s.paired]
         for metric in METRICS:
@@ -93,35 +87,32 @@ def robustness_csv(scores: Sequence[ModeScore], rows: Sequence[Any] = ()) -> str
             ]
         line += [s.outcomes.get(o, 0) for o in OUTCOMES]
         line += list(cost.csv_values(by.get((s.provider, s.mode), cost.spend(()))).values())
-        writer.writerow(line)
-    return out.getvalue()
+        lines.append(line)
+    return csv_text(header, lines)
 
 
 def mode_pairs_csv(pairs: Sequence[ModePair]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(
-        [
-            "provider",
-            "mode_a",
-            "mode_b",
-            "answers",
-            "constraints",
-            "accuracy_a",
-            "accuracy_b",
-            "delta",
-            "delta_low",
-            "delta_high",
-            "a_only",
-            "b_only",
-            "mcnemar_method",
-            "p_value",
-            "p_holm",
-        ]
-    )
+    header = [
+        "provider",
+        "mode_a",
+        "mode_b",
+        "answers",
+        "constraints",
+        "accuracy_a",
+        "accuracy_b",
+        "delta",
+        "delta_low",
+        "delta_high",
+        "a_only",
+        "b_only",
+        "mcnemar_method",
+        "p_value",
+        "p_holm",
+    ]
+    lines = []
     for p in pairs:
         interval = p.interval
-        writer.writerow(
+        lines.append(
             [
                 p.provider,
                 p.first,
@@ -140,7 +131,7 @@ def mode_pairs_csv(pairs: Sequence[ModePair]) -> str:
                 f"{p.p_holm:.6g}",
             ]
         )
-    return out.getvalue()
+    return csv_text(header, lines)
 
 
 def track_report(section: Any, out_dir: Path, draws: int | None = None) -> TrackReport:

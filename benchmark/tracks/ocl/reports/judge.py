@@ -13,9 +13,7 @@ answer the two judges judge differently, with both judgements). This module turn
 
 from __future__ import annotations
 
-import csv
 import html
-import io
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -24,6 +22,7 @@ from typing import Any
 from benchmark.core.fileio import write_text_atomic
 from benchmark.core.track import HtmlPart, TrackReport
 from benchmark.core.wording import plural
+from benchmark.reports.csvtext import csv_text
 from benchmark.reports.table import Table
 
 DISAGREEMENTS = "ocl_judge_disagreements.csv"
@@ -145,12 +144,7 @@ def agreement_check(rows: Sequence[Any], *, accepted: bool) -> tuple[list[str], 
 
 
 def disagreements_csv(rows: Sequence[Any]) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(_COLUMNS)
-    for record in disagreement_records(rows):
-        writer.writerow([record[c] for c in _COLUMNS])
-    return out.getvalue()
+    return csv_text(_COLUMNS, ([record[c] for c in _COLUMNS] for record in disagreement_records(rows)))
 
 
 def _html(rows: Sequence[Any]) -> str:

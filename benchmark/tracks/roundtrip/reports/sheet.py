@@ -18,8 +18,6 @@ not averaged. Baselines have no k: in the provider x k table they appear once, u
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +27,7 @@ import numpy as np
 from benchmark.core.rows import Row
 from benchmark.core.wording import plural
 from benchmark.reports import cost
+from benchmark.reports.csvtext import csv_text
 from benchmark.reports.excluded import excluded, excluded_lines
 from benchmark.reports.table import Column, Table
 from benchmark.stats.bootstrap import (
@@ -123,12 +122,7 @@ def sheet_rows(rows: Iterable[Any]) -> list[SheetRow]:
 
 def sheet_csv(rows: Sequence[SheetRow]) -> str:
     """``roundtrip_per_stage.csv``: the columns of the study's sheet (flags as a count), then the new ones."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(SHEET_COLUMNS)
-    for row in rows:
-        writer.writerow(row.csv_values())
-    return buffer.getvalue()
+    return csv_text(SHEET_COLUMNS, (row.csv_values() for row in rows))
 
 
 # -- aggregates ------------------------------------------------------------------------------------------
@@ -229,15 +223,13 @@ def _group_order(keys: tuple[str, ...]) -> tuple[Any, ...]:
 
 
 def groups_csv(groups: Sequence[Group], by: Sequence[str]) -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
     heading = [*by, "n", "pairs", "unusable", "notRun"]
     for key, _, _ in MEAN_COLUMNS:
         heading.append(key)
         if key in INTERVAL_COLUMNS:
             heading += [f"{key}Low", f"{key}High"]
     heading += cost.CSV_COLUMNS
-    writer.writerow(heading)
+    lines = []
     for group in groups:
         line: list[str] = [
             *group.keys,
@@ -252,8 +244,8 @@ def groups_csv(groups: Sequence[Group], by: Sequence[str]) -> str:
                 interval = group.intervals.get(key)
                 line += [f"{interval.low:.6f}", f"{interval.high:.6f}"] if interval else ["", ""]
         line += [str(v) for v in cost.csv_values(group.spend or cost.spend(())).values()]
-        writer.writerow(line)
-    return buffer.getvalue()
+        lines.append(line)
+    return csv_text(heading, lines)
 
 
 # -- presentation ------------------------------------------------------------------------------------------
