@@ -1,12 +1,14 @@
-"""The report's statistics and figures in the track's disk cache, keyed by what they are computed from.
+"""The report's statistics, figures and drill-down in the track's disk cache, keyed by what they are
+computed from.
 
 Most of a session's report time is the bootstrap and significance tests (with scipy to import) and drawing
-the figures (with matplotlib to import); both are pure functions of the scored rows, the report options
-and the code. A session whose rows did not change (the bundled corpus run again, a CI re-run) therefore
-takes them from the cache (:mod:`benchmark.core.diskcache`) instead of importing and computing them again,
-and writes byte-identical files. The key covers the rows' full JSON (hashed as compact JSON), the options,
-the source of the mapping track, the statistics, the core and the report kit
-(:func:`~benchmark.core.diskcache.code_fingerprint`) and the versions of numpy, scipy and matplotlib;
+the figures (with matplotlib to import), and at the ATL Zoo's size the drill-down; all are pure functions
+of the scored rows, the report options and the code. A session whose rows did not change (the bundled
+corpus run again, a CI re-run) therefore takes them from the cache (:mod:`benchmark.core.diskcache`)
+instead of importing and computing them again, and writes byte-identical files. The key covers the rows'
+full JSON (hashed as compact JSON), the options, the source of the mapping track, the statistics, the core
+and the report kit (:func:`~benchmark.core.diskcache.code_fingerprint`) and the versions of numpy, scipy
+and matplotlib;
 matplotlib settings outside the report's fixed ``rc_context`` (a user's ``matplotlibrc``) are not part
 of it, so after changing those, clear the cache (``pytest --cache-clear``). Without a cache directory
 (``atlbench report``) everything is computed.
