@@ -11,8 +11,8 @@ and exits 0. Nothing of the Zoo is copied anywhere but a temporary directory, re
 2. **Session**: the built tree plus ``--runs`` synthetic runs per profile and transformation
    (``--profile``, default the three bundled profiles), then ``pytest cases/test_rq1.py
    --validation-root TREE --baseline all -n N`` for each ``--workers`` value, cold (no disk cache: ATL
-   parsing, metamodels, baselines, every run scored, statistics and figures) and warm (all of that from
-   the cache the cold session left), ``--repeat`` times each, with the median phase breakdown
+   parsing, metamodels, baselines, every run scored, statistics, figures and drill-down) and warm (all of
+   that from the cache the cold session left), ``--repeat`` times each, with the median phase breakdown
    (:mod:`benchmark.bench.session`).
 """
 

@@ -62,13 +62,12 @@ class Estimate:
             out.append(f"  cost: {self.cost_text}")
         if self.context_window is not None:
             if self.too_long:
-                listed = ", ".join(f"{p.label} ({p.tokens:,} tokens)" for p in self.too_long[:10])
-                more = f" and {len(self.too_long) - 10} more" if len(self.too_long) > 10 else ""
                 action = "not sent" if self.exact else "sent anyway: the counts are estimates"
                 out.append(
                     f"  context window {self.context_window:,}: "
-                    f"{plural(len(self.too_long), 'prompt')} do not fit ({action}): {listed}{more}"
+                    f"{plural(len(self.too_long), 'prompt')} do not fit ({action}), the largest first:"
                 )
+                out += [f"    {line}" for line in _by_size(self.too_long)]
             if self.cut_short:
                 out.append(
                     f"  context window {self.context_window:,}: {plural(len(self.cut_short), 'prompt')} leave"
@@ -95,6 +94,29 @@ class Estimate:
             f"{self.cost_low:.6f} to {self.cost_high:.6f} USD (the prompts, plus 0 to {self.max_tokens:,} "
             f"output tokens per request{bound}{'; ' + self.cost_note if self.cost_note else ''})"
         )
+
+
+#: Lines of prompts that do not fit listed at most (a Zoo-sized tree on a small model has dozens).
+LISTED_SIZES = 40
+
+
+def _by_size(problems: Sequence[ContextProblem]) -> list[str]:
+    """One line per prompt size, the largest first, naming the runs of that size; the runs of one task
+    share a line (``CPL2SPL run01, run02, run03``): at the ATL Zoo's size a list of every run in one line
+    could not be read."""
+    sizes: dict[int, dict[str, list[str]]] = {}
+    for problem in problems:
+        stem, _, last = problem.label.rpartition(" ")
+        stem, last = (stem, last) if stem else (problem.label, "")
+        sizes.setdefault(problem.tokens, {}).setdefault(stem, []).append(last)
+    lines = []
+    for tokens in sorted(sizes, reverse=True):
+        named = [f"{stem} {', '.join(lasts)}".rstrip() for stem, lasts in sizes[tokens].items()]
+        lines.append(f"{tokens:,} tokens: {'; '.join(named)}")
+    if len(lines) > LISTED_SIZES:
+        rest = sum(1 for p in problems if p.tokens < sorted(sizes, reverse=True)[LISTED_SIZES - 1])
+        lines = [*lines[:LISTED_SIZES], f"and {plural(rest, 'smaller prompt')}"]
+    return lines
 
 
 def estimate(options: Sequence[GenerateOptions]) -> tuple[list[Estimate], list[list[PlannedRun]]]:

@@ -24,8 +24,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from scipy.stats import rankdata
-
 
 @dataclass(frozen=True)
 class Swap:
@@ -56,6 +54,9 @@ def kendall_w(scores: Sequence[Sequence[float]]) -> float | None:
     n = len(scores[0]) if m else 0
     if m < 2 or n < 2 or any(len(row) != n for row in scores):
         return None
+    # imported here: every session's report imports this module (0.5 s or more), few compare templates
+    from scipy.stats import rankdata
+
     ranks = [rankdata([-value for value in row], method="average") for row in scores]
     sums = [sum(float(r[i]) for r in ranks) for i in range(n)]
     mean = m * (n + 1) / 2

@@ -253,6 +253,34 @@ def test_dry_run_prints_requests_tokens_cost_and_context_per_track_and_provider(
     assert "budget: 1 of 3 requests fit within --max-cost 0.01 USD (worst case)" in out
 
 
+def test_the_prompts_that_do_not_fit_are_listed_one_size_a_line_the_largest_first() -> None:
+    from dataclasses import replace
+
+    from benchmark.llm.estimate import LISTED_SIZES, ContextProblem, Estimate
+
+    # a Zoo-sized tree on a small model: three runs of each task; two tasks share a prompt size
+    sizes = {"A2B": 9_000, "C2D": 30_000, "E2F": 9_000, "Big": 380_000}
+    problems = tuple(
+        ContextProblem(f"{task} run0{i}", tokens, 8_192 - tokens)
+        for task, tokens in sizes.items()
+        for i in (1, 2, 3)
+    )
+    estimate = Estimate("atl", "Small", "m", 12, 0, 12, 1, "bytes / 3", False, 512, 0.0, 0.0, "local", 8_192,
+                        problems, (), False, None, None)  # fmt: skip
+    lines = estimate.lines()
+    at = lines.index("  context window 8,192: 12 prompts do not fit (sent anyway: the counts are estimates), "
+                     "the largest first:")  # fmt: skip
+    assert lines[at + 1 :] == [
+        "    380,000 tokens: Big run01, run02, run03",
+        "    30,000 tokens: C2D run01, run02, run03",
+        "    9,000 tokens: A2B run01, run02, run03; E2F run01, run02, run03",
+    ]
+    many = tuple(ContextProblem(f"T{n}", 10_000 + n, -n) for n in range(LISTED_SIZES + 5))
+    capped = replace(estimate, too_long=many).lines()
+    assert len(capped) == at + 1 + LISTED_SIZES + 1 and capped[-1] == "    and 5 smaller prompts"
+    assert capped[at + 1] == f"    {10_000 + LISTED_SIZES + 4:,} tokens: T{LISTED_SIZES + 4}"
+
+
 # ------------------------------------------------------------------------------------- manifest, events
 
 

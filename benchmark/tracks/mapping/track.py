@@ -9,6 +9,7 @@ none of them at module level: every session loads each registered track to add i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,6 +19,7 @@ from benchmark.core.track import Collection, GroundTruthCase, RunCase, Track
 from benchmark.tracks.mapping.options import GENERATE_OPTIONS, REPORT_OPTIONS, TRACK_OPTIONS
 
 if TYPE_CHECKING:
+    from benchmark.tracks.mapping.aggregate import Aggregation
     from benchmark.tracks.mapping.discovery import Discovery
     from benchmark.tracks.mapping.ground_truth import GroundTruths
     from benchmark.tracks.mapping.payload import RunRow
@@ -74,6 +76,35 @@ class AtlTrack(Track):
         from benchmark.tracks.mapping.variants.names import ORIGINAL
 
         return [row for row in cls.decode(rows) if row.variant == ORIGINAL]
+
+    def decoded(self, rows: Sequence[Row]) -> list[RunRow]:
+        """``rows`` decoded with their counts only (not their per-item verdicts, most of a row: only the
+        statistics and the drill-down read them, :meth:`.MappingResults.with_items`), once per process
+        for the same tuple of rows: the report writers and the terminal tables read a session's rows."""
+        from benchmark.tracks.mapping.payload import RunRow
+
+        memo = self._memo.get("decoded")
+        if memo is not None and memo[0] is rows:
+            return memo[1]
+        decoded = [RunRow.from_envelope(row, items=False) for row in rows]
+        if isinstance(rows, tuple):  # immutable: the same object holds the same rows
+            self._memo["decoded"] = (rows, decoded)
+        return decoded
+
+    def _aggregation(self, rows: Sequence[Row], original: list[RunRow], weight: float) -> Aggregation:
+        """The aggregation of the original task's rows ``original`` (decoded from ``rows``) at partial
+        weight ``weight``: the one the report's statistics hold when :meth:`write_reports` wrote them
+        from the same rows at that weight, else computed."""
+        from benchmark.tracks.mapping.aggregate import aggregate
+
+        memo = self._memo.get("aggregation")
+        if memo is not None and memo[0] is rows and memo[1] == weight:
+            return memo[2]
+        return aggregate(original, partial_weight=weight)
+
+    @cached_property
+    def _memo(self) -> dict[str, Any]:
+        return {}
 
     # ------------------------------------------------------------------------------- the hooks
 
@@ -176,12 +207,12 @@ class AtlTrack(Track):
         ]
 
     def summary_lines(self, results: Any, section: Any, verbose: bool) -> list[str]:
-        from benchmark.tracks.mapping.aggregate import aggregate
         from benchmark.tracks.mapping.reports.terminal import summary_lines
+        from benchmark.tracks.mapping.variants.names import ORIGINAL
 
-        every_row, weight = self.decode(section.rows), self.option("partial_weight")
-        rows = self.decode_original(section.rows)
-        aggregation = aggregate(rows, partial_weight=weight)
+        every_row, weight = self.decoded(section.rows), self.option("partial_weight")
+        rows = [row for row in every_row if row.variant == ORIGINAL]
+        aggregation = self._aggregation(section.rows, rows, weight)
         lines = summary_lines(rows, aggregation, self.option("confidence"), verbose)
         if len(rows) == len(every_row):
             return lines
@@ -194,7 +225,10 @@ class AtlTrack(Track):
     def write_reports(self, results: Any, section: Any, out_dir: Path, options: Any) -> Any:
         from benchmark.tracks.mapping.reports.files import section_report
 
-        return section_report(results, section, out_dir, options, self.cache)
+        rows = section.rows
+        report, stats = section_report(results, section, out_dir, options, self.cache, self.decoded(rows))
+        self._memo["aggregation"] = (rows, stats.partial_weight, stats.aggregation)
+        return report
 
     def llm_task(self, request: Any) -> Any:
         """One pass: a prompt per selected transformation and run index (``docs/LLM_RUNS.md``)."""

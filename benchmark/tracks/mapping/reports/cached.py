@@ -1,12 +1,14 @@
-"""The report's statistics and figures in the track's disk cache, keyed by what they are computed from.
+"""The report's statistics, figures and drill-down in the track's disk cache, keyed by what they are
+computed from.
 
 Most of a session's report time is the bootstrap and significance tests (with scipy to import) and drawing
-the figures (with matplotlib to import); both are pure functions of the scored rows, the report options
-and the code. A session whose rows did not change (the bundled corpus run again, a CI re-run) therefore
-takes them from the cache (:mod:`benchmark.core.diskcache`) instead of importing and computing them again,
-and writes byte-identical files. The key covers the rows' full JSON, the options, the source of the
-mapping track, the statistics, the core and the report kit
-(:func:`~benchmark.core.diskcache.code_fingerprint`) and the versions of numpy, scipy and matplotlib;
+the figures (with matplotlib to import), and at the ATL Zoo's size the drill-down; all are pure functions
+of the scored rows, the report options and the code. A session whose rows did not change (the bundled
+corpus run again, a CI re-run) therefore takes them from the cache (:mod:`benchmark.core.diskcache`)
+instead of importing and computing them again, and writes byte-identical files. The key covers the rows'
+full JSON (hashed as compact JSON), the options, the source of the mapping track, the statistics, the core
+and the report kit (:func:`~benchmark.core.diskcache.code_fingerprint`) and the versions of numpy, scipy
+and matplotlib;
 matplotlib settings outside the report's fixed ``rc_context`` (a user's ``matplotlibrc``) are not part
 of it, so after changing those, clear the cache (``pytest --cache-clear``). Without a cache directory
 (``atlbench report``) everything is computed.
@@ -14,11 +16,13 @@ of it, so after changing those, clear the cache (``pytest --cache-clear``). With
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from benchmark.core.diskcache import DiskCache, code_fingerprint, library_versions, make_key
 from benchmark.core.fileio import dumps_json
+from benchmark.core.rows import Row
 from benchmark.tracks.mapping.payload import RunRow
 from benchmark.tracks.mapping.stats.summary import Statistics
 
@@ -26,12 +30,21 @@ from benchmark.tracks.mapping.stats.summary import Statistics
 LIBRARIES = ("numpy", "scipy", "matplotlib")
 
 
-def statistics_key(rows: Sequence[RunRow], options: dict[str, Any]) -> str:
+def statistics_key(rows: Sequence[Row | RunRow], options: dict[str, Any]) -> str:
     """The key of the statistics of ``rows`` computed with ``options`` (the keyword arguments of
-    :func:`~benchmark.tracks.mapping.stats.summary.compute_statistics`)."""
+    :func:`~benchmark.tracks.mapping.stats.summary.compute_statistics`). ``rows`` are the session's rows
+    as stored (the harness's envelopes, what the report is computed from), or decoded ones (turned back
+    into envelopes, slower: for callers without a session). Each is hashed as the compact JSON the C
+    encoder writes (:meth:`~benchmark.core.rows.Row.dumps`, what crosses xdist workers): a Zoo session's
+    rows in a few tenths of a second, where the indented pure-Python encoding took seconds."""
+    digest = hashlib.sha256()
+    for row in rows:
+        envelope = row.to_envelope() if isinstance(row, RunRow) else row
+        digest.update(envelope.dumps().encode())
+        digest.update(b"\n")
     return make_key(
         "statistics",
-        dumps_json([row.to_json() for row in rows]),
+        digest.hexdigest(),
         dumps_json(sorted(options.items())),
         code_fingerprint("tracks.mapping", "stats", "core", "reports"),
         library_versions(*LIBRARIES),
@@ -54,6 +67,15 @@ def cached_statistics(
     return cache.get_or_compute("report-statistics", key, compute)
 
 
+def cached_text(cache: DiskCache | None, key: str | None, name: str, compute: Callable[[], str]) -> str:
+    """A text of the report that is a function of the same rows and options as the statistics (the
+    drill-down): from the cache, else ``compute()``, stored for the next session."""
+    if not usable(cache) or key is None:
+        return compute()
+    assert cache is not None
+    return cache.get_or_compute("report-pages", make_key(name, key), compute)
+
+
 def cached_figures(
     names: Sequence[str], cache: DiskCache | None, key: str | None, draw: Callable[[list[str]], list[Any]]
 ) -> list[Any]:
@@ -71,4 +93,4 @@ def cached_figures(
     return [found[name] for name in names]
 
 
-__all__ = ["cached_figures", "cached_statistics", "statistics_key", "usable"]
+__all__ = ["cached_figures", "cached_statistics", "cached_text", "statistics_key", "usable"]

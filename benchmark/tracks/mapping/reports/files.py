@@ -23,7 +23,6 @@ Output is deterministic: the same results file and options give byte-identical f
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +34,7 @@ from benchmark.core.track import TrackReport
 from benchmark.reports.csvtext import records_csv
 from benchmark.stats.bootstrap import DEFAULT_DRAWS, DEFAULT_SEED
 from benchmark.tracks.mapping.aggregate import CSV_COLUMNS, csv_records, run_records
+from benchmark.tracks.mapping.payload import RunRow
 from benchmark.tracks.mapping.reports.results import MappingResults
 from benchmark.tracks.mapping.reports.scale import DRILLDOWN_HTML, at_scale
 from benchmark.tracks.mapping.stats.baseline import BASELINE_PROVIDER
@@ -65,7 +65,14 @@ def aggregate_csv(stats: Statistics) -> str:
     return _csv(csv_records(stats.aggregation), CSV_COLUMNS)
 
 
-def track_report(
+def track_report(results: MappingResults, out_dir: str | Path, **options: Any) -> TrackReport:
+    """Write the track's files into ``out_dir`` (created if needed) and return them, in a fixed order,
+    with the track's part of ``index.html`` (:func:`report_and_statistics`, whose keyword arguments it
+    takes)."""
+    return report_and_statistics(results, out_dir, **options)[0]
+
+
+def report_and_statistics(
     results: MappingResults,
     out_dir: str | Path,
     *,
@@ -76,20 +83,23 @@ def track_report(
     baseline: str = BASELINE_PROVIDER,
     statistics: Statistics | None = None,
     cache: DiskCache | None = None,
-) -> TrackReport:
-    """Write the track's files into ``out_dir`` (created if needed) and return them, in a fixed order,
-    with the track's part of ``index.html``. ``statistics`` may be passed when already computed with the
-    same options; they are computed once and shared by every writer. With a ``cache``, the statistics
-    and figures of rows seen before are read from it (:mod:`~benchmark.tracks.mapping.reports.cached`)."""
+) -> tuple[TrackReport, Statistics]:
+    """Write the track's files and return them with the statistics they were written from (the track
+    keeps their aggregation for the terminal tables of the same session). ``statistics`` may be passed
+    when already computed with the same options; they are computed once and shared by every writer.
+    With a ``cache``, the statistics, the figures and the drill-down of rows seen before are read from it
+    (:mod:`~benchmark.tracks.mapping.reports.cached`); the rows' per-item verdicts, which only those
+    read, are then never decoded (:meth:`~.results.MappingResults.with_items`)."""
     with phase("report modules imported"):
         from benchmark.tracks.mapping.reports.cached import (
             cached_figures,
             cached_statistics,
+            cached_text,
             statistics_key,
             usable,
         )
         from benchmark.tracks.mapping.reports.figures import FIGURES, all_figures, write_figures
-        from benchmark.tracks.mapping.reports.html import drilldown_page, html_part
+        from benchmark.tracks.mapping.reports.html import drilldown_html, drilldown_page, html_part
         from benchmark.tracks.mapping.reports.latex import render_latex
         from benchmark.tracks.mapping.reports.tables import summary_markdown
         from benchmark.tracks.mapping.reports.variants import CSV_COLUMNS as VARIANT_CSV_COLUMNS
@@ -100,7 +110,8 @@ def track_report(
 
     check_single_track(results.rows)
     every_row = results.rows
-    results = replace(results, rows=tuple(r for r in every_row if r.variant == ORIGINAL))
+    per_run = results
+    results = results.only(lambda row: row.variant == ORIGINAL)
     out = Path(out_dir)
     options = {
         "level": level,
@@ -109,13 +120,17 @@ def track_report(
         "partial_weight": results.partial_weight if partial_weight is None else partial_weight,
         "baseline": baseline,
     }
-    # the key serialises every row: computed once, for the statistics and the figures
-    key = statistics_key(results.rows, options) if usable(cache) and statistics is None else None
+    # the key hashes every row (as stored, when the results were decoded from a session): computed once,
+    # for the statistics, the figures and the drill-down
+    keyed = results.rows if results.stored is None else results.stored
+    key = statistics_key(keyed, options) if usable(cache) and statistics is None else None
     with phase("statistics"):
         stats = statistics or cached_statistics(
-            cache, key, lambda: compute_statistics(results.rows, **options)
+            cache, key, lambda: compute_statistics(results.with_items().rows, **options)
         )
     figures = cached_figures(FIGURES, cache, key, lambda names: all_figures(stats, names))
+    with phase("report drill-down"):
+        drill = cached_text(cache, key, "drilldown", lambda: drilldown_html(results.with_items(), stats))
 
     def written(name: str, render: Any) -> Path:
         with phase(f"report {name}"):
@@ -142,7 +157,7 @@ def track_report(
         return text if variants is None else text + "\n" + variants_latex(variants)
 
     paths = (
-        written(PER_RUN_CSV, lambda: per_run_csv(replace(results, rows=every_row), stats.partial_weight)),
+        written(PER_RUN_CSV, lambda: per_run_csv(per_run, stats.partial_weight)),
         written(AGGREGATE_CSV, lambda: aggregate_csv(stats)),
         written(SUMMARY_MD, summary),
         written(STATISTICS_JSON, statistics_json),
@@ -160,27 +175,34 @@ def track_report(
         track = track_class("atl")
         paths = (
             *paths,
-            written(DRILLDOWN_HTML, lambda: drilldown_page(results, stats, track.label, track.title)),
+            written(DRILLDOWN_HTML, lambda: drilldown_page(results, stats, drill, track.label, track.title)),
         )
     with phase("report index.html part (atl)"):
-        html = html_part(results, stats, figures)
+        html = html_part(results, stats, figures, drill)
         if variants is not None:
             html = with_variants(html, variants)
     lines = report_lines(stats)
     if variants is not None:
         table = variants_table(variants)
         lines += ["", table.title, *table.to_terminal()]
-    return TrackReport(paths, html, tuple(lines))
+    return TrackReport(paths, html, tuple(lines)), stats
 
 
 def section_report(
-    results: Results, section: TrackSection, out_dir: Path, options: Mapping[str, Any], cache: DiskCache
-) -> TrackReport:
-    """The track's files from its section of a session, with the :attr:`~.options.REPORT_OPTIONS`."""
+    results: Results,
+    section: TrackSection,
+    out_dir: Path,
+    options: Mapping[str, Any],
+    cache: DiskCache,
+    decoded: Sequence[RunRow] | None = None,
+) -> tuple[TrackReport, Statistics]:
+    """The track's files from its section of a session, with the :attr:`~.options.REPORT_OPTIONS`, and
+    the statistics they were written from; ``decoded``: the section's rows already decoded with their
+    counts only (:func:`~.results.from_section`)."""
     from benchmark.tracks.mapping.reports.results import from_section
 
-    return track_report(
-        from_section(results, section),
+    return report_and_statistics(
+        from_section(results, section, decoded),
         out_dir,
         level=options.get("level") or "overall",
         draws=options.get("atl_draws") or DEFAULT_DRAWS,
@@ -238,6 +260,8 @@ __all__ = [
     "STATISTICS_JSON",
     "SUMMARY_MD",
     "TABLES_TEX",
+    "report_and_statistics",
+    "section_report",
     "track_report",
     "write_reports",
 ]

@@ -124,14 +124,14 @@ def drilldown_html(results: MappingResults, stats: Statistics) -> str:
     return "\n".join(drill)
 
 
-def drilldown_page(results: MappingResults, stats: Statistics, label: str, title: str) -> str:
-    """``rq1_drilldown.html`` of a large session: the drill-down alone, laid out like ``index.html``
-    (same page kit, self-contained)."""
+def drilldown_page(results: MappingResults, stats: Statistics, drill: str, label: str, title: str) -> str:
+    """``rq1_drilldown.html`` of a large session: the drill-down (``drill``: :func:`drilldown_html`)
+    alone, laid out like ``index.html`` (same page kit, self-contained)."""
     from benchmark.reports.page import PagePart, render_page
 
     part = HtmlPart(
         provenance=(f"Drill-down of the session whose tables are in index.html ({_provenance(stats)})",),
-        sections=((DRILLDOWN_KEY, DRILLDOWN_TITLE, drilldown_html(results, stats)),),
+        sections=((DRILLDOWN_KEY, DRILLDOWN_TITLE, drill),),
     )
     return render_page(results.header, [PagePart("atl", label, title, part)])
 
@@ -146,8 +146,11 @@ def _provenance(stats: Statistics) -> str:
     )
 
 
-def html_part(results: MappingResults, stats: Statistics, figures: Sequence[Figure]) -> HtmlPart:
-    """The mapping track's part of ``index.html``."""
+def html_part(
+    results: MappingResults, stats: Statistics, figures: Sequence[Figure], drill: str | None = None
+) -> HtmlPart:
+    """The mapping track's part of ``index.html``; ``drill``: the drill-down (:func:`drilldown_html`),
+    computed here when not given."""
     provenance = [_provenance(stats)]
     sections = [
         (
@@ -185,7 +188,7 @@ def html_part(results: MappingResults, stats: Statistics, figures: Sequence[Figu
         )
         sections.append((DRILLDOWN_KEY, DRILLDOWN_TITLE, link))
     else:
-        sections.append((DRILLDOWN_KEY, DRILLDOWN_TITLE, drilldown_html(results, stats)))
+        sections.append((DRILLDOWN_KEY, DRILLDOWN_TITLE, drill or drilldown_html(results, stats)))
     return HtmlPart(
         provenance=tuple(provenance),
         notes=tuple(stats.notes),
