@@ -30,6 +30,7 @@ import json
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -131,6 +132,8 @@ def run(args: argparse.Namespace) -> int:
     repeat = max(1, args.repeat)
     measurements: Measurements = {}
     failed = False
+    # a terminated bench still removes its temporary folders and its --against worktree
+    signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", file=sys.stderr)
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="atlbench-session-")))

@@ -19,11 +19,9 @@ from typing import Any
 
 from benchmark.core.diskcache import DiskCache, code_fingerprint, library_versions, make_key
 from benchmark.core.fileio import dumps_json
+from benchmark.reports.cached import LIBRARIES, usable
 from benchmark.tracks.mapping.payload import RunRow
 from benchmark.tracks.mapping.stats.summary import Statistics
-
-#: Libraries whose results are part of the cached values.
-LIBRARIES = ("numpy", "scipy", "matplotlib")
 
 
 def statistics_key(rows: Sequence[RunRow], options: dict[str, Any]) -> str:
@@ -36,11 +34,6 @@ def statistics_key(rows: Sequence[RunRow], options: dict[str, Any]) -> str:
         code_fingerprint("tracks.mapping", "stats", "core", "reports"),
         library_versions(*LIBRARIES),
     )
-
-
-def usable(cache: DiskCache | None) -> bool:
-    """The cache can keep the report's values (``atlbench report`` runs without one)."""
-    return cache is not None and cache.directory is not None
 
 
 def cached_statistics(
