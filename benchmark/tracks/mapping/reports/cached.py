@@ -17,22 +17,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from benchmark.core.diskcache import DiskCache, code_fingerprint, library_versions, make_key
-from benchmark.core.fileio import dumps_json
-from benchmark.reports.cached import LIBRARIES, usable
+from benchmark.core.diskcache import DiskCache, make_key
+from benchmark.reports.cached import report_key, usable
 from benchmark.tracks.mapping.payload import RunRow
 from benchmark.tracks.mapping.stats.summary import Statistics
 
 
 def statistics_key(rows: Sequence[RunRow], options: dict[str, Any]) -> str:
     """The key of the statistics of ``rows`` computed with ``options`` (the keyword arguments of
-    :func:`~benchmark.tracks.mapping.stats.summary.compute_statistics`)."""
-    return make_key(
-        "statistics",
-        dumps_json([row.to_json() for row in rows]),
-        dumps_json(sorted(options.items())),
-        code_fingerprint("tracks.mapping", "stats", "core", "reports"),
-        library_versions(*LIBRARIES),
+    :func:`~benchmark.tracks.mapping.stats.summary.compute_statistics`): the report kit's
+    (:func:`benchmark.reports.cached.report_key`, compact JSON)."""
+    return report_key(
+        "statistics", rows, sorted(options.items()), ("tracks.mapping", "stats", "core", "reports")
     )
 
 
