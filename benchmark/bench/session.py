@@ -9,13 +9,13 @@ time and the CPU time of the session's processes, with the 1-minute load average
 after the last session of the line. The cache and the report files go to a temporary folder.
 
 ``--against COMMIT`` times the same lines on COMMIT too (a temporary git worktree, run with this
-interpreter: :mod:`._checkout` says why), in pairs run in turn (this, COMMIT, this, COMMIT...), and adds
-the ratio of the medians (this / COMMIT).
+interpreter: ``benchmark/bench/_checkout.py`` says why), in pairs run in turn (this, COMMIT, this,
+COMMIT...), and adds the ratio of the medians (this / COMMIT).
 
-``--scales 1,4,16`` times the sessions on the bundled data at k times its runs (:mod:`._scaled`; 1x is the
-bundled data itself) and prints, per line, the milliseconds per additional case and, with ``-n 0``, per
-additional case beyond the cases' own work (the sum of the tracks' ``score_run`` and ground-truth checks,
-which the session measures in its process).
+``--scales 1,4,16`` times the sessions on the bundled data at k times its runs
+(``benchmark/bench/_scaled.py``; 1x is the bundled data itself) and prints, per line, the milliseconds
+per additional case and, with ``-n 0``, per additional case beyond the cases' own work (the sum of the
+tracks' ``score_run`` and ground-truth checks, which the session measures in its process).
 
 Each session runs with ``ATLBENCH_PHASE_TIMES`` (:mod:`benchmark.core.phases`): the bench prints the median
 breakdown of every line (start-up, collection, scoring, results, each track's reports and report files,
