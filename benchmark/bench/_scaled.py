@@ -11,28 +11,34 @@ runs are added, with the tracks' own synthetic writers (seeded, so every k gives
 * round-trip: runs 2..k of the bundled synthetic profiles and example counts.
 
 The prompt-template runs are not multiplied, so a "kx" session has somewhat fewer than k times the cases;
-the bench counts the cases pytest ran and reports costs per case.
+the bench counts the cases pytest ran and reports costs per case. Only the tracks the timed rows run are
+copied (``--rows mapping --scales 1,10``: the mapping track's data alone).
 """
 
 from __future__ import annotations
 
 import shutil
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from benchmark.bench._session_plan import ScaledRoots
 
 
-def scaled_roots(validation_root: Path, target: Path, scale: int) -> ScaledRoots:
-    """The data roots of a session at ``scale`` x the runs, built under ``target`` (nothing at 1x)."""
+def scaled_roots(
+    validation_root: Path, target: Path, scale: int, rows: Sequence[str] = ("all",)
+) -> ScaledRoots:
+    """The data roots of a session at ``scale`` x the runs, built under ``target`` for the tracks the
+    ``rows`` run (``all``: every track; nothing at 1x)."""
     if scale <= 1:
         return ScaledRoots(scale)
     target.mkdir(parents=True, exist_ok=True)
+    wanted = {"mapping", "ocl", "roundtrip"} if "all" in rows else set(rows)
     return ScaledRoots(
         scale,
-        mapping=_mapping(validation_root, target / "atl", scale),
-        ocl=_ocl(target / "ocl", scale),
-        roundtrip=_roundtrip(target / "roundtrip", scale),
+        mapping=_mapping(validation_root, target / "atl", scale) if "mapping" in wanted else None,
+        ocl=_ocl(target / "ocl", scale) if "ocl" in wanted else None,
+        roundtrip=_roundtrip(target / "roundtrip", scale) if "roundtrip" in wanted else None,
     )
 
 

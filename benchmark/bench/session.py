@@ -142,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
             checkouts.append(stack.enter_context(other_checkout(args.against)))
         sides = [c.label for c in checkouts]
         for scale in multipliers:
-            roots: ScaledRoots = scaled_roots(args.validation_root, tmp / f"data-x{scale}", scale)
+            roots: ScaledRoots = scaled_roots(args.validation_root, tmp / f"data-x{scale}", scale, rows)
             for row in rows:
                 for worker in workers:
                     primed: set[str] = set()

@@ -209,3 +209,15 @@ def test_a_commit_with_other_dependencies_is_refused_before_any_checkout(repo: P
     assert git(repo, "worktree", "list").count("\n") == 1
     with pytest.raises(ConfigurationError, match="--against"), _checkout.other_checkout("nope", repo=repo):
         pass
+
+
+def test_scaled_data_of_the_rows_tracks_only(tmp_path: Path) -> None:
+    from benchmark.bench._scaled import scaled_roots
+
+    assert scaled_roots(_checkout.REPO / "validation", tmp_path / "x1", 1, ["mapping"]) == ScaledRoots(1)
+    roots = scaled_roots(_checkout.REPO / "validation", tmp_path / "x2", 2, ["mapping"])
+    assert roots.ocl is None and roots.roundtrip is None and roots.mapping is not None
+    bundled = sorted((_checkout.REPO / "validation").glob("*/runs/**/*.json"))
+    scaled = sorted(roots.mapping.glob("*/runs-scale/**/*.json"))
+    assert bundled and len(scaled) >= len({p.parts[-3] for p in bundled})  # at least one per transformation
+    assert roots.options()[:2] == ["--validation-root", str(roots.mapping)]
