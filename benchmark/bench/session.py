@@ -1,16 +1,26 @@
-"""``python -m benchmark.bench session``: wall time of a whole benchmark session at 1x and 10x the runs.
+"""``python -m benchmark.bench session``: the wall time of the user's command, ``pytest cases``.
 
-Copies the validation tree's transformation folders to a temporary directory, multiplies the runs with
-seeded synthetic ones (1x = the runs as bundled; kx adds (k-1) times as many ``Synthetic-Scale`` runs),
-and times ``pytest cases/test_rq1.py`` in a fresh process for each scale and ``-n`` value, cold (no disk
-cache: ATL parsing, metamodels, baselines, statistics and figures all computed) and warm (all of that
-taken from the cache the cold run left), ``--repeat`` times each; it prints the medians. The growth
-between scales is the suite's own cost per run, which should stay in milliseconds.
+Times, each in a fresh process started from the checkout's folder, ``pytest cases`` (every track) and each
+track's module alone (``--rows all,mapping,ocl,roundtrip``), with each ``-n`` value (``--workers 0,auto``),
+**cold** (the pytest cache folder, and with it the disk cache, deleted before the session: ATL parsing,
+metamodels, variants, states, statistics and figures all computed) and **warm** (the cache the previous
+session of the same checkout left), ``--repeat`` times each, and prints the medians [min-max] of the wall
+time and the CPU time of the session's processes, with the 1-minute load average before the first and
+after the last session of the line. The cache and the report files go to a temporary folder.
 
-Each session is run with ``ATLBENCH_PHASE_TIMES`` set (:mod:`benchmark.core.phases`), so the session
-writes where its time went and the benchmark prints a median breakdown per row: start-up, collection,
-scoring, results, each report file (statistics, each figure, each writer), the terminal summary, exit.
-A session that exits with another status than 0 or 1 has the end of its output printed.
+``--against COMMIT`` times the same lines on COMMIT too (a temporary git worktree, run with this
+interpreter: ``benchmark/bench/_checkout.py`` says why), in pairs run in turn (this, COMMIT, this,
+COMMIT...), and adds the ratio of the medians (this / COMMIT).
+
+``--scales 1,4,16`` times the sessions on the bundled data at k times its runs
+(``benchmark/bench/_scaled.py``; 1x is the bundled data itself) and prints, per line, the milliseconds
+per additional case and, with ``-n 0``, per additional case beyond the cases' own work (the sum of the
+tracks' ``score_run`` and ground-truth checks, which the session measures in its process).
+
+Each session runs with ``ATLBENCH_PHASE_TIMES`` (:mod:`benchmark.core.phases`): the bench prints the median
+breakdown of every line (start-up, collection, scoring, results, each track's reports and report files,
+the terminal summary, exit). A session that exits with another status than 0 or 1 has the end of its
+output printed and the bench exits 1.
 """
 
 from __future__ import annotations
@@ -20,15 +30,34 @@ import json
 import os
 import resource
 import shutil
-import statistics
+import signal
 import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field, replace
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from benchmark.bench._checkout import Checkout
+from benchmark.bench._session_plan import (
+    CACHES,
+    ROWS,
+    Key,
+    Measurements,
+    ScaledRoots,
+    Timed,
+    choices,
+    count_cases,
+    phase_rows,
+    phases_of,
+    pytest_command,
+    scales,
+    slope_lines,
+    summary_rows,
+    tallies_of,
+    worker_counts,
+)
 from benchmark.core import phases
 from benchmark.core.wording import plain_text
 
@@ -38,101 +67,25 @@ REPO = Path(__file__).resolve().parents[2]
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "session",
-        help="time a whole pytest benchmark session at several run counts",
+        help="time the user's command, pytest cases, per track, cold and warm, against another commit",
         description=plain_text(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--validation-root", type=Path, default=REPO / "validation")
-    parser.add_argument("--scales", default="1,10", help="comma-separated multipliers (default 1,10)")
-    parser.add_argument("--workers", default="0,auto", help="pytest-xdist -n values to time (default 0,auto)")
-    parser.add_argument("--baseline", default="all", help="--baseline passed to pytest (default all)")
-    parser.add_argument("--repeat", type=int, default=3, help="sessions timed per row; medians (default 3)")
-    parser.add_argument(
-        "--tests", default="cases/test_rq1.py", help="the test module to run (default cases/test_rq1.py)"
-    )
+    add_arguments(parser)
     parser.set_defaults(handler=run)
 
 
-def _prepare(source: Path, target: Path, scale: int) -> int:
-    """Copy the ATL transformation folders and add synthetic runs; return the number of run files."""
-    from benchmark.tracks.mapping.discovery import discover
-    from benchmark.tracks.mapping.synth import PROFILES, write_synthetic_runs
-
-    discovery = discover(source)
-    for folder in discovery.transformations:
-        shutil.copytree(folder.path, target / folder.name)
-    noise = replace(PROFILES["Synthetic-Noisy"], name="Synthetic-Scale")
-    for folder in discovery.transformations if scale > 1 else ():
-        extra = max(1, len(folder.suggestion_files)) * (scale - 1)
-        write_synthetic_runs(target / folder.name, profiles=[noise], runs=extra, out_dir="runs-scale")
-    return sum(len(f.suggestion_files) for f in discover(target).transformations)
-
-
-@dataclass
-class Timed:
-    """One timed session: its wall time, exit status, and phases (name, seconds) in the order they began."""
-
-    seconds: float
-    status: int
-    phases: list[tuple[str, float]] = field(default_factory=list)
-    output: str = ""
-    #: CPU seconds (user + system) of the session's process and its worker processes.
-    cpu: float = 0.0
-
-
-def _phases(document: dict[str, Any], spawned: float, ended: float) -> list[tuple[str, float]]:
-    """The session's phases (:mod:`benchmark.core.phases`), with the time before the first (interpreter
-    start, imports, pytest's start-up) and after the phase file was written (exit) added."""
-    recorded = sorted(document.get("phases", []), key=lambda p: (p["start"], -p["end"]))
-    if not recorded:
-        return []
-    out = [(STARTUP, recorded[0]["start"] - spawned)]
-    out += [(p["phase"], p["end"] - p["start"]) for p in recorded]
-    out.append((EXIT, ended - document.get("written", ended)))
-    return out
-
-
-def time_session(tree: Path, workers: str, baseline: str, cache: bool, tests: str) -> Timed:
-    """One ``pytest TESTS`` session on ``tree`` in a fresh process, cold (its disk cache deleted first) or
-    warm, with its phases (``ATLBENCH_PHASE_TIMES``)."""
-    command = [
-        sys.executable,
-        "-m",
-        "pytest",
-        tests,
-        "-q",
-        "-p",
-        "no:randomly",
-        "--validation-root",
-        str(tree),
-        "--reports-dir",
-        str(tree / "reports"),
-        "--baseline",
-        baseline,
-        "-n",
-        workers,
-        "-o",
-        f"cache_dir={tree / '.cache'}",
-    ]
-    if not cache:
-        shutil.rmtree(tree / ".cache", ignore_errors=True)
-    phase_file = tree.parent / f"{tree.name}-phases.json"  # outside the tree: a .json in it is a run file
-    phase_file.unlink(missing_ok=True)
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p),
-        phases.ENV: str(phase_file),
-    }
-    spawned = time.time()
-    before = children_cpu()
-    start = time.perf_counter()
-    result = subprocess.run(command, cwd=REPO, capture_output=True, text=True, env=env)
-    elapsed = time.perf_counter() - start
-    ended = time.time()
-    cpu = children_cpu() - before
-    document = json.loads(phase_file.read_text(encoding="utf-8")) if phase_file.is_file() else {}
-    phases_ = _phases(document, spawned, ended)
-    return Timed(elapsed, result.returncode, phases_, result.stdout + result.stderr, cpu)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rows", default=",".join(ROWS), help=f"sessions to time, among {', '.join(ROWS)} (default all four)"
+    )
+    parser.add_argument("--workers", default="0,auto", help="pytest-xdist -n values (default 0,auto)")
+    parser.add_argument("--cache", default="cold,warm", help="disk cache states (default cold,warm)")
+    parser.add_argument("--repeat", type=int, default=3, help="sessions per line and checkout (default 3)")
+    parser.add_argument("--scales", default="1", help="run multipliers, e.g. 1,4,16 (default 1: as bundled)")
+    parser.add_argument("--validation-root", type=Path, default=REPO / "validation", help=argparse.SUPPRESS)
+    parser.add_argument("--against", metavar="COMMIT", help="time the same lines on COMMIT, in turn")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="also write every timed session to FILE")
 
 
 def children_cpu() -> float:
@@ -141,78 +94,140 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-STARTUP = "start-up (interpreter, imports, pytest and its plugins)"
-EXIT = "exit (interpreter shutdown)"
-
-
-def median_phases(runs: list[Timed]) -> list[tuple[str, float]]:
-    """Each phase's median over the runs that went through it, in the order of the first run."""
-    order: dict[str, list[float]] = {}
-    for run in runs:
-        for name, seconds in run.phases:
-            order.setdefault(name, []).append(seconds)
-    return [(name, statistics.median(values)) for name, values in order.items()]
+def time_session(command: list[str], cwd: Path, env: dict[str, str], phase_file: Path) -> Timed:
+    """One session in a fresh process, with its phases (``ATLBENCH_PHASE_TIMES``)."""
+    phase_file.unlink(missing_ok=True)
+    env = {**env, phases.ENV: str(phase_file)}
+    load_before = os.getloadavg()[0]
+    spawned = time.time()
+    before = children_cpu()
+    start = time.perf_counter()
+    result = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env)
+    elapsed = time.perf_counter() - start
+    ended = time.time()
+    cpu = children_cpu() - before
+    document = json.loads(phase_file.read_text(encoding="utf-8")) if phase_file.is_file() else {}
+    output = result.stdout + result.stderr
+    return Timed(
+        elapsed,
+        result.returncode,
+        phases_of(document, spawned, ended),
+        tallies_of(document),
+        cpu,
+        count_cases(output),
+        (load_before, os.getloadavg()[0]),
+        output,
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    from benchmark.bench._checkout import other_checkout, this_checkout
+    from benchmark.bench._scaled import scaled_roots
     from benchmark.reports.table import terminal_lines
 
-    scales = [int(s) for s in args.scales.split(",") if s.strip()]
-    workers = [w.strip() for w in args.workers.split(",") if w.strip()]
-    tests = str((REPO / args.tests) if not Path(args.tests).is_absolute() else Path(args.tests))
-    rows = []
-    breakdowns = []
+    rows = choices(args.rows, list(ROWS), "--rows")
+    workers = worker_counts(args.workers)
+    caches = choices(args.cache, CACHES, "--cache")
+    multipliers = scales(args.scales)
+    repeat = max(1, args.repeat)
+    measurements: Measurements = {}
     failed = False
-    with tempfile.TemporaryDirectory(prefix="atlbench-session-") as tmp:
-        for scale in scales:
-            tree = Path(tmp) / f"x{scale}"
-            tree.mkdir()
-            runs = _prepare(args.validation_root, tree, scale)
-            for worker in workers:
-                for cache in (False, True):
-                    label = f"scale {scale}x, -n {worker}, {'warm' if cache else 'cold'}"
-                    timed = []
-                    for _ in range(args.repeat):
-                        one = time_session(tree, worker, args.baseline, cache, tests)
-                        timed.append(one)
-                        print(f"{label}: {one.seconds:.2f} s, exit {one.status}", file=sys.stderr)
-                        if one.status not in (0, 1):  # 1: a run failed or a gate tripped, still timed
-                            failed = True
-                            print(f"pytest exited {one.status}; its output ends:", file=sys.stderr)
-                            print("\n".join(one.output.splitlines()[-25:]), file=sys.stderr)
-                    seconds = statistics.median(t.seconds for t in timed)
-                    rows.append(
-                        {
-                            "scale": f"{scale}x",
-                            "runs": runs,
-                            "-n": worker,
-                            "disk cache": "warm" if cache else "cold",
-                            "wall s (median)": round(seconds, 2),
-                            "min": round(min(t.seconds for t in timed), 2),
-                            "max": round(max(t.seconds for t in timed), 2),
-                            "ms per run": round(1000 * seconds / max(runs, 1), 1),
-                            "exit": ",".join(sorted({str(t.status) for t in timed})),
-                        }
-                    )
-                    breakdowns.append((label, median_phases(timed)))
-    print(
-        f"pytest {Path(tests).relative_to(REPO) if Path(tests).is_relative_to(REPO) else tests}, "
-        f"medians of {args.repeat}"
-    )
-    print("\n".join(terminal_lines(list(rows[0]), [[str(v) for v in r.values()] for r in rows])))
-    for worker in workers:
-        for cache in ("cold", "warm"):
-            picked = [r for r in rows if r["-n"] == worker and r["disk cache"] == cache]
-            if len(picked) >= 2 and picked[-1]["runs"] > picked[0]["runs"]:
-                growth = (picked[-1]["wall s (median)"] - picked[0]["wall s (median)"]) / (
-                    picked[-1]["runs"] - picked[0]["runs"]
-                )
-                print(f"-n {worker}, {cache} cache: {1000 * growth:.1f} ms per additional run")
-    for label, breakdown in breakdowns:
-        print(f"\nphases, {label} (median seconds; a phase inside another is listed after it):")
-        print(
-            "\n".join(
-                terminal_lines(["phase", "s"], [(name, f"{seconds:.3f}") for name, seconds in breakdown])
-            )
-        )
+    # a terminated bench still removes its temporary folders and its --against worktree
+    signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(128 + number))
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", file=sys.stderr)
+    with ExitStack() as stack:
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="atlbench-session-")))
+        checkouts = [this_checkout()]
+        if args.against:
+            checkouts.append(stack.enter_context(other_checkout(args.against)))
+        sides = [c.label for c in checkouts]
+        for scale in multipliers:
+            roots: ScaledRoots = scaled_roots(args.validation_root, tmp / f"data-x{scale}", scale, rows)
+            for row in rows:
+                for worker in workers:
+                    primed: set[str] = set()
+                    for cache in caches:
+                        key = Key(scale, row, worker, cache)
+                        measurements[key] = time_line(key, checkouts, roots, tmp, repeat, primed)
+                        failed = failed or any(
+                            t.status not in (0, 1) for runs in measurements[key].values() for t in runs
+                        )
+        print_report(measurements, sides, repeat, terminal_lines)
+    if args.json:
+        args.json.write_text(json.dumps(as_json(measurements), indent=1), encoding="utf-8")
     return 1 if failed else 0
+
+
+def time_line(
+    key: Key, checkouts: list[Checkout], roots: ScaledRoots, tmp: Path, repeat: int, primed: set[str]
+) -> dict[str, list[Timed]]:
+    """``repeat`` sessions of one line per checkout, in turn; a warm line of a checkout whose cache is not
+    filled yet (``--cache warm`` alone) is preceded by one untimed session."""
+    timed: dict[str, list[Timed]] = {checkout.label: [] for checkout in checkouts}
+    for index in range(repeat):
+        for number, checkout in enumerate(checkouts):
+            where = tmp / f"side{number}"
+            command = pytest_command(
+                sys.executable, key.row, key.workers, where / "cache", where / "reports", roots
+            )
+            if key.cache == "cold":
+                shutil.rmtree(where / "cache", ignore_errors=True)
+            elif checkout.label not in primed:
+                subprocess.run(command, cwd=checkout.root, env=checkout.env(), capture_output=True)
+            primed.add(checkout.label)
+            one = time_session(command, checkout.root, checkout.env(), where / "phases.json")
+            timed[checkout.label].append(one)
+            print(
+                f"{key.label()}, {checkout.label} #{index + 1}: {one.seconds:.2f} s wall, {one.cpu:.1f} s "
+                f"CPU, {one.cases} cases, exit {one.status}, load {one.load[0]:.1f}-{one.load[1]:.1f}",
+                file=sys.stderr,
+            )
+            if one.status not in (0, 1):  # 1: a run failed or a gate tripped, still timed
+                print(f"pytest exited {one.status}; its output ends:", file=sys.stderr)
+                print("\n".join(one.output.splitlines()[-25:]), file=sys.stderr)
+    return timed
+
+
+def print_report(measurements: Measurements, sides: list[str], repeat: int, terminal_lines: Any) -> None:
+    cores = os.cpu_count()
+    print(
+        f"whole pytest sessions, medians of {repeat} [min-max]"
+        + (", pairs run in turn" if len(sides) == 2 else "")
+        + f"; {cores} CPUs; load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
+    headers, rows = summary_rows(measurements, sides)
+    print("\n".join(terminal_lines(headers, rows)))
+    slopes = slope_lines(measurements, sides)
+    if slopes:
+        print("\ncost per case between the scales:")
+        print("\n".join(slopes))
+    for key, by_side in measurements.items():
+        headers, rows = phase_rows(by_side, sides)
+        if rows:
+            print(f"\nphases, {key.label()} (median seconds; a phase inside another is listed after it):")
+            print("\n".join(terminal_lines(headers, rows)))
+
+
+def as_json(measurements: Measurements) -> list[dict[str, Any]]:
+    return [
+        {
+            "scale": key.scale,
+            "command": f"pytest {ROWS[key.row]} -n {key.workers}",
+            "cache": key.cache,
+            "checkout": side,
+            "sessions": [
+                {
+                    "wall": t.seconds,
+                    "cpu": t.cpu,
+                    "cases": t.cases,
+                    "exit": t.status,
+                    "load": list(t.load),
+                    "phases": t.phases,
+                    "tallies": t.tallies,
+                }
+                for t in runs
+            ],
+        }
+        for key, by_side in measurements.items()
+        for side, runs in by_side.items()
+    ]

@@ -29,7 +29,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmark.bench.session import REPO, children_cpu, median_phases, time_session
+from benchmark.bench._checkout import this_checkout
+from benchmark.bench._session_plan import ScaledRoots, median, pytest_command
+from benchmark.bench.session import REPO, children_cpu, time_session
 from benchmark.core.wording import plain_text
 
 ZOO_ENV = "ATLBENCH_ZOO"
@@ -133,21 +135,28 @@ def _sessions(args: argparse.Namespace, built: Path, tmp: Path) -> bool:
     runs = sum(len(f.suggestion_files) for f in discovery.transformations)
     tasks = len(discovery.transformations)
     cases = tasks + runs + 2 * tasks  # ground truths, run files, two baselines each
-    tests = str(REPO / "cases" / "test_rq1.py")
+    here = this_checkout()
     rows, breakdowns, failed = [], [], False
     for worker in [w.strip() for w in args.workers.split(",") if w.strip()]:
         for warm in (False, True):
             label = f"-n {worker}, {'warm' if warm else 'cold'}"
             timed = []
             for _ in range(args.repeat):
-                one = time_session(tree, worker, "all", warm, tests)
+                command = pytest_command(
+                    sys.executable, "mapping", worker, tmp / "cache", tmp / "reports", ScaledRoots(1, tree)
+                )
+                if not warm:
+                    shutil.rmtree(tmp / "cache", ignore_errors=True)
+                one = time_session(command, here.root, here.env(), tmp / "phases.json")
                 timed.append(one)
                 print(f"session {label}: {one.seconds:.2f} s, exit {one.status}", file=sys.stderr)
                 if one.status != 0:
                     failed = True
                     print("\n".join(one.output.splitlines()[-25:]), file=sys.stderr)
             rows.append(_row(f"session {label}", [(t.seconds, t.cpu, t.status) for t in timed], cases=cases))
-            breakdowns.append((label, median_phases(timed)))
+            names_ = list(dict.fromkeys(name for t in timed for name, _ in t.phases))
+            breakdown = [(n, median([s for t in timed for m, s in t.phases if m == n])) for n in names_]
+            breakdowns.append((label, breakdown))
     print(
         f"\npytest cases/test_rq1.py: {tasks} transformations, {runs} run files "
         f"({', '.join(names)} x {args.runs}) and 2 baselines each; medians of {args.repeat}"

@@ -3,7 +3,9 @@
 ``python -m benchmark.bench session`` times whole pytest processes from outside; to say where the time
 goes it sets ``ATLBENCH_PHASE_TIMES=FILE`` and the session writes, as it exits, the phases it went
 through: the harness its own (collection, scoring, results, each track's reports, the terminal summary)
-and a track those of its writers (statistics, each report file) through :func:`phase`. Times are
+and a track those of its writers (statistics, each report file) through :func:`phase`; the work of each
+case (a run's scoring, a ground truth's check) is summed per kind through :func:`tally` (in the process
+that ran the cases: with pytest-xdist, the workers' sums are not written). Times are
 ``time.time()`` seconds, so the bench can line them up with the moment it started the process. Unset (the
 normal case) a phase costs one environment lookup and nothing is written.
 """
@@ -19,6 +21,7 @@ from pathlib import Path
 ENV = "ATLBENCH_PHASE_TIMES"
 
 _recorded: list[dict[str, object]] = []
+_tallies: dict[str, list[float]] = {}  # name -> [seconds, count]
 
 
 def enabled() -> bool:
@@ -44,6 +47,22 @@ def phase(name: str) -> Iterator[None]:
         record(name, start, time.time())
 
 
+@contextmanager
+def tally(name: str) -> Iterator[None]:
+    """Add the ``with`` block's duration to the total ``name`` (a work done once per case: the bench sets
+    the session's whole time against the sum of its cases' own work, and reads the rest as overhead)."""
+    if not enabled():
+        yield
+        return
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        total = _tallies.setdefault(name, [0.0, 0])
+        total[0] += time.perf_counter() - start
+        total[1] += 1
+
+
 def take() -> list[dict[str, object]]:
     """The phases recorded so far in this process, forgotten here (a forked child hands them back)."""
     taken = list(_recorded)
@@ -64,9 +83,12 @@ def write(extra: dict[str, object] | None = None) -> Path | None:
     target = os.environ.get(ENV)
     if not target:
         return None
+    tallies = {name: {"seconds": total[0], "count": total[1]} for name, total in _tallies.items()}
     document = {"pid": os.getpid(), "written": time.time(), **(extra or {}), "phases": list(_recorded)}
+    document["tallies"] = tallies
     _recorded.clear()
+    _tallies.clear()
     return write_json_atomic(target, document)
 
 
-__all__ = ["ENV", "enabled", "extend", "phase", "record", "take", "write"]
+__all__ = ["ENV", "enabled", "extend", "phase", "record", "tally", "take", "write"]

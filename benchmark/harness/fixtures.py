@@ -14,11 +14,16 @@ from typing import Any
 
 import pytest
 
+from benchmark.core import phases
 from benchmark.core.errors import BenchmarkError
 from benchmark.core.rows import STUDY_TEMPLATE, Facts, Row
 from benchmark.core.track import GroundTruthCase, GroundTruthProblem, RunCase, Track, with_template
 from benchmark.harness.ledger import with_ledger
 from benchmark.harness.state import session_of
+
+#: The per-case work summed for ``python -m benchmark.bench session`` (:func:`benchmark.core.phases.tally`).
+SCORING_TALLY = "the tracks' score_run"
+GROUND_TRUTH_TALLY = "the tracks' check_ground_truth"
 
 
 class GroundTruthCheck:
@@ -29,7 +34,8 @@ class GroundTruthCheck:
         """The ground truth's facts; a problem fails the case with its positioned message only (failed
         outside the ``except``: pytest would print the problem a second time as the failure's context)."""
         try:
-            return self.track.check_ground_truth(self.case)
+            with phases.tally(GROUND_TRUTH_TALLY):
+                return self.track.check_ground_truth(self.case)
         except (GroundTruthProblem, BenchmarkError) as problem:
             message = str(problem)
         pytest.fail(message, pytrace=False)
@@ -44,7 +50,8 @@ class RunScoring:
         for a run that got no answer: it is skipped as missing (it says nothing about the model), and
         the session fails on it once, listing every missing run, unless ``--allow-missing-runs``."""
         with recording_errors(self.track, self.case, self._record, "scoring the run"):
-            row = with_template(self.track.score_run(self.case), self.case)
+            with phases.tally(SCORING_TALLY):
+                row = with_template(self.track.score_run(self.case), self.case)
         self._record(self.track, row)
         missing = None if row.ok else self.track.missing_reason(row)
         if missing is not None:

@@ -53,6 +53,7 @@ class BenchmarkSession:
     failures: list[str] = field(default_factory=list)
     written: list[Path] = field(default_factory=list)
     clock: dict[str, float] = field(default_factory=dict)  # when each stage began (ATLBENCH_PHASE_TIMES)
+    only_benchmark_cases: bool | None = None  # every case reported in this process was a benchmark case
 
     @property
     def is_controller(self) -> bool:
@@ -72,6 +73,8 @@ class BenchmarkSession:
         self.clock["scoring"] = time.time()
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        case = TRACK_MARKER in report.keywords
+        self.only_benchmark_cases = case and self.only_benchmark_cases is not False
         if self.is_controller:
             self.collector.accept(report.nodeid, report.when or "", report.outcome, report.keywords)
             self.benchmark_seen = self.benchmark_seen or TRACK_MARKER in report.keywords
@@ -90,6 +93,7 @@ class BenchmarkSession:
         if not self.is_controller:
             self.config.workeroutput[WORKER_OUTPUT_KEY] = self.collector.export()  # type: ignore[attr-defined]
             self.config.workeroutput[COLLECTED_KEY] = self.benchmark_collected  # type: ignore[attr-defined]
+            self._freeze_if_only_benchmark_cases()
             return
         self._record_stages(time.time())
         problems = self.collector.problems()
@@ -131,6 +135,13 @@ class BenchmarkSession:
         if self.failures and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         self.clock["terminal summary and teardown"] = time.time()
+        self._freeze_if_only_benchmark_cases()
+
+    def _freeze_if_only_benchmark_cases(self) -> None:
+        from benchmark.harness.exit import freeze_after_benchmark_cases
+
+        if self.only_benchmark_cases:
+            freeze_after_benchmark_cases()
 
     def pytest_unconfigure(self, config: pytest.Config) -> None:
         if self.is_controller and phases.enabled():

@@ -43,3 +43,22 @@ def test_a_phase_that_raises_is_still_recorded(monkeypatch, tmp_path):
     except ValueError:
         pass
     assert [p["phase"] for p in phases.take()] == ["statistics"]
+
+
+def test_tallies_sum_each_kind_of_case_work_and_are_written_once(monkeypatch, tmp_path):
+    target = tmp_path / "phases.json"
+    monkeypatch.delenv(phases.ENV, raising=False)
+    with phases.tally("score_run"):  # not asked for: not counted
+        pass
+    monkeypatch.setenv(phases.ENV, str(target))
+    for _ in range(3):
+        with phases.tally("score_run"):
+            pass
+    with phases.tally("check"):
+        pass
+    phases.write()
+    tallies = json.loads(target.read_text(encoding="utf-8"))["tallies"]
+    assert {name: t["count"] for name, t in tallies.items()} == {"score_run": 3, "check": 1}
+    assert all(t["seconds"] >= 0 for t in tallies.values())
+    phases.write()
+    assert json.loads(target.read_text(encoding="utf-8"))["tallies"] == {}

@@ -45,3 +45,32 @@ def test_the_benchmark_plugin_registers_it() -> None:
         "pytest.main(['-p', 'benchmark.harness.plugin', '--co', '-q', '-p', 'no:cacheprovider', 'absent'])\n"
     )
     assert "finalised" not in out
+
+
+FREEZE = """
+import gc, os
+from benchmark.harness.exit import freeze_after_benchmark_cases
+alive = [[] for _ in range(100)]
+freeze_after_benchmark_cases()
+print("frozen", gc.get_freeze_count() > 0)
+"""
+
+
+def _frozen(env: dict[str, str]) -> str:
+    done = subprocess.run([sys.executable, "-c", FREEZE], capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_a_session_of_benchmark_cases_freezes_what_is_alive_at_its_end() -> None:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}
+    assert _frozen(env) == "frozen True"
+
+
+def test_a_session_nested_in_a_test_freezes_nothing() -> None:
+    import os
+
+    assert "PYTEST_CURRENT_TEST" in os.environ  # pytest sets it while this test runs
+    assert _frozen(dict(os.environ)) == "frozen False"

@@ -6,9 +6,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from scipy.stats import friedmanchisquare
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy.stats import friedmanchisquare, rankdata
 
-from benchmark.stats.rank_agreement import Swap, kendall_w, rank_agreement
+from benchmark.stats.rank_agreement import Swap, average_ranks, kendall_w, rank_agreement
 
 
 def test_hand_checks() -> None:
@@ -43,3 +45,11 @@ def test_swapped_pairs_name_the_rankings_on_each_side() -> None:
     assert found.rankings == ("study", "terse", "stepwise") and found.items == ("A", "B", "C")
     assert found.swaps == (Swap("A", "B", ("study",), ("terse",)),)  # a tie under stepwise is no swap
     assert found.w is not None and 0 < found.w < 1
+
+
+@given(st.lists(st.sampled_from([0.0, 0.25, 0.5, 0.5, 1.0, -3.0, 2.5, float("nan")]), max_size=12))
+def test_average_ranks_are_scipys_rankdata(values):
+    expected = [float(r) for r in rankdata(values, method="average")] if values else []
+    got = average_ranks(values)
+    assert len(got) == len(expected)
+    assert all((g == e) or (g != g and e != e) for g, e in zip(got, expected, strict=True))

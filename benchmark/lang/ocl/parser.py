@@ -124,12 +124,17 @@ def syntax_error(error: UnexpectedInput, file: str | None, text: str = "") -> Oc
 
 
 @functools.lru_cache(maxsize=8192)
-def _shared_tree(text: str, start: str) -> Tree:
+def _shared_tree(text: str, start: str) -> Tree | UnexpectedInput | _ReservedWordUsed:
     """The tree of ``text``, parsed once per process: the judge meets the same answer text in every mode
     (a reference, an unchanged answer), and the dataset's SOIL files repeat most of their lines (13,137
     lines, 2,019 distinct). lark builds trees that nobody modifies (the transformers build new
-    values), so callers share them. A parse error is not cached (it carries no tree)."""
-    return lark_parser().parse(text, start=start)
+    values), so callers share them. A text that does not parse gives lark's error, kept as well: the
+    judge tries every prefix of an answer that does not parse, again for each run that gave the same
+    answer, and a failed parse costs as much as a successful one."""
+    try:
+        return lark_parser().parse(text, start=start)
+    except (UnexpectedInput, _ReservedWordUsed) as error:
+        return error
 
 
 def parse_tree(text: str, start: str, *, file: str | None = None, line_offset: int = 0) -> Tree:
@@ -139,6 +144,8 @@ def parse_tree(text: str, start: str, *, file: str | None = None, line_offset: i
     it); with one it is a copy of the shared tree with its positions shifted."""
     try:
         tree = _shared_tree(text, start)
+        if isinstance(tree, Exception):
+            raise tree.with_traceback(None)  # the kept error, without the frames of its earlier raises
     except UnexpectedInput as error:
         err = syntax_error(error, file, text)
         if err.line is not None:

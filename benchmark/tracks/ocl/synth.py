@@ -230,10 +230,12 @@ def write_synthetic_runs(
     template: str = STUDY_TEMPLATE,
     models: Sequence[str] = (),
     chosen_modes: Sequence[str] = (),
+    profiles: Sequence[Profile] | None = None,
 ) -> list[Path]:
     """Every synthetic run file of the dataset (``runs/<provider>/<run>/<mode>.json``; under
     ``<provider>/<template>/`` for another template than the study's), written; ``models`` and
-    ``chosen_modes`` restrict them (none: all)."""
+    ``chosen_modes`` restrict them (none: all); ``profiles`` replaces the template's (a bench gives them
+    more runs)."""
     from benchmark.core.errors import ConfigurationError
 
     unknown = sorted(set(models) - set(dataset.models))
@@ -242,7 +244,7 @@ def write_synthetic_runs(
     wanted = [name for name in dataset.models if not models or name in models]
     sources = {name: VariantSource(dataset.models[name]) for name in wanted}
     written = []
-    for profile in profiles_of(template):
+    for profile in profiles_of(template) if profiles is None else profiles:
         for run in profile.runs:
             for mode in modes():
                 if chosen_modes and mode not in chosen_modes:

@@ -164,7 +164,7 @@ class OclTrack(Track):
         from benchmark.tracks.ocl.reports.files import track_report
         from benchmark.tracks.ocl.reports.judge import with_judge_report
 
-        report = track_report(section, Path(out_dir), options.get("ocl_draws"))
+        report = track_report(section, Path(out_dir), options.get("ocl_draws"), self.cache)
         return with_judge_report(report, section.rows, Path(out_dir))
 
     def llm_task(self, request: Any) -> Any:

@@ -212,6 +212,13 @@ class Variants:
             raise GroundTruthProblem(found)
         return found
 
+    def key(self, model: str, mode: str) -> str:
+        """The content key of a variant (its model's files, specification, mode, seed and the code that
+        builds it), for what is computed from the variant alone: its judgements (:mod:`.scoring.runs`)."""
+        if model not in self._sources:
+            self._sources[model] = VariantSource(self.dataset.models[model], self.cache)
+        return f"{self._sources[model].key}-{mode}-{self.seed}"
+
 
 def _shown_diagram(entry: DatasetModel) -> str:
     """The PlantUML text an LLM is shown for the original model, read and parsed: a diagram that is not a

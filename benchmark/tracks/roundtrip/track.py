@@ -134,7 +134,7 @@ class RoundTripTrack(Track):
     def write_reports(self, results: Any, section: Any, out_dir: Path, options: Any) -> Any:
         from benchmark.tracks.roundtrip.reports.files import track_report
 
-        return track_report(section.rows, out_dir, dict(options))
+        return track_report(section.rows, out_dir, dict(options), self.cache)
 
     def llm_task(self, request: Any) -> Any:
         """Two chained passes (inverse, then forward from the inverse answers): ``llm_task.py``."""

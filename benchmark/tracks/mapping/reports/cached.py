@@ -16,44 +16,26 @@ of it, so after changing those, clear the cache (``pytest --cache-clear``). With
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from benchmark.core.diskcache import DiskCache, code_fingerprint, library_versions, make_key
-from benchmark.core.fileio import dumps_json
+from benchmark.core.diskcache import DiskCache, make_key
 from benchmark.core.rows import Row
+from benchmark.reports.cached import report_key, usable
 from benchmark.tracks.mapping.payload import RunRow
 from benchmark.tracks.mapping.stats.summary import Statistics
-
-#: Libraries whose results are part of the cached values.
-LIBRARIES = ("numpy", "scipy", "matplotlib")
 
 
 def statistics_key(rows: Sequence[Row | RunRow], options: dict[str, Any]) -> str:
     """The key of the statistics of ``rows`` computed with ``options`` (the keyword arguments of
-    :func:`~benchmark.tracks.mapping.stats.summary.compute_statistics`). ``rows`` are the session's rows
-    as stored (the harness's envelopes, what the report is computed from), or decoded ones (turned back
-    into envelopes, slower: for callers without a session). Each is hashed as the compact JSON the C
-    encoder writes (:meth:`~benchmark.core.rows.Row.dumps`, what crosses xdist workers): a Zoo session's
-    rows in a few tenths of a second, where the indented pure-Python encoding took seconds."""
-    digest = hashlib.sha256()
-    for row in rows:
-        envelope = row.to_envelope() if isinstance(row, RunRow) else row
-        digest.update(envelope.dumps().encode())
-        digest.update(b"\n")
-    return make_key(
-        "statistics",
-        digest.hexdigest(),
-        dumps_json(sorted(options.items())),
-        code_fingerprint("tracks.mapping", "stats", "core", "reports"),
-        library_versions(*LIBRARIES),
+    :func:`~benchmark.tracks.mapping.stats.summary.compute_statistics`): the report kit's
+    (:func:`benchmark.reports.cached.report_key`). ``rows`` are the session's rows as stored (the
+    harness's envelopes, what the report is computed from), or decoded ones (turned back into envelopes,
+    slower: for callers without a session)."""
+    envelopes = [row.to_envelope() if isinstance(row, RunRow) else row for row in rows]
+    return report_key(
+        "statistics", envelopes, sorted(options.items()), ("tracks.mapping", "stats", "core", "reports")
     )
-
-
-def usable(cache: DiskCache | None) -> bool:
-    """The cache can keep the report's values (``atlbench report`` runs without one)."""
-    return cache is not None and cache.directory is not None
 
 
 def cached_statistics(

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchmark.core.fileio import write_text_atomic
 from benchmark.core.track import HtmlPart, TrackReport
@@ -29,11 +29,13 @@ from benchmark.reports import cost
 from benchmark.reports.csvtext import csv_text
 from benchmark.reports.excluded import excluded, excluded_table
 from benchmark.reports.figures import figure_html, write_figures
+from benchmark.stats.bootstrap import DEFAULT_DRAWS
 from benchmark.tracks.ocl.pairs import ModePair
 from benchmark.tracks.ocl.payload import OUTCOMES, missing_reason
 from benchmark.tracks.ocl.reports.figures import figure
 from benchmark.tracks.ocl.reports.tables import (
     PAIRS,
+    REPORT_CODE,
     costs_table,
     latex_costs,
     latex_pairs,
@@ -46,6 +48,9 @@ from benchmark.tracks.ocl.reports.tables import (
     spends,
 )
 from benchmark.tracks.ocl.scores import METRICS, ModeScore, headline, judged
+
+if TYPE_CHECKING:
+    from benchmark.core.diskcache import DiskCache
 
 PER_CONSTRAINT = "ocl_per_constraint.csv"
 ROBUSTNESS = "ocl_robustness.csv"
@@ -134,11 +139,16 @@ def mode_pairs_csv(pairs: Sequence[ModePair]) -> str:
     return csv_text(header, lines)
 
 
-def track_report(section: Any, out_dir: Path, draws: int | None = None) -> TrackReport:
+def track_report(
+    section: Any, out_dir: Path, draws: int | None = None, cache: DiskCache | None = None
+) -> TrackReport:
     """Write the track's files (module docstring) and return them with the HTML part and the lines
-    ``atlbench report`` prints."""
+    ``atlbench report`` prints; with a ``cache``, the statistics and the figure of rows seen by an
+    earlier session are read from it (:mod:`benchmark.reports.cached`)."""
+    from benchmark.reports.cached import cached, report_key
+
     rows = section.rows
-    scores, pairs = scores_and_pairs(rows, draws)
+    scores, pairs = scores_and_pairs(rows, draws, cache)
     paths = [
         write_text_atomic(out_dir / PER_CONSTRAINT, per_constraint_csv(rows)),
         write_text_atomic(out_dir / ROBUSTNESS, robustness_csv(scores, rows)),
@@ -147,7 +157,12 @@ def track_report(section: Any, out_dir: Path, draws: int | None = None) -> Track
         write_text_atomic(out_dir / PAIRS_LATEX, latex_pairs(pairs)),
         write_text_atomic(out_dir / COST_LATEX, latex_costs(scores, rows)),
     ]
-    drawn = figure(scores)
+    drawn = cached(
+        cache,
+        "ocl-report",
+        lambda: report_key("figure", rows, draws or DEFAULT_DRAWS, REPORT_CODE),
+        lambda: figure(scores),
+    )
     paths += write_figures([drawn], out_dir)
     notes = (
         "A constraint is correct when it classifies every object state exactly as the reference does "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchmark.core.rows import run_name
 from benchmark.core.wording import plural
@@ -21,25 +21,41 @@ from benchmark.tracks.ocl.pairs import ModePair, compare_modes
 from benchmark.tracks.ocl.payload import OUTCOMES, OclPayload, dataset_model, missing_reason
 from benchmark.tracks.ocl.scores import ORIGINAL, ModeScore, judged, score
 
+if TYPE_CHECKING:
+    from benchmark.core.diskcache import DiskCache
+
 ALPHA = 0.05  # what the terminal calls a difference (Holm-adjusted McNemar p below it)
 PAIRS = "ocl_mode_pairs.csv"  # where every pair is (the terminal lists those that differ)
 
 
-def scores_and_pairs(rows: Sequence[Any], draws: int | None = None) -> tuple[list[ModeScore], list[ModePair]]:
+def scores_and_pairs(
+    rows: Sequence[Any], draws: int | None = None, cache: DiskCache | None = None
+) -> tuple[list[ModeScore], list[ModePair]]:
     """The scores per provider and mode and the mode pairs of a session's rows, with ``draws`` bootstrap
     draws (default 2000). A session asks twice for the same rows (its report files, then its terminal
-    tables): the last answer is kept for the same rows object and draws, so the bootstrap runs once."""
+    tables): the last answer is kept for the same rows object and draws, so the bootstrap runs once;
+    with a ``cache``, rows an earlier session saw are not bootstrapped again (``reports/cached.py``)."""
+    from benchmark.reports.cached import cached, report_key
+
     draws = draws or DEFAULT_DRAWS
     last = _last.get("scores_and_pairs")
     if last is not None and last[0] is rows and last[1] == draws:
         return last[2]
-    answers = judged(rows)
-    found = score(answers, draws=draws), compare_modes(answers, draws=draws)
+
+    def compute() -> tuple[list[ModeScore], list[ModePair]]:
+        answers = judged(rows)
+        return score(answers, draws=draws), compare_modes(answers, draws=draws)
+
+    found = cached(
+        cache, "ocl-report", lambda: report_key("scores and pairs", rows, draws, REPORT_CODE), compute
+    )
     _last["scores_and_pairs"] = (rows, draws, found)  # holds ``rows``: its id cannot be reused meanwhile
     return found
 
 
 _last: dict[str, tuple[Sequence[Any], int, tuple[list[ModeScore], list[ModePair]]]] = {}
+#: the code the report's values are computed by (their cache key's fingerprint)
+REPORT_CODE = ("tracks/ocl", "stats", "reports")
 
 
 def _pct(value: float) -> str:

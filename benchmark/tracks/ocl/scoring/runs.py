@@ -22,17 +22,22 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from benchmark.core.diskcache import code_fingerprint, make_key
 from benchmark.core.errors import BenchmarkError
+from benchmark.core.fileio import dumps_json
 from benchmark.core.rows import Facts, Row
 from benchmark.core.track import GroundTruthCase, GroundTruthProblem, RunCase
 from benchmark.core.wording import plural
 from benchmark.tracks.ocl.baselines import RENAME_BLIND, baseline_answers
 from benchmark.tracks.ocl.dataset import Dataset
 from benchmark.tracks.ocl.options import BUILTIN, USE
-from benchmark.tracks.ocl.payload import OclPayload
+from benchmark.tracks.ocl.payload import Judgement, OclPayload
 from benchmark.tracks.ocl.runs import RunFileError, read_run
 from benchmark.tracks.ocl.scoring.judge import Referee
 from benchmark.tracks.ocl.variants import ORIGINAL, UNREADABLE_TASK, Tasks, Variants, modes
+
+#: the code a judgement is a function of (with the variant's, which its key covers)
+JUDGING_CODE = ("lang/ocl", "tracks/ocl/scoring", "tracks/ocl/payload")
 
 if TYPE_CHECKING:  # USE's driver is imported when a session asks for USE
     from benchmark.tracks.ocl.scoring.use_batch import UseInstallation
@@ -105,7 +110,7 @@ class RunJudge:
         assert self.dataset is not None and self.variants is not None
         model, mode = self.tasks.split(case.task)  # type: ignore[misc]
         recorded = self.dataset.models[model].verdicts
-        judged = [("", self.referee(model, mode).verdicts)]
+        judged = [("", self.reference_verdicts(model, mode))]
         if self.judging != BUILTIN:
             judged.append((" in USE", self.use_verdicts(model, mode).references))
         wrong = [
@@ -190,15 +195,11 @@ class RunJudge:
             absent = [cid for cid in constraints if cid not in answers]
             if absent:  # never judged: a request that got no answer says nothing about the model
                 return self.missing_row(case, model, mode, absent, unanswered)
-            referee = self.referee(model, mode)
+            self.variants.variant(model, mode)  # a variant that cannot be built gives an error row
         except (BenchmarkError, GroundTruthProblem) as error:
             return self.error_row(case, str(error))
         label = case.label
-        judgements = [
-            referee.judge(cid, answers.get(cid), label=f"{label} [{model}.{cid}]")
-            for cid in constraints
-            if self.judging != USE
-        ]
+        judgements = [] if self.judging == USE else self.judgements(model, mode, label, answers)
         unknown = sorted(set(answers) - set(constraints))
         payload = OclPayload(model, mode, self.seed, tuple(judgements), tuple(unknown))
         if self.judging != BUILTIN:  # USE's judgements: the tables' (use), or compared with ours (both)
@@ -216,6 +217,37 @@ class RunJudge:
                 found = tuple(d.to_json() for d in disagreements(judgements, use))
                 payload = replace(payload, judge_disagreements=found)
         return Row(self.name, case.provider, llm, case.task, case.run, label, payload=payload.to_json())
+
+    def judgements(self, model: str, mode: str, label: str, answers: dict[str, str]) -> list[Judgement]:
+        """The built-in judge's judgement of every constraint of the model, in the specification's order.
+        A function of the variant, the answers, the label (an error's message names the run) and the
+        judging code, so it is kept in the disk cache: a repeated session reads it instead of parsing and
+        evaluating every answer again."""
+        assert self.dataset is not None and self.variants is not None
+        constraints = self.dataset.models[model].constraints
+
+        def judge() -> list[Judgement]:
+            referee = self.referee(model, mode)
+            return [
+                referee.judge(cid, answers.get(cid), label=f"{label} [{model}.{cid}]") for cid in constraints
+            ]
+
+        if self.variants.cache is None:
+            return judge()
+        given = dumps_json([[cid, answers.get(cid)] for cid in constraints])
+        key = make_key(self.variants.key(model, mode), code_fingerprint(*JUDGING_CODE), label, given)
+        return self.variants.cache.get_or_compute("ocl-judgements", key, judge)
+
+    def reference_verdicts(self, model: str, mode: str) -> dict[str, dict[str, bool]]:
+        """State -> constraint id -> the reference holds, on the variant: kept in the disk cache as the
+        judgements are."""
+        assert self.variants is not None
+        if self.variants.cache is None:
+            return self.referee(model, mode).verdicts
+        key = make_key(self.variants.key(model, mode), code_fingerprint(*JUDGING_CODE))
+        return self.variants.cache.get_or_compute(
+            "ocl-verdicts", key, lambda: self.referee(model, mode).verdicts
+        )
 
     # -------------------------------------------------------------------------------------- USE
 

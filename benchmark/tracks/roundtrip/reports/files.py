@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchmark.core.fileio import write_text_atomic
 from benchmark.core.track import HtmlPart, TrackReport
 from benchmark.core.wording import plural
 from benchmark.reports.excluded import excluded, excluded_table
-from benchmark.reports.figures import figure_html, write_figures
+from benchmark.reports.figures import Figure, figure_html, write_figures
 from benchmark.stats.bootstrap import DEFAULT_DRAWS, DEFAULT_SEED
 from benchmark.tracks.roundtrip.payload import missing_reason
 from benchmark.tracks.roundtrip.reports.figures import correct_vs_k, heatmap
@@ -40,6 +40,9 @@ from benchmark.tracks.roundtrip.reports.sheet import (
     terminal_lines,
 )
 
+if TYPE_CHECKING:
+    from benchmark.core.diskcache import DiskCache
+
 PER_STAGE_CSV = "roundtrip_per_stage.csv"
 GROUPINGS = (
     ("by_stage", ("provider", "stage"), "By provider and stage"),
@@ -47,6 +50,8 @@ GROUPINGS = (
     ("by_k", ("provider", "k"), "By provider and k"),
 )
 LATEX = "roundtrip_table.tex"
+#: the code the report's summaries and figures are computed by (their cache key's fingerprint)
+REPORT_CODE = ("tracks/roundtrip", "stats", "reports")
 COST_LATEX = "roundtrip_cost.tex"
 
 
@@ -54,14 +59,25 @@ def summaries(rows: Sequence[SheetRow], draws: int, seed: int) -> dict[str, list
     return {name: aggregate(rows, by, draws=draws, seed=seed) for name, by, _ in GROUPINGS}
 
 
-def track_report(section_rows: Sequence[Any], out_dir: str | Path, options: dict[str, Any]) -> TrackReport:
-    """Write the files (module docstring) and return them with the HTML part and the report's lines."""
+def track_report(
+    section_rows: Sequence[Any], out_dir: str | Path, options: dict[str, Any], cache: DiskCache | None = None
+) -> TrackReport:
+    """Write the files (module docstring) and return them with the HTML part and the report's lines; with
+    a ``cache``, the summaries and figures of rows an earlier session saw are read from it
+    (:mod:`benchmark.reports.cached`)."""
+    from benchmark.reports.cached import cached, report_key
+
     out = Path(out_dir)
     draws = DEFAULT_DRAWS if options.get("roundtrip_draws") is None else options["roundtrip_draws"]
     seed = DEFAULT_SEED if options.get("roundtrip_seed") is None else options["roundtrip_seed"]
     rows = sheet_rows(section_rows)
-    groups = summaries(rows, draws, seed)
-    figures = [heatmap(groups["by_operator"]), correct_vs_k(groups["by_k"])]
+
+    def compute() -> tuple[dict[str, list[Group]], list[Figure]]:
+        groups = summaries(rows, draws, seed)
+        return groups, [heatmap(groups["by_operator"]), correct_vs_k(groups["by_k"])]
+
+    key = lambda: report_key("summaries and figures", section_rows, [draws, seed], REPORT_CODE)  # noqa: E731
+    groups, figures = cached(cache, "roundtrip-report", key, compute)
     paths = [write_text_atomic(out / PER_STAGE_CSV, sheet_csv(rows))]
     for name, by, _ in GROUPINGS:
         paths.append(write_text_atomic(out / f"roundtrip_{name}.csv", groups_csv(groups[name], by)))
