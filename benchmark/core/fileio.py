@@ -14,7 +14,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import signal
 import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -36,24 +40,48 @@ def _umask() -> int:
 _FILE_MODE = 0o666 & ~_umask()
 
 
+@contextmanager
+def ctrl_c_deferred() -> Iterator[None]:
+    """Hold a Ctrl-C (SIGINT) that arrives inside the block until the block is done, then raise it as
+    usual. In the main thread only (the one Python delivers SIGINT to; elsewhere a no-op). A write is
+    then whole or absent even when interrupted between creating its temporary file and entering the
+    ``try`` that removes it (``atlbench generate`` files answers in the main thread while Ctrl-C is
+    pressed, and an interrupted study must leave no stray ``.tmp`` beside its run files)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: received.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if received:
+            if callable(previous):
+                previous(signal.SIGINT, None)  # Python's default handler raises KeyboardInterrupt
+            elif previous == signal.SIG_DFL:
+                raise KeyboardInterrupt
+
+
 def write_text_atomic(path: str | Path, text: str, *, durable: bool = False) -> Path:
-    """Write ``text`` whole or not at all. ``durable``: also flush it to the disk (file and directory)
-    before returning, so that it survives a power cut or a reboot, not only a killed process (what
-    ``atlbench generate`` does with every paid answer)."""
+    """Write ``text`` whole or not at all, a Ctrl-C included (:func:`ctrl_c_deferred`). ``durable``:
+    also flush it to the disk (file and directory) before returning, so that it survives a power cut or
+    a reboot, not only a killed process (what ``atlbench generate`` does with every paid answer)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            if durable:
-                handle.flush()
-                os.fsync(handle.fileno())
-        os.chmod(tmp, _FILE_MODE)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with ctrl_c_deferred():
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+                handle.write(text)
+                if durable:
+                    handle.flush()
+                    os.fsync(handle.fileno())
+            os.chmod(tmp, _FILE_MODE)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
     if durable:
         sync_directory(path.parent)
     return path
@@ -77,15 +105,16 @@ def write_bytes_atomic(path: str | Path, data: bytes) -> Path:
     """Binary twin of :func:`write_text_atomic` (images)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(tmp, _FILE_MODE)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with ctrl_c_deferred():
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.chmod(tmp, _FILE_MODE)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
     return path
 
 

@@ -80,3 +80,26 @@ def test_cut_off_json_says_where_and_that_it_was_cut_off(tmp_path):
     wrong.write_text('{"a": 1,, "b": 2}', encoding="utf-8")
     with pytest.raises(InputFormatError, match=r"wrong.json:1:9: not valid JSON: Expecting property name"):
         read_json_capped(wrong, limit=1000)
+
+
+def test_a_ctrl_c_while_the_temporary_file_is_made_leaves_the_file_whole_and_no_tmp(tmp_path, monkeypatch):
+    """SIGINT right after mkstemp made the temporary file, before the write's cleanup can run: the write
+    finishes, then the KeyboardInterrupt comes (an interrupted ``atlbench generate`` left a stray .tmp)."""
+    import signal
+    import tempfile
+
+    import pytest
+
+    real = tempfile.mkstemp
+
+    def interrupted_mkstemp(*args, **kwargs):
+        made = real(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGINT)  # delivered at the next bytecode, inside mkstemp's caller
+        return made
+
+    monkeypatch.setattr(tempfile, "mkstemp", interrupted_mkstemp)
+    target = tmp_path / "run.json"
+    with pytest.raises(KeyboardInterrupt):
+        write_text_atomic(target, '{"whole": true}')
+    assert target.read_text(encoding="utf-8") == '{"whole": true}'
+    assert [p.name for p in tmp_path.iterdir()] == ["run.json"]

@@ -29,6 +29,12 @@ def request_identity(body: dict[str, object]) -> tuple[str, object]:
     return prompt, body.get("seed")
 
 
+def sent(server: FakeLLMServer) -> list[dict[str, object]]:
+    """The bodies of the answer requests the server received whole (kill -9 can cut a request off while
+    it is being sent: the server then records no body, and no model would have seen it)."""
+    return [r.body for r in server.answer_requests() if isinstance(r.body, dict)]
+
+
 def cached_identities(cache: Path, server: FakeLLMServer) -> set[tuple[str, object]]:
     """The requests whose answers are in the cache (matched through their key fields)."""
     entries = [json.loads(p.read_text()) for p in (cache / "responses").rglob("*.json")]
@@ -36,8 +42,8 @@ def cached_identities(cache: Path, server: FakeLLMServer) -> set[tuple[str, obje
     from benchmark.llm.requests import GenerationParameters, LlmRequest
 
     found = set()
-    for recorded in server.answer_requests():
-        prompt, seed = request_identity(recorded.body)
+    for body in sent(server):
+        prompt, seed = request_identity(body)
         sha = LlmRequest(prompt, GenerationParameters(max_tokens=1), 1).prompt_sha256
         if (sha, seed) in keys:
             found.add((prompt, seed))
@@ -85,18 +91,23 @@ def test_an_interrupted_study_resumes_without_losing_or_repeating_a_request(
     validation_tree: Path,
     tmp_path: Path,
 ) -> None:
-    llm_server.answer_delay = 0.3  # 12 requests, 2 at a time: about 2 s, long enough to interrupt
+    # 4 answers go through; the next requests wait at the server until the signal is sent, so the study
+    # is interrupted with requests in flight however loaded the machine is
+    llm_server.hold_after(4)
     cache = tmp_path / "cache"
     process = start_generate(make_options, tmp_path)
     try:
         wait_for_answers(cache, 4, process)
         process.send_signal(sig)
+        time.sleep(0.2)  # the signal is handled before the held answers arrive (Ctrl-C: they then finish)
+        llm_server.release()
         _, stderr = process.communicate(timeout=60)
     finally:
+        llm_server.release()
         if process.poll() is None:
             process.kill()
             process.wait()
-    first = Counter(request_identity(r.body) for r in llm_server.answer_requests())
+    first = Counter(request_identity(body) for body in sent(llm_server))
     kept = cached_identities(cache, llm_server)
     assert 4 <= len(kept) < 2 * RUNS and max(first.values()) == 1
     every_run_file_is_whole(validation_tree)
@@ -110,7 +121,7 @@ def test_an_interrupted_study_resumes_without_losing_or_repeating_a_request(
 
     report = generate(make_options(runs=RUNS, concurrency=2))  # the next call
     assert report.ok, report.to_json()
-    total = Counter(request_identity(r.body) for r in llm_server.answer_requests())
+    total = Counter(request_identity(body) for body in sent(llm_server))
     assert len(total) == 2 * RUNS  # every request was sent
     assert all(total[identity] == 1 for identity in kept)  # no paid answer was bought again
     assert sum(total.values()) - sum(first.values()) == 2 * RUNS - len(kept)  # only what was missing

@@ -10,7 +10,9 @@ body), so tests can count what was sent and read the prompts.
 Answers come from a script (a queue of :class:`Reply`, consumed in order by the direct endpoints) or,
 when the queue is empty, from ``responder(prompt) -> str``, which makes answers depend on the prompt so
 that concurrent requests get deterministic answers. ``answer_delay`` slows every answer down (a study
-long enough to be interrupted); ``peak_in_flight`` is the most answer requests it ever held at once.
+long enough to be interrupted); ``hold_after(n)`` lets the first ``n`` answer requests through and holds
+every later one until :meth:`FakeLLMServer.release` (a study interrupted at a known point, whatever the
+machine's load); ``peak_in_flight`` is the most answer requests it ever held at once.
 """
 
 from __future__ import annotations
@@ -99,6 +101,9 @@ class FakeLLMServer:
         self.files: dict[str, bytes] = {}
         self.openai_batches: dict[str, dict[str, Any]] = {}
         self.anthropic_batches: dict[str, dict[str, Any]] = {}
+        self._answered = 0  # answer requests that arrived, for hold_after
+        self._hold_after: int | None = None
+        self._released = threading.Event()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(
@@ -119,6 +124,27 @@ class FakeLLMServer:
     def url(self) -> str:
         host, port = self._httpd.server_address[:2]
         return f"http://{host}:{port}"
+
+    # -- holding answers -------------------------------------------------------------------------
+
+    def hold_after(self, count: int) -> None:
+        """Answer the first ``count`` answer requests (counted from now) as usual and hold every later one
+        (unanswered, its connection open) until :meth:`release`: a client interrupted after ``count``
+        answers cannot have received more, however slowly the test that interrupts it runs."""
+        with self._lock:
+            self._answered, self._hold_after = 0, count
+        self._released.clear()
+
+    def release(self) -> None:
+        """Let the held answer requests (and every later one) through."""
+        self._released.set()
+
+    def _wait_if_held(self) -> None:
+        with self._lock:
+            self._answered += 1
+            held = self._hold_after is not None and self._answered > self._hold_after
+        if held:
+            self._released.wait(timeout=120)  # a test that never releases does not hang forever
 
     # -- script ---------------------------------------------------------------------------------
 
@@ -369,6 +395,8 @@ class FakeLLMServer:
                         server.peak_in_flight = max(server.peak_in_flight, server.in_flight)
                 try:
                     status, reply_headers, data, delay = server.handle(method, path, headers, raw)
+                    if answering:  # recorded (handle), then held, as a request the server is working on
+                        server._wait_if_held()
                     if delay:
                         time.sleep(delay)
                 finally:
