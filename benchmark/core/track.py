@@ -61,7 +61,12 @@ class RunCase:
 
     ``template`` is the prompt template the run file says it was asked with (the study's when it says
     none; a baseline has no prompt and keeps the default); the harness copies it into the run's row
-    (:func:`with_template`), so a track's scorer need not carry it."""
+    (:func:`with_template`), so a track's scorer need not carry it.
+
+    ``ledger_scope`` is for a run file that holds the requests of several cases (the OCL track's file per
+    mode holds every dataset model's): only the ledger entries below a key starting with it are this
+    case's (``"library/"``), so that the harness does not count the file's requests once per case. ``None``:
+    the whole file is the case's."""
 
     track: str
     task: str
@@ -72,6 +77,7 @@ class RunCase:
     baseline: str | None = None
     model: str = "unknown"
     template: str = STUDY_TEMPLATE
+    ledger_scope: str | None = None
 
     @property
     def label(self) -> str:

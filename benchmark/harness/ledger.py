@@ -22,7 +22,7 @@ def with_ledger(row: Row, case: RunCase) -> Row:
     """``row`` with its run file's ledger totals in its provenance, when the file has a ledger."""
     if case.file is None:
         return row
-    ledger = file_ledger(case.file)
+    ledger = file_ledger(case.file, case.ledger_scope)  # a shared file: only the case's part
     if ledger is None:
         return row
     return replace(row, provenance={**row.provenance, LEDGER_KEY: ledger.row_json()})

@@ -212,11 +212,18 @@ def linked_calls(rows: Iterable[Any], validation_root: str | Path) -> dict[str, 
 
 
 def _relative(path: Path, base: Path | None) -> str:
+    """``path`` relative to ``base``; a path below another copy of the validation root (a run file an
+    xdist worker read from its machine's copy of the project, as ``--tx`` sessions do) relative to that
+    copy, found as the nearest folder of ``base``'s name: the same file of the same tree reads the same."""
     if base is not None:
+        resolved, root = path.resolve(), Path(base).resolve()
         try:
-            return path.resolve().relative_to(Path(base).resolve()).as_posix()
+            return resolved.relative_to(root).as_posix()
         except ValueError:
             pass
+        for folder in resolved.parents:
+            if folder.name == root.name:
+                return resolved.relative_to(folder).as_posix()
     return str(path)
 
 

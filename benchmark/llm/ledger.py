@@ -138,8 +138,13 @@ class RunLedger:
         }
 
 
-def ledger_entries(document: Any) -> Iterator[dict[str, Any]]:
-    """Every ledger entry in a run file's JSON, wherever its track put it, in document order."""
+def ledger_entries(document: Any, scope: str | None = None) -> Iterator[dict[str, Any]]:
+    """Every ledger entry in a run file's JSON, wherever its track put it, in document order; with
+    ``scope``, only those below a mapping key that starts with it (one case's part of a shared file)."""
+    if scope is not None:
+        for part in _scoped(document, scope):
+            yield from ledger_entries(part)
+        return
     if isinstance(document, Mapping):
         for key, value in document.items():
             if key == LEDGER_KEY and isinstance(value, Mapping):
@@ -149,6 +154,19 @@ def ledger_entries(document: Any) -> Iterator[dict[str, Any]]:
     elif isinstance(document, list):
         for item in document:
             yield from ledger_entries(item)
+
+
+def _scoped(document: Any, scope: str) -> Iterator[Any]:
+    """The values of every mapping key starting with ``scope``, in document order."""
+    if isinstance(document, Mapping):
+        for key, value in document.items():
+            if isinstance(key, str) and key.startswith(scope):
+                yield value
+            else:
+                yield from _scoped(value, scope)
+    elif isinstance(document, list):
+        for item in document:
+            yield from _scoped(item, scope)
 
 
 def summarise(entries: Iterable[Mapping[str, Any]]) -> RunLedger:
@@ -213,8 +231,9 @@ def combine(ledgers: Iterable[RunLedger]) -> RunLedger:
     )
 
 
-def file_ledger(path: str | Path) -> RunLedger | None:
-    """The ledger of a run file, or ``None`` when it has none (a synthetic or imported run, a run written
+def file_ledger(path: str | Path, scope: str | None = None) -> RunLedger | None:
+    """The ledger of a run file (with ``scope``, of its part below keys starting with it:
+    :func:`ledger_entries`), or ``None`` when it has none (a synthetic or imported run, a run written
     before the ledger existed) or cannot be read. Cheap for the files most sessions score: a file whose
     text never says ``"ledger"`` is not parsed."""
     try:
@@ -224,7 +243,7 @@ def file_ledger(path: str | Path) -> RunLedger | None:
     if f'"{LEDGER_KEY}"' not in text:
         return None
     try:
-        ledger = summarise(ledger_entries(json.loads(text)))
+        ledger = summarise(ledger_entries(json.loads(text), scope))
     except ValueError:
         return None
     return ledger if ledger.requests else None

@@ -11,7 +11,7 @@ file must be equal, except for what must differ, normalised here and nowhere els
 * the path of the tree a worker read a run file from (each row's ``file``, which ``rq1_per_run.csv`` and
   ``index.html`` show): ``tree1`` or ``tree2`` for the remote workers, ``tree0`` for ``-n 0``.
 
-The mapping track's cases (``cases/test_rq1.py``: 120 cases, 8 transformations, live baselines) keep the
+The mapping track's cases (``cases/test_rq1.py``: 141 cases, 8 transformations, live baselines) keep the
 test under a minute on two cores; rows cross the SSH channel as JSON text whatever their track
 (:mod:`benchmark.core.collector`). Skipped in one line where no sshd can run; ``.ci/run`` installs
 Debian's ``openssh-server`` and sets ``ATLBENCH_REQUIRE_SSHD=1``, which turns the skip into a failure.
@@ -90,13 +90,13 @@ def test_two_ssh_gateways_give_the_single_process_session(sshd: SshServer, tmp_p
     specs = [arg for tree in far for arg in ("--tx", sshd.tx(sys.executable, tree))]
     remote = session(here, tmp_path / "remote", "-d", *specs)
     assert remote.returncode == 0, remote.stdout[-3000:] + remote.stderr[-3000:]
-    assert "120 passed" in local.stdout and "120 passed" in remote.stdout
+    assert "141 passed" in local.stdout and "141 passed" in remote.stdout
 
     local_results = json.loads((tmp_path / "local" / "results.json").read_text())
     remote_results = json.loads((tmp_path / "remote" / "results.json").read_text())
     files = [r["file"] for s in remote_results["tracks"].values() for r in s["rows"] if r["file"][0] != "<"]
     read_from = {tree for tree in far for file in files if file.startswith(f"{tree}/")}
-    assert len(files) == 80 and read_from == set(far)  # every run file read remotely, on both machines
+    assert len(files) == 101 and read_from == set(far)  # every run file read remotely, on both machines
 
     def normalised(text: str) -> str:
         for tree in far:

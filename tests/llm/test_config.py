@@ -169,9 +169,12 @@ def test_cache_directory_precedence(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 def test_the_shipped_configuration_parses() -> None:
     shipped = Path(__file__).resolve().parents[2] / "atlbench.toml"
     config = load_config(shipped)
-    assert set(config.providers) == {"OpenAI", "Claude", "Ollama", "LlamaCpp"}
-    for local in ("Ollama", "LlamaCpp"):
+    assert set(config.providers) == {"OpenAI", "Claude", "Ollama", "LlamaCpp", "SmolLM2-135M"}
+    for local in ("Ollama", "LlamaCpp", "SmolLM2-135M"):
         assert config.provider(local).api_key_env is None and config.provider(local).batch is False
     assert all(p.model for p in config.providers.values())
     assert all(config.provider(p).parameters.max_tokens == 8192 for p in ("OpenAI", "Claude", "Ollama"))
     assert config.provider("LlamaCpp").parameters.max_tokens == 4096  # small local models loop
+    bundled = config.provider("SmolLM2-135M")  # the bundled real runs' entry (docs/LLM_RUNS.md)
+    assert (bundled.model, bundled.base_url) == ("SmolLM2-135M-Instruct", "http://127.0.0.1:8000/v1")
+    assert bundled.parameters.max_tokens == 256 and bundled.parameters.temperature == 0.0

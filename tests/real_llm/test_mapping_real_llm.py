@@ -32,6 +32,7 @@ VALIDATION = REPO / "validation"
 TRANSFORMATIONS = ("book2publication", "Java2Table")  # the two smallest prompts: 1,824 and 2,596 tokens
 RUNS = 2  # two run indices: two seeds, two cache entries per prompt
 PROVIDER = "SmolLM2"
+BUNDLED_PROVIDER = "SmolLM2-135M"  # the provider of the bundled real runs, left out of the copies
 MAX_TOKENS = 256
 SEED = 42
 GENERATOR = "atlbench generate"
@@ -87,8 +88,10 @@ def generated(real_llm_server: Any, tmp_path_factory: pytest.TempPathFactory) ->
     root = tmp_path_factory.mktemp("real-llm-mapping")
     validation = root / "validation"
     before_source = {name: tree_bytes(VALIDATION / name) for name in TRANSFORMATIONS}
+    # without the bundled real runs of the same model (docs/LLM_RUNS.md): this test's runs are its own
+    bundled = shutil.ignore_patterns(f"{BUNDLED_PROVIDER}-*", ".log")
     for name in TRANSFORMATIONS:
-        shutil.copytree(VALIDATION / name, validation / name)
+        shutil.copytree(VALIDATION / name, validation / name, ignore=bundled)
     config = real_llm_server.write_config(root / "atlbench.toml", PROVIDER, max_tokens=MAX_TOKENS, seed=SEED)
     generation = Generation(
         root=root,

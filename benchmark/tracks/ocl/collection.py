@@ -56,7 +56,15 @@ def collect(
             seen.add(case_id)
             runs.append(
                 RunCase(
-                    track, task, run.provider, run.run, case_id, path, model=run.model, template=run.template
+                    track,
+                    task,
+                    run.provider,
+                    run.run,
+                    case_id,
+                    path,
+                    model=run.model,
+                    template=run.template,
+                    ledger_scope=f"{model}/",  # the file holds every model's answers, keyed MODEL/ID
                 )
             )
         for model in sorted(set(dataset.models) - set(run.models)):

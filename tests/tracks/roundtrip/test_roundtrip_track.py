@@ -37,15 +37,17 @@ def test_the_bundled_track_has_a_case_per_stage_evaluation_with_selectable_ids()
     collection = track().collect()
     assert len(collection.ground_truths) == 100
     ids = [case.case_id for case in collection.runs]
-    # 2 synthetic providers x k in {1, 2} x 2 stages, the baselines, and the runs of the other prompt
-    # templates (2 pairs x 2 providers x 2 templates x 2 stages, k1; docs/TEMPLATES.md)
-    assert len(ids) == 100 * 2 * 2 * 2 + 100 * 2 * 2 + 2 * 2 * 2 * 2 * 2
+    # 2 synthetic providers x k in {1, 2} x 2 stages, the baselines, the runs of the other prompt
+    # templates (2 pairs x 2 providers x 2 templates x 2 stages, k1; docs/TEMPLATES.md), and the real runs
+    # of SmolLM2-135M (2 pairs x 2 operators x 2 stages, k1; docs/LLM_RUNS.md)
+    assert len(ids) == 100 * 2 * 2 * 2 + 100 * 2 * 2 + 2 * 2 * 2 * 2 * 2 + 2 * 2 * 2
     assert ids == sorted(ids) and len(set(ids)) == len(ids)
     assert "library-to_many-k2-inverse-Synthetic-Careful-run01" in ids
     assert "library-to_many-forward-Oracle" in ids
     selected = [i for i in ids if all(word in i for word in ("to_many", "k2", "inverse"))]
     assert len(selected) == 10 * 2  # pytest -k "to_many and k2 and inverse"
-    assert all(case.provider.startswith("Synthetic-") for case in collection.runs if case.file is not None)
+    generated = {case.provider for case in collection.runs if case.file is not None}
+    assert {p for p in generated if not p.startswith("Synthetic-")} == {"SmolLM2-135M"}
 
 
 def test_oracle_is_perfect_and_echo_detects_no_delta_on_any_row() -> None:

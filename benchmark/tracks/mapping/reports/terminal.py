@@ -147,5 +147,8 @@ def summary_lines(
     settings = f"partial weight {aggregation.partial_weight:g}, confidence {confidence or 'all'}"
     lines = [f"{scored_line(list(rows))}, {settings}"]
     lines += format_tables(aggregation, verbose).splitlines()
-    unusable = unusable_lines(sorted(rows, key=lambda r: (name_key(r.transformation), r.file)))
+    # by what the run is, not where it was read from: a --tx worker reads from its own copy of the tree
+    unusable = unusable_lines(
+        sorted(rows, key=lambda r: (name_key(r.transformation), r.provider, r.run, r.file))
+    )
     return lines + ([""] if unusable else []) + unusable
