@@ -82,6 +82,25 @@ class NoiseProfile:
         return data
 
 
+#: the plausible but imperfect matcher, whose noise the memoriser applies off the original task
+NOISY = NoiseProfile(
+    name="Synthetic-Noisy",
+    drop_class=0.1,
+    drop_binding=0.2,
+    swap_source=0.15,
+    wrong_target_class=0.1,
+    invent_class=0.05,
+    invent_binding=0.1,
+    duplicate=0.05,
+    qualify=0.15,
+    unlabelled=0.05,
+    spelling=0.1,
+    confidence_correct=(0.6, 0.3, 0.1),
+    confidence_noise=(0.2, 0.4, 0.4),
+    description="a plausible but imperfect matcher: drops, swaps, wrong pairs, a few "
+    "hallucinations, qualified names and mixed confidence labels",
+)
+
 PROFILES: dict[str, NoiseProfile] = {
     profile.name: profile
     for profile in (
@@ -90,23 +109,7 @@ PROFILES: dict[str, NoiseProfile] = {
             description="the ground truth itself: every class pair, one mapping per binding naming one "
             "of its source features; scores recall 1 and precision 1 up to partial bindings",
         ),
-        NoiseProfile(
-            name="Synthetic-Noisy",
-            drop_class=0.1,
-            drop_binding=0.2,
-            swap_source=0.15,
-            wrong_target_class=0.1,
-            invent_class=0.05,
-            invent_binding=0.1,
-            duplicate=0.05,
-            qualify=0.15,
-            unlabelled=0.05,
-            spelling=0.1,
-            confidence_correct=(0.6, 0.3, 0.1),
-            confidence_noise=(0.2, 0.4, 0.4),
-            description="a plausible but imperfect matcher: drops, swaps, wrong pairs, a few "
-            "hallucinations, qualified names and mixed confidence labels",
-        ),
+        NOISY,
         NoiseProfile(
             name="Synthetic-Sloppy",
             drop_class=0.3,
@@ -123,20 +126,9 @@ PROFILES: dict[str, NoiseProfile] = {
             confidence_noise=(0.3, 0.4, 0.3),
             description="a weak matcher: heavy noise, confidence labels barely informative",
         ),
-        NoiseProfile(
+        replace(
+            NOISY,
             name="Synthetic-Memoriser",
-            drop_class=0.1,
-            drop_binding=0.2,
-            swap_source=0.15,
-            wrong_target_class=0.1,
-            invent_class=0.05,
-            invent_binding=0.1,
-            duplicate=0.05,
-            qualify=0.15,
-            unlabelled=0.05,
-            spelling=0.1,
-            confidence_correct=(0.6, 0.3, 0.1),
-            confidence_noise=(0.2, 0.4, 0.4),
             memorised=True,
             description="a memoriser: the ground truth itself on the original task, Synthetic-Noisy's noise "
             "on every task variant (docs/VARIANTS.md)",
