@@ -166,6 +166,14 @@ class Table:
             _latex_row(self.headers),
             r"\midrule",
         ]
+        lines += self._latex_body()
+        lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
+        return "\n".join(lines)
+
+    def _latex_body(self) -> list[str]:
+        """The body rows of a tabular or longtable: a rule before ``Total`` and, in a grouped table,
+        between groups; ``(none)`` for a table without rows."""
+        lines: list[str] = []
         previous = None
         for row in self.rows:
             first = _text(row[0]) if row else None
@@ -175,8 +183,7 @@ class Table:
             previous = first
         if not self.rows:
             lines.append(rf"\multicolumn{{{len(self.headers)}}}{{c}}{{(none)}} \\")
-        lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
-        return "\n".join(lines)
+        return lines
 
     def _longtable(self, label: str | None, caption: str) -> str:
         heading = [r"\toprule", _latex_row(self.headers), r"\midrule"]
@@ -197,15 +204,7 @@ class Table:
             r"\bottomrule",
             r"\endlastfoot",
         ]
-        previous = None
-        for row in self.rows:
-            first = _text(row[0]) if row else None
-            if row and (first == "Total" or (self.grouped and previous is not None and first != previous)):
-                lines.append(r"\midrule")
-            lines.append(_latex_row(row))
-            previous = first
-        if not self.rows:
-            lines.append(rf"\multicolumn{{{len(self.headers)}}}{{c}}{{(none)}} \\")
+        lines += self._latex_body()
         lines += [r"\end{longtable}", r"\endgroup", ""]
         return "\n".join(lines)
 
