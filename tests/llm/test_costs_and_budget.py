@@ -219,7 +219,10 @@ def test_max_cost_stops_before_the_request_that_could_cross_it(
     stub = generation(book_run(validation_tree, run=3))
     assert "budget: the next request could cross --max-cost 0.55 USD" in str(stub["error"])
     # With four workers, what is in flight counts too: while the first request may still cost 0.512, a
-    # second one could cross the cap, so the call stops there.
+    # second one could cross the cap, so the call stops there. The answer takes 0.3 s (within the test
+    # configuration's timeout): the other workers ask for their reservation while it is in flight, where
+    # an instant answer let a second request through when the workers started late (a loaded machine).
+    llm_server.answer_delay = 0.3
     parallel = generate(options(runs=4, selectors=["Family"], max_cost=0.55, concurrency=4))
     assert parallel.stats.requests == 1 and parallel.stats.budget_stopped == 3
 
