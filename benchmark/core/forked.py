@@ -34,8 +34,14 @@ def usable_cpus() -> int:
 
 def can_fork() -> bool:
     """Forking is available and safe here: a child of a process running other threads may inherit a lock
-    one of them held, so a multi-threaded process (an xdist worker, for one) does not fork."""
-    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    one of them held, so a multi-threaded process (an xdist worker, for one) does not fork; and a forked
+    child of :func:`run_forked` (a daemon process, which may not have children of its own) runs its
+    calls itself, its siblings already holding the other CPUs."""
+    return (
+        "fork" in multiprocessing.get_all_start_methods()
+        and threading.active_count() == 1
+        and not multiprocessing.current_process().daemon
+    )
 
 
 def _call(index: int) -> tuple[Any, list[dict[str, object]]]:

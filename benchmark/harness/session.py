@@ -30,6 +30,8 @@ class Harness:
     source_dir: Path | None = None  # where the git commit is read (the project under test)
     _tracks: dict[str, Track] = field(default_factory=dict)
     _collections: dict[str, Collection] = field(default_factory=dict)
+    # each track's terminal tables, computed with its report files: (results, verbose) they are for
+    _summaries: tuple[Results, bool, dict[str, list[str]]] | None = None
 
     def track(self, name: str) -> Track:
         if name not in self._tracks:
@@ -86,10 +88,25 @@ class Harness:
         )
         return Results(header=header, sections=tuple(sections))
 
-    def write_reports(self, results: Results, directory: Path | None = None) -> list[Path]:
+    def write_reports(
+        self, results: Results, directory: Path | None = None, verbose: bool | None = None
+    ) -> list[Path]:
+        """The report files; with ``verbose`` given, each track's terminal tables too, computed in the
+        process that wrote its files (they may be written side by side) and kept for
+        :meth:`summary_lines`."""
         from benchmark.reports import write_session_reports
 
-        return write_session_reports(results, directory or self.options.reports_dir, self.tracks)
+        summaries: dict[str, list[str]] | None = None if verbose is None else {}
+        written = write_session_reports(
+            results,
+            directory or self.options.reports_dir,
+            self.tracks,
+            summaries=summaries,
+            verbose=bool(verbose),
+        )
+        if summaries is not None:
+            self._summaries = (results, bool(verbose), summaries)
+        return written
 
     def gates(self, results: Results) -> tuple[list[str], list[str]]:
         """(messages, failures) of ``--min-score`` / ``--min-f1`` and ``--compare``."""
@@ -179,7 +196,11 @@ class Harness:
         out = []
         for section in results.sections:
             track = self.track(section.track)
-            lines = track.summary_lines(results, section, verbose)
+            kept = self._summaries
+            if kept is not None and kept[0] is results and kept[1] == verbose and track.name in kept[2]:
+                lines = list(kept[2][track.name])
+            else:
+                lines = track.summary_lines(results, section, verbose)
             found = sensitivity(track, section.rows)
             lines += terminal_lines(found) if found is not None else []
             skipped = self.collection(section.track).skipped

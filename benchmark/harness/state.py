@@ -189,7 +189,8 @@ class BenchmarkSession:
 
         directory = self.harness.options.reports_dir
         try:
-            self.written.extend(self.harness.write_reports(results, directory))
+            verbose = self.config.get_verbosity() > 0  # the terminal tables are computed with the files
+            self.written.extend(self.harness.write_reports(results, directory, verbose))
         except ImportError as error:  # a broken install (numpy, scipy, matplotlib are dependencies)
             self.written.append(results.save(directory / RESULTS_JSON))
             self.failures.append(f"atlbench: only results.json was written; the reports need {error}")

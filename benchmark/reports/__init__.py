@@ -21,6 +21,7 @@ from typing import Any
 from benchmark.core import phases
 from benchmark.core.errors import ConfigurationError
 from benchmark.core.fileio import write_text_atomic
+from benchmark.core.forked import run_forked
 from benchmark.core.results import Results
 from benchmark.core.track import Track, TrackReport
 
@@ -37,12 +38,17 @@ def write_session_reports(
     save_results: bool = True,
     only: str | None = None,
     on_report: Callable[[str, TrackReport], None] | None = None,
+    summaries: dict[str, list[str]] | None = None,
+    verbose: bool = False,
 ) -> list[Path]:
     """Write the session's files into ``out_dir``; returns the paths written, in a fixed order.
 
     ``report_options`` maps a track to its :attr:`~Track.report_options` values (defaults otherwise);
     ``only`` rebuilds one track's files (``atlbench report --track NAME``); ``index.html`` then holds that
     track alone. ``on_report`` receives each track's :class:`~benchmark.core.track.TrackReport`.
+    ``summaries``, when given, receives each track's terminal tables (:meth:`~Track.summary_lines` with
+    ``verbose``) by track name, computed in the process that wrote the track's files, with what that
+    process computed for them at hand.
     """
     from benchmark.reports import sensitivity
     from benchmark.reports.page import PagePart, render_page
@@ -52,23 +58,38 @@ def write_session_reports(
     if save_results:
         with phases.phase(f"report {RESULTS_JSON}"):
             paths.append(results.save(out / RESULTS_JSON))
-    parts = []
-    owners: dict[str, str] = {}
-    sensitive = []
-    for section in results.sections:
-        if only is not None and section.track != only:
-            continue
+    sections = [section for section in results.sections if only is None or section.track == only]
+    for section in sections:
         if section.track not in tracks:
             raise ConfigurationError(
                 f"the results hold rows of track {section.track!r}, which is not installed "
                 f"(installed: {', '.join(sorted(tracks)) or 'none'})"
             )
+
+    def track_files(track: Track, section: Any) -> Callable[[], tuple[TrackReport, Any, list[str] | None]]:
+        def write() -> tuple[TrackReport, Any, list[str] | None]:
+            options = dict((report_options or {}).get(track.name) or _defaults(track))
+            with phases.phase(f"reports of track {track.name}"):
+                report = track.write_reports(results, section, out, options)
+            with phases.phase(f"prompt sensitivity of track {track.name}"):
+                found = sensitivity.sensitivity(track, section.rows)
+            if summaries is None:
+                return report, found, None
+            with phases.phase(f"terminal tables of track {track.name}"):
+                return report, found, track.summary_lines(results, section, verbose)
+
+        return write
+
+    # The tracks' files do not depend on one another: side by side on the usable CPUs (forked processes,
+    # benchmark.core.forked; a track's own forks, its figures, then run in its process), in section order.
+    calls = [track_files(tracks[section.track], section) for section in sections]
+    parts = []
+    owners: dict[str, str] = {}
+    sensitive = []
+    for section, (report, found, summary) in zip(sections, run_forked(calls), strict=True):
         track = tracks[section.track]
-        options = dict((report_options or {}).get(section.track) or _defaults(track))
-        with phases.phase(f"reports of track {track.name}"):
-            report = track.write_reports(results, section, out, options)
-        with phases.phase(f"prompt sensitivity of track {track.name}"):
-            found = sensitivity.sensitivity(track, section.rows)
+        if summaries is not None and summary is not None:
+            summaries[track.name] = summary
         if found is not None:
             sensitive.append(found)
             lines = (*report.lines, *sensitivity.terminal_lines(found))

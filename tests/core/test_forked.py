@@ -57,3 +57,18 @@ def test_the_phases_a_child_records_reach_the_parent(monkeypatch, tmp_path):
 
     assert forked.run_forked([lambda: timed("a"), lambda: timed("b")], jobs=2) == ["a", "b"]
     assert sorted(p["phase"] for p in phases.take()) == ["a", "b"]
+
+
+def test_a_forked_child_runs_its_own_calls_itself(monkeypatch):
+    """A call that forks in turn (a track's figures inside the tracks' reports written side by side) runs
+    its calls in its child process: a daemon may not have children."""
+    if not forked.can_fork():
+        pytest.skip("this process cannot fork")
+
+    def nested() -> tuple[bool, list[int]]:
+        return forked.can_fork(), forked.run_forked([os.getpid, os.getpid], jobs=2)
+
+    (allowed, pids), (_, other) = forked.run_forked([nested, nested], jobs=2)
+    assert allowed is False
+    assert len(set(pids)) == 1 and pids[0] != os.getpid()
+    assert len(set(other)) == 1 and other[0] != pids[0]

@@ -92,6 +92,11 @@ def write_three_tracks(out: Path) -> tuple[Results, list[Path]]:
     """The session's results and the report files it writes into ``out`` (``index.html`` last)."""
     from benchmark.reports import write_session_reports
 
-    harness = _harness()
-    results = _renamed(harness.build_results(_rows(harness)))
+    harness, results = three_track_session()
     return results, write_session_reports(results, out, harness.tracks)
+
+
+def three_track_session() -> tuple[Harness, Results]:
+    """The session's harness and its results (nothing written)."""
+    harness = _harness()
+    return harness, _renamed(harness.build_results(_rows(harness)))
