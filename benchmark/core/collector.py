@@ -13,14 +13,16 @@ No pytest imports here: it is tested with plain objects.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from benchmark.core.rows import Row
+from benchmark.core.rows import Facts, Row
 from benchmark.core.wording import plural
 
 RUN_MARKER = "atlbench_run"
 WORKER_OUTPUT_KEY = "atlbench_rows"  # config.workeroutput[...] = {nodeid: [row JSON, ...]}
+FACTS_OUTPUT_KEY = "atlbench_facts"  # config.workeroutput[...] = [facts JSON, ...]
 PHASES = ("setup", "call", "teardown")  # pytest's; pytest-xdist reports a worker's crash as phase "???"
 LOST = (
     "its row was lost: the pytest-xdist worker that scored it ended before handing its rows to the "
@@ -38,6 +40,7 @@ class RowCollector:
     seen: set[str] = field(default_factory=set)
     crashed: set[str] = field(default_factory=set)
     undecodable: list[str] = field(default_factory=list)
+    facts: dict[tuple[str, str], Facts] = field(default_factory=dict)  # (track, task) -> its facts
 
     def accept(self, nodeid: str, when: str, outcome: str, keywords: Iterable[str]) -> None:
         """Take one phase report. Only benchmark run cases (marked ``atlbench_run``) count, and the crash
@@ -71,6 +74,25 @@ class RowCollector:
     @property
     def rows(self) -> list[Row]:
         return [row for node in sorted(self.rows_by_node) for row in self.rows_by_node[node]]
+
+    def add_facts(self, facts: Facts) -> None:
+        """A task's ground-truth facts, as its ground-truth case found them. ``results.json`` holds every
+        task's; with them at hand the controller does not read the task's inputs again to state them
+        (under xdist it has read none: the round-trip track's four models per case took it a second)."""
+        self.facts[(facts.track, facts.task)] = facts
+
+    def export_facts(self) -> list[str]:
+        """The facts this process found, as builtins, for a worker's ``workeroutput``."""
+        return [json.dumps(facts.to_json()) for facts in self.facts.values()]
+
+    def merge_facts(self, exported: Iterable[str]) -> None:
+        """Facts a worker exported (:meth:`export_facts`). They spare work, nothing more: facts that
+        cannot be decoded are left out, and the controller states those tasks' facts itself."""
+        for text in exported:
+            try:
+                self.add_facts(Facts.from_json(json.loads(str(text))))
+            except (ValueError, KeyError, TypeError):
+                continue
 
     def lost(self) -> dict[str, str]:
         """The run cases that ran (or were running when their worker crashed) and whose row never

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from benchmark.core import phases
+from benchmark.core.collector import RowCollector
 from benchmark.core.errors import BenchmarkError
 from benchmark.core.rows import STUDY_TEMPLATE, Facts, Row
 from benchmark.core.track import GroundTruthCase, GroundTruthProblem, RunCase, Track, with_template
@@ -27,17 +28,22 @@ GROUND_TRUTH_TALLY = "the tracks' check_ground_truth"
 
 
 class GroundTruthCheck:
-    def __init__(self, track: Track, case: GroundTruthCase) -> None:
-        self.track, self.case = track, case
+    def __init__(self, track: Track, case: GroundTruthCase, collector: RowCollector | None = None) -> None:
+        self.track, self.case, self.collector = track, case, collector
 
     def check(self) -> Facts:
-        """The ground truth's facts; a problem fails the case with its positioned message only (failed
-        outside the ``except``: pytest would print the problem a second time as the failure's context)."""
+        """The ground truth's facts, kept in the process's collector for ``results.json``; a problem fails
+        the case with its positioned message only (failed outside the ``except``: pytest would print the
+        problem a second time as the failure's context)."""
         try:
             with phases.tally(GROUND_TRUTH_TALLY):
-                return self.track.check_ground_truth(self.case)
+                facts = self.track.check_ground_truth(self.case)
         except (GroundTruthProblem, BenchmarkError) as problem:
             message = str(problem)
+        else:
+            if self.collector is not None and isinstance(facts, Facts):
+                self.collector.add_facts(facts)
+            return facts
         pytest.fail(message, pytrace=False)
 
 
@@ -96,7 +102,8 @@ class Recorder:
 @pytest.fixture
 def atlbench_ground_truth(request: pytest.FixtureRequest) -> GroundTruthCheck:
     case: GroundTruthCase = request.param
-    return GroundTruthCheck(session_of(request.config).harness.track(case.track), case)
+    session = session_of(request.config)
+    return GroundTruthCheck(session.harness.track(case.track), case, session.collector)
 
 
 @pytest.fixture

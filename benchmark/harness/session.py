@@ -14,7 +14,7 @@ from pathlib import Path
 from benchmark.core.errors import BenchmarkError
 from benchmark.core.provenance import git_commit, now, versions
 from benchmark.core.results import Results, ResultsHeader, TrackSection
-from benchmark.core.rows import Row
+from benchmark.core.rows import Facts, Row
 from benchmark.core.track import Collection, SkippedInput, Track, TrackContext, with_template
 from benchmark.core.wording import plural
 from benchmark.harness.gates import compare_with, min_score_failures
@@ -61,9 +61,16 @@ class Harness:
     def tracks(self) -> dict[str, Track]:
         return {name: self.track(name) for name in self.classes}
 
-    def build_results(self, rows: Sequence[Row], tracks: Sequence[str] = ()) -> Results:
+    def build_results(
+        self,
+        rows: Sequence[Row],
+        tracks: Sequence[str] = (),
+        known: Mapping[tuple[str, str], Facts] | None = None,
+    ) -> Results:
         """``results.json``: provenance header, and per track (those with rows, and ``tracks``) its
-        options, the facts of the tasks its rows belong to, and the rows."""
+        options, the facts of the tasks its rows belong to, and the rows. ``known`` are facts the
+        ground-truth cases found, by (track, task): those tasks' facts are not stated again."""
+        known = known or {}
         names = sorted({row.track for row in rows} | set(tracks))
         sections = []
         inputs: dict[str, str] = {}
@@ -72,7 +79,12 @@ class Harness:
             own = tuple(sorted((r for r in rows if r.track == name), key=lambda r: r.key))
             tasks = sorted({r.task for r in own})
             sections.append(
-                TrackSection(name, track.options_json(), tuple(track.facts(t) for t in tasks), own)
+                TrackSection(
+                    name,
+                    track.options_json(),
+                    tuple(known.get((name, t)) or track.facts(t) for t in tasks),
+                    own,
+                )
             )
             inputs.update(track.input_files())
         from benchmark.llm.calllog import linked_calls  # the LLM layer only when results are built

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from benchmark.core import phases
-from benchmark.core.collector import WORKER_OUTPUT_KEY, RowCollector
+from benchmark.core.collector import FACTS_OUTPUT_KEY, WORKER_OUTPUT_KEY, RowCollector
 from benchmark.core.errors import BenchmarkError
 from benchmark.core.results import Results
 from benchmark.harness.session import Harness
@@ -87,11 +87,13 @@ class BenchmarkSession:
         self.collector.merge(
             output.get(WORKER_OUTPUT_KEY, {}), source=str(output.get("workerid", "a worker"))
         )
+        self.collector.merge_facts(output.get(FACTS_OUTPUT_KEY, []))
 
     @pytest.hookimpl(tryfirst=True)  # before junitxml writes its file: the suite properties go in it
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if not self.is_controller:
             self.config.workeroutput[WORKER_OUTPUT_KEY] = self.collector.export()  # type: ignore[attr-defined]
+            self.config.workeroutput[FACTS_OUTPUT_KEY] = self.collector.export_facts()  # type: ignore[attr-defined]
             self.config.workeroutput[COLLECTED_KEY] = self.benchmark_collected  # type: ignore[attr-defined]
             self._freeze_if_only_benchmark_cases()
             return
@@ -117,7 +119,7 @@ class BenchmarkSession:
             self.failures.extend(f"atlbench: {f}" for f in self.harness.nothing_scored(rows))
             try:
                 with phases.phase("results"):
-                    self.results = self.harness.build_results(rows)
+                    self.results = self.harness.build_results(rows, known=self.collector.facts)
             except BenchmarkError as error:
                 self.failures.append(f"atlbench: {error}")
         if self.results is not None:

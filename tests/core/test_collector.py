@@ -21,3 +21,20 @@ def test_cases_whose_row_never_arrived_are_lost_with_why() -> None:
         "t::test_run[b]: ran but sent no row",
         "t::test_run[c]: its worker crashed while scoring it; no row",
     ]
+
+
+def test_a_workers_facts_reach_the_controller_as_they_were_found() -> None:
+    """Facts travel as JSON in ``workeroutput``: the controller gets equal facts, payload keys in their
+    order (``results.json`` writes them as they come), and text that is not facts is left out."""
+    from benchmark.core.rows import Facts
+
+    payload = {"states": 14, "constraints": 10, "mode": "x"}
+    found = Facts("ocl", "library-rename", "library.use", None, payload)
+    broken = Facts("atl", "Families2Persons", "f.atl", "the ATL file does not parse")
+    worker = RowCollector()
+    worker.add_facts(found)
+    worker.add_facts(broken)
+    controller = RowCollector()
+    controller.merge_facts([*worker.export_facts(), "not JSON", '{"track": "atl"}'])
+    assert controller.facts == {("ocl", "library-rename"): found, ("atl", "Families2Persons"): broken}
+    assert list(controller.facts["ocl", "library-rename"].payload) == ["states", "constraints", "mode"]

@@ -66,6 +66,12 @@ def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     )
 
 
+def _facts(pytester: pytest.Pytester) -> list[dict]:
+    """The facts of ``results.json``, as written (payload keys in their order)."""
+    data = json.loads((pytester.path / "reports" / "results.json").read_text(encoding="utf-8"))
+    return [facts for section in data["tracks"].values() for facts in section["facts"]]
+
+
 def rows(pytester: pytest.Pytester) -> dict[tuple[str, str, str], dict]:
     results = Results.load(pytester.path / "reports" / "results.json")
     return {(r.provider, r.task, r.run): RunRow.from_envelope(r).to_json() for r in results.rows}
@@ -128,10 +134,13 @@ def test_scores_every_run_identically_with_and_without_xdist(pytester: pytest.Py
     )
     assert "0.944" in oracle_line
     serial_junit = _junit_properties(pytester.path / "reports" / "junit.xml")
+    serial_facts = _facts(pytester)
+    assert [f["task"] for f in serial_facts] == ["Library2Catalog", "Shapes2Figures"]
 
     parallel = run(pytester, "-n", "2", "--junitxml=reports/junit.xml")
     parallel.assert_outcomes(passed=7)
     assert rows(pytester) == found
+    assert _facts(pytester) == serial_facts  # the workers' facts, in results.json as stated serially
     assert _tables(parallel) == _tables(serial)
     junit = _junit_properties(pytester.path / "reports" / "junit.xml")
     assert junit == serial_junit
