@@ -68,7 +68,6 @@ def test_a_forked_child_runs_its_own_calls_itself(monkeypatch):
     def nested() -> tuple[bool, list[int]]:
         return forked.can_fork(), forked.run_forked([os.getpid, os.getpid], jobs=2)
 
-    (allowed, pids), (_, other) = forked.run_forked([nested, nested], jobs=2)
-    assert allowed is False
-    assert len(set(pids)) == 1 and pids[0] != os.getpid()
-    assert len(set(other)) == 1 and other[0] != pids[0]
+    for allowed, pids in forked.run_forked([nested, nested], jobs=2):
+        assert allowed is False
+        assert len(set(pids)) == 1 and pids[0] != os.getpid()  # both calls in the child itself
