@@ -17,7 +17,8 @@ import os
 import pickle
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -74,6 +75,33 @@ def make_key(*parts: str) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
+class NotStored(Exception):
+    """A value asked for inside :func:`stored_only` that the cache does not hold."""
+
+
+_stored_only = False
+
+
+@contextmanager
+def stored_only() -> Iterator[None]:
+    """Inside, a value the cache does not hold raises :class:`NotStored` instead of being computed (and
+    :func:`require_stored` says the same of a cache without a directory). The report writer uses it to
+    learn, at the cost of reading the cache, whether a track's reports are all stored (write them here)
+    or must be computed (worth a process of their own, side by side with the others)."""
+    global _stored_only
+    before, _stored_only = _stored_only, True
+    try:
+        yield
+    finally:
+        _stored_only = before
+
+
+def require_stored(what: str) -> None:
+    """Inside :func:`stored_only`: ``what`` is about to be computed, so raise :class:`NotStored`."""
+    if _stored_only:
+        raise NotStored(what)
+
+
 class DiskCache:
     """``get_or_compute(namespace, key, compute)``; a ``None`` directory disables caching."""
 
@@ -121,6 +149,7 @@ class DiskCache:
         if found is not None and (valid is None or valid(found)):
             self.hits += 1
             return found  # type: ignore[no-any-return]
+        require_stored(f"{namespace}/{key}")
         self.misses += 1
         value = compute()
         self.put(namespace, key, value)

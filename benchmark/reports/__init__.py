@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.core import phases
+from benchmark.core.diskcache import NotStored, stored_only
 from benchmark.core.errors import ConfigurationError
 from benchmark.core.fileio import write_text_atomic
 from benchmark.core.forked import run_forked
@@ -66,10 +67,12 @@ def write_session_reports(
                 f"(installed: {', '.join(sorted(tracks)) or 'none'})"
             )
 
-    def track_files(track: Track, section: Any) -> Callable[[], tuple[TrackReport, Any, list[str] | None]]:
+    def track_files(
+        track: Track, section: Any, label: str
+    ) -> Callable[[], tuple[TrackReport, Any, list[str] | None]]:
         def write() -> tuple[TrackReport, Any, list[str] | None]:
             options = dict((report_options or {}).get(track.name) or _defaults(track))
-            with phases.phase(f"reports of track {track.name}"):
+            with phases.phase(f"reports of track {track.name}{label}"):
                 report = track.write_reports(results, section, out, options)
             with phases.phase(f"prompt sensitivity of track {track.name}"):
                 found = sensitivity.sensitivity(track, section.rows)
@@ -80,13 +83,25 @@ def write_session_reports(
 
         return write
 
-    # The tracks' files do not depend on one another: side by side on the usable CPUs (forked processes,
-    # benchmark.core.forked; a track's own forks, its figures, then run in its process), in section order.
-    calls = [track_files(tracks[section.track], section) for section in sections]
+    # A track whose report values are all in the disk cache is written here (a warm session: forking would
+    # cost more than it saves); the others, whose statistics and figures must be computed, side by side on
+    # the usable CPUs (forked processes, benchmark.core.forked; a track's own forks, its figures, then run
+    # in its process). Their results are taken in section order.
+    done: dict[int, tuple[TrackReport, Any, list[str] | None]] = {}
+    for index, section in enumerate(sections):
+        try:
+            with stored_only():
+                done[index] = track_files(tracks[section.track], section, " (from the cache)")()
+        except NotStored:
+            continue
+    pending = [index for index in range(len(sections)) if index not in done]
+    calls = [track_files(tracks[sections[index].track], sections[index], "") for index in pending]
+    done.update(zip(pending, run_forked(calls), strict=True))
     parts = []
     owners: dict[str, str] = {}
     sensitive = []
-    for section, (report, found, summary) in zip(sections, run_forked(calls), strict=True):
+    for index, section in enumerate(sections):
+        report, found, summary = done[index]
         track = tracks[section.track]
         if summaries is not None and summary is not None:
             summaries[track.name] = summary

@@ -18,7 +18,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from benchmark.core.diskcache import DiskCache, code_fingerprint, library_versions, make_key
+from benchmark.core.diskcache import DiskCache, code_fingerprint, library_versions, make_key, require_stored
 
 T = TypeVar("T")
 
@@ -27,8 +27,12 @@ LIBRARIES = ("numpy", "scipy", "matplotlib")
 
 
 def usable(cache: DiskCache | None) -> bool:
-    """The cache can keep the report's values (``atlbench report`` runs without one)."""
-    return cache is not None and cache.directory is not None
+    """The cache can keep the report's values (``atlbench report`` runs without one). When it cannot, the
+    values are computed: inside :func:`~benchmark.core.diskcache.stored_only` that is a miss."""
+    if cache is None or cache.directory is None:
+        require_stored("a report value (no disk cache)")
+        return False
+    return True
 
 
 def _row_text(row: Any) -> str:

@@ -4,10 +4,15 @@ other, and each track's terminal tables, computed beside its files, the same as 
 from __future__ import annotations
 
 import multiprocessing
+import os
 from pathlib import Path
 
 from benchmark.core import forked
+from benchmark.core.results import Results, ResultsHeader, TrackSection
+from benchmark.core.rows import Facts, Row
+from benchmark.core.track import Collection, GroundTruthCase, RunCase, Track, TrackContext, TrackReport
 from benchmark.reports import write_session_reports
+from benchmark.reports.cached import cached
 
 
 def test_side_by_side_writes_what_one_after_the_other_writes(tmp_path: Path, monkeypatch):
@@ -44,3 +49,54 @@ def test_side_by_side_writes_what_one_after_the_other_writes(tmp_path: Path, mon
         for section in results.sections
     }
     assert all(summaries.values())
+
+
+class _PidTrack(Track):
+    """A track whose one report value, its process id, is kept in the disk cache under ``key``."""
+
+    def __init__(self, name: str, cache_dir: Path) -> None:
+        super().__init__(TrackContext(data_root=cache_dir, cache_dir=cache_dir))
+        self.name = name
+
+    def collect(self) -> Collection:
+        return Collection()
+
+    def check_ground_truth(self, case: GroundTruthCase) -> Facts:
+        return Facts(self.name, case.task)
+
+    def ground_truth_error(self, task: str) -> str | None:
+        return None
+
+    def score_run(self, case: RunCase) -> Row:
+        raise NotImplementedError
+
+    def facts(self, task: str) -> Facts:
+        return Facts(self.name, task)
+
+    def write_reports(self, results, section, out_dir, options) -> TrackReport:
+        pid = cached(self.cache, "pid", lambda: self.name, os.getpid)
+        return TrackReport(lines=(f"{self.name} computed in {pid}", f"{self.name} written in {os.getpid()}"))
+
+
+def test_a_track_whose_report_values_are_stored_is_written_here_the_others_in_children(
+    tmp_path: Path, monkeypatch
+):
+    """A warm track costs a cache read, less than a fork; only the tracks with values to compute fork."""
+    monkeypatch.setattr(forked, "can_fork", lambda: not multiprocessing.current_process().daemon)
+    warm, cold, other = (_PidTrack(name, tmp_path / "cache") for name in ("warm", "cold", "other"))
+    warm.cache.put("pid", "warm", 1)  # computed by an earlier session
+    sections = tuple(TrackSection(name) for name in ("warm", "cold", "other"))
+    lines: dict[str, tuple[str, ...]] = {}
+    write_session_reports(
+        Results(ResultsHeader(), sections),
+        tmp_path / "out",
+        {"warm": warm, "cold": cold, "other": other},
+        save_results=False,
+        on_report=lambda name, report: lines.__setitem__(name, report.lines),
+    )
+    here = str(os.getpid())
+    assert lines["warm"] == ("warm computed in 1", f"warm written in {here}")
+    for name in ("cold", "other"):
+        computed, written = (line.rsplit(" ", 1)[1] for line in lines[name])
+        assert computed == written != here  # computed and written in a child
+    assert cold.cache.get("pid", "cold") == int(lines["cold"][0].rsplit(" ", 1)[1])  # stored for next time
