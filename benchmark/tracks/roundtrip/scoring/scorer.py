@@ -92,6 +92,7 @@ def match_lines(expected: Sequence[CanonicalLine], output: Sequence[CanonicalLin
         if same is not None:
             partner[index] = same
             used.add(same)
+    identical = set(partner)  # same identity: the same normalized properties, so no differences
     for index, line in enumerate(expected):
         if index in partner:
             continue
@@ -105,7 +106,7 @@ def match_lines(expected: Sequence[CanonicalLine], output: Sequence[CanonicalLin
             verdicts.append(LineVerdict("Miss", line.kind, line.key, line, None))
             continue
         found = output[partner[index]]
-        differences = line.differences(found)
+        differences = () if index in identical else line.differences(found)
         verdict: Verdict = "InCr" if differences else "Cr"
         verdicts.append(LineVerdict(verdict, line.kind, line.key, line, found, differences))
     verdicts.extend(
