@@ -5,7 +5,9 @@ Figures are drawn on :class:`matplotlib.figure.Figure` with the Agg canvas (no p
 pytest and in forked processes) under a fixed ``rc_context``: ``svg.hashsalt`` makes the SVG element ids
 stable and the metadata carries no date, so the same values give byte-identical files on the same
 matplotlib. Each figure is laid out and rasterised once: the PNG is taken from the canvas, then the layout
-is frozen and the SVG written. matplotlib is imported inside the functions that draw, so a session whose
+engine is removed (the positions it computed stay) and the SVG written in one more pass; a figure that
+still has a layout engine, even ``"none"``'s placeholder, is drawn once more by ``savefig`` before it is
+written. matplotlib is imported inside the functions that draw, so a session whose
 figures come from the disk cache, or a track module read for its options, never imports it.
 """
 
@@ -32,6 +34,8 @@ RC: dict[str, Any] = {
     "savefig.dpi": 150,
     "path.simplify": True,
     "text.parse_math": False,  # a "$" in a provider's name is a dollar sign, not mathematics
+    "figure.autolayout": False,  # so that set_layout_engine(None) in render() means no engine at all
+    "figure.constrained_layout.use": False,
 }
 METADATA: dict[str, dict[str, Any]] = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None}}
 
@@ -63,7 +67,7 @@ def render(draw: Callable[[Any], None], size: tuple[float, float]) -> dict[str, 
         canvas.draw()
         png = io.BytesIO()
         imsave(png, np.asarray(canvas.buffer_rgba()), format="png", dpi=dpi, metadata=METADATA["png"])
-        figure.set_layout_engine("none")
+        figure.set_layout_engine(None)  # not "none": its placeholder engine makes savefig draw twice
         svg = io.BytesIO()
         figure.savefig(svg, format="svg", metadata=METADATA["svg"])
     return {"png": png.getvalue(), "svg": svg.getvalue()}

@@ -5,6 +5,8 @@ heavy; :func:`run_baseline` loads the two metamodels and runs one."""
 from __future__ import annotations
 
 import importlib
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,17 +47,10 @@ def run_baseline(
     ``transformation`` names the export's transformation (default: ``<Source>2<Target>`` from the main
     package names, the ATL Zoo's convention).
     """
-    try:
-        baseline = BASELINES[name]
-    except KeyError:
-        known = ", ".join(sorted(BASELINES))
-        raise ConfigurationError(f"unknown baseline {name!r}; known baselines: {known}") from None
+    baseline = _baseline(name)
     from benchmark.lang.ecore import load_resource
 
-    document = baseline(load_resource(source_path), load_resource(target_path))
-    if transformation is not None:
-        document["transformation"]["name"] = transformation
-    return document
+    return _named(baseline(load_resource(source_path), load_resource(target_path)), transformation)
 
 
 def run_baseline_on_views(
@@ -64,16 +59,59 @@ def run_baseline_on_views(
     """Run the baseline called ``name`` on metamodels given as views (a task variant's renamed or
     reordered metamodels, ``docs/VARIANTS.md``): each is written as an ``.ecore`` file
     (:func:`benchmark.lang.ecore.write.ecore_text`) in a temporary folder and loaded like any other, so
-    the baseline reads exactly what ``atlbench variant export`` writes for a person."""
+    the baseline reads exactly what ``atlbench variant export`` writes for a person. The loaded pair is
+    kept for the next baseline on the same two texts (:func:`_load_views`)."""
+    baseline = _baseline(name)
+    return _named(baseline(*_load_views(source, target)), transformation)
+
+
+def _baseline(name: str) -> BaselineFunction:
+    try:
+        return BASELINES[name]
+    except KeyError:
+        known = ", ".join(sorted(BASELINES))
+        raise ConfigurationError(f"unknown baseline {name!r}; known baselines: {known}") from None
+
+
+def _named(document: dict[str, Any], transformation: str | None) -> dict[str, Any]:
+    if transformation is not None:
+        document["transformation"]["name"] = transformation
+    return document
+
+
+#: loaded pairs of views kept (each baseline of a session runs on the same variants' views)
+VIEW_LOADS_SIZE = 16
+_view_loads: OrderedDict[tuple[str, ...], tuple[LoadedMetamodel, LoadedMetamodel]] = OrderedDict()
+_view_loads_lock = threading.Lock()
+
+
+def _load_views(source: MetamodelView, target: MetamodelView) -> tuple[LoadedMetamodel, LoadedMetamodel]:
+    """The two views written as ``.ecore`` files and loaded, or the pair loaded from the same two file
+    names and texts before: a loaded metamodel is a function of its file's name and text (the loader
+    keeps its own loads by path and content, which a fresh temporary folder never matches), and the
+    baselines only read it."""
     import tempfile
 
+    from benchmark.lang.ecore import load_resource
     from benchmark.lang.ecore.write import ecore_text
 
+    files = [(role, view.name, ecore_text(view)) for role, view in (("source", source), ("target", target))]
+    key = tuple(part for file in files for part in file)
+    with _view_loads_lock:
+        loaded = _view_loads.get(key)
+        if loaded is not None:
+            _view_loads.move_to_end(key)
+            return loaded
     with tempfile.TemporaryDirectory(prefix="atlbench-variant-") as folder:
         paths = []
-        for role, view in (("source", source), ("target", target)):
-            path = Path(folder) / role / f"{view.name}.ecore"
+        for role, stem, text in files:
+            path = Path(folder) / role / f"{stem}.ecore"
             path.parent.mkdir()
-            path.write_text(ecore_text(view), encoding="utf-8")
+            path.write_text(text, encoding="utf-8")
             paths.append(path)
-        return run_baseline(name, paths[0], paths[1], transformation=transformation)
+        loaded = (load_resource(paths[0]), load_resource(paths[1]))
+    with _view_loads_lock:
+        _view_loads[key] = loaded
+        while len(_view_loads) > VIEW_LOADS_SIZE:
+            _view_loads.popitem(last=False)
+    return loaded

@@ -308,12 +308,14 @@ def category_bars(stats: Statistics) -> Figure:
 FIGURES = ("pr_scatter", "f1_heatmap", "confidence", "categories")  # the order of the report
 
 
-def all_figures(stats: Statistics, names: Sequence[str] = FIGURES) -> list[Figure]:
-    """The figures ``names`` (default: all, in report order), drawn side by side in forked processes
-    (:mod:`benchmark.core.forked`) once matplotlib is imported here, so the children need not import it."""
-    import matplotlib.backends.backend_agg  # noqa: F401  (before the fork: each child would import it)
+def import_matplotlib() -> None:
+    """Import what the figures draw with, before a fork: each forked child would import it again."""
+    import matplotlib.backends.backend_agg  # noqa: F401
     import matplotlib.figure  # noqa: F401
 
+
+def figure_calls(stats: Statistics, names: Sequence[str] = FIGURES) -> list[Callable[[], Figure]]:
+    """One call per figure of ``names`` (default: all, in report order), each timed as a phase."""
     colours = provider_colours([p.provider for p in stats.providers])
     drawers: dict[str, Callable[[], Figure]] = {
         "pr_scatter": lambda: pr_scatter(stats, colours),
@@ -329,7 +331,14 @@ def all_figures(stats: Statistics, names: Sequence[str] = FIGURES) -> list[Figur
 
         return run
 
-    return run_forked([timed(name) for name in names])
+    return [timed(name) for name in names]
+
+
+def all_figures(stats: Statistics, names: Sequence[str] = FIGURES) -> list[Figure]:
+    """The figures ``names`` (default: all, in report order), drawn side by side in forked processes
+    (:mod:`benchmark.core.forked`) once matplotlib is imported here, so the children need not import it."""
+    import_matplotlib()
+    return run_forked(figure_calls(stats, names))
 
 
 def write_figures(figures: list[Figure], out_dir: Path) -> list[Path]:
@@ -337,4 +346,4 @@ def write_figures(figures: list[Figure], out_dir: Path) -> list[Path]:
         return kit.write_figures(figures, out_dir)
 
 
-__all__ = ["FIGURES", "Figure", "all_figures", "write_figures"]
+__all__ = ["FIGURES", "Figure", "all_figures", "figure_calls", "import_matplotlib", "write_figures"]

@@ -38,7 +38,7 @@ from benchmark.tracks.mapping.payload import RunRow
 from benchmark.tracks.mapping.reports.results import MappingResults
 from benchmark.tracks.mapping.reports.scale import DRILLDOWN_HTML, at_scale
 from benchmark.tracks.mapping.stats.baseline import BASELINE_PROVIDER
-from benchmark.tracks.mapping.stats.summary import Statistics, check_single_track, compute_statistics
+from benchmark.tracks.mapping.stats.summary import Statistics, check_single_track
 from benchmark.tracks.mapping.variants.names import ORIGINAL
 
 PER_RUN_CSV = "rq1_per_run.csv"
@@ -102,6 +102,7 @@ def report_and_statistics(
         from benchmark.tracks.mapping.reports.html import drilldown_html, drilldown_page, html_part
         from benchmark.tracks.mapping.reports.latex import render_latex
         from benchmark.tracks.mapping.reports.tables import summary_markdown
+        from benchmark.tracks.mapping.reports.together import statistics_figures_and_drilldown
         from benchmark.tracks.mapping.reports.variants import CSV_COLUMNS as VARIANT_CSV_COLUMNS
         from benchmark.tracks.mapping.reports.variants import VARIANTS_CSV, variants_table, with_variants
         from benchmark.tracks.mapping.reports.variants import csv_records as variant_csv_records
@@ -124,13 +125,30 @@ def report_and_statistics(
     # for the statistics, the figures and the drill-down
     keyed = results.rows if results.stored is None else results.stored
     key = statistics_key(keyed, options) if usable(cache) and statistics is None else None
-    with phase("statistics"):
-        stats = statistics or cached_statistics(
-            cache, key, lambda: compute_statistics(results.with_items().rows, **options)
+    # computed statistics come with every figure and the drill-down, computed side by side (.together)
+    computed: dict[str, Any] = {}
+
+    def compute() -> Statistics:
+        computed["stats"], computed["figures"], computed["drilldown"] = statistics_figures_and_drilldown(
+            results.with_items(), options
         )
-    figures = cached_figures(FIGURES, cache, key, lambda names: all_figures(stats, names))
-    with phase("report drill-down"):
-        drill = cached_text(cache, key, "drilldown", lambda: drilldown_html(results.with_items(), stats))
+        return computed["stats"]
+
+    def draw(names: list[str]) -> list[Any]:
+        if "figures" in computed:
+            return [figure for figure in computed["figures"] if figure.name in names]
+        return all_figures(stats, names)
+
+    def drilldown() -> str:
+        return (
+            computed["drilldown"] if "drilldown" in computed else drilldown_html(results.with_items(), stats)
+        )
+
+    with phase("statistics"):  # read from the cache, or computed with the figures and the drill-down
+        stats = statistics or cached_statistics(cache, key, compute)
+    figures = cached_figures(FIGURES, cache, key, draw)
+    with phase("report drill-down read"):
+        drill = cached_text(cache, key, "drilldown", drilldown)
 
     def written(name: str, render: Any) -> Path:
         with phase(f"report {name}"):

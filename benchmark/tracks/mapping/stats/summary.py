@@ -321,6 +321,36 @@ def compute_statistics(
     ``draws`` bootstrap draws (default 2000), seeded by ``seed``; error rows are excluded (and listed by
     the aggregation); ``baseline`` names the provider whose misses define baseline-relative recall.
     """
+    all_rows = list(rows)
+    first = statistics_without_pairs(
+        all_rows,
+        level=level,
+        draws=draws,
+        seed=seed,
+        confidence=confidence,
+        alpha=alpha,
+        partial_weight=partial_weight,
+        baseline=baseline,
+    )
+    return with_pairs(
+        first, pair_comparisons(first, all_rows, permutations=permutations, exact_max=exact_max)
+    )
+
+
+def statistics_without_pairs(
+    rows: Iterable[RunRow],
+    *,
+    level: str = "overall",
+    draws: int = DEFAULT_DRAWS,
+    seed: int = DEFAULT_SEED,
+    confidence: float = DEFAULT_CONFIDENCE,
+    alpha: float = DEFAULT_ALPHA,
+    partial_weight: float = DEFAULT_PARTIAL_WEIGHT,
+    baseline: str = BASELINE_PROVIDER,
+) -> Statistics:
+    """:func:`compute_statistics` but for the paired comparisons of the providers (none, and no note on
+    them): most of the time of the statistics, and nothing a figure or the drill-down reads, so a report
+    computes them (:func:`pair_comparisons`) while it draws (:func:`with_pairs` completes these)."""
     _check_options(level, draws, confidence, alpha, seed)
     all_rows = list(rows)
     check_single_track(all_rows)
@@ -388,13 +418,6 @@ def compute_statistics(
             "test cannot reach significance (its smallest p-value is 1)"
         )
 
-    pairs = _pairs(
-        providers, grouped, aggregation, w, level, draws, seed, confidence, permutations, exact_max
-    )
-    power = _power_note(pairs, alpha)
-    if power:
-        notes.append(power)
-
     confidence_profiles = tuple(
         confidence_profile(p.provider, [r for runs in grouped[p.provider].values() for r in runs], w, level)
         for p in providers
@@ -409,13 +432,44 @@ def compute_statistics(
         alpha=alpha,
         aggregation=aggregation,
         providers=tuple(providers),
-        pairs=pairs,
+        pairs=(),
         confidence_profiles=confidence_profiles,
         categories=categories,
         transformations=transformations,
         baseline=baseline if has_baseline else None,
         notes=tuple(notes),
     )
+
+
+def pair_comparisons(
+    stats: Statistics,
+    rows: Iterable[RunRow],
+    *,
+    permutations: int = DEFAULT_PERMUTATIONS,
+    exact_max: int = EXACT_SIGN_FLIP_MAX,
+) -> tuple[PairComparison, ...]:
+    """The paired comparisons of every two providers of ``stats`` (:func:`statistics_without_pairs` of
+    the same ``rows``), with their options."""
+    grouped = _by_provider_and_transformation(row for row in rows if row.ok)
+    return _pairs(
+        stats.providers,
+        grouped,
+        stats.aggregation,
+        stats.partial_weight,
+        stats.level,
+        stats.draws,
+        stats.seed,
+        stats.confidence,
+        permutations,
+        exact_max,
+    )
+
+
+def with_pairs(stats: Statistics, pairs: tuple[PairComparison, ...]) -> Statistics:
+    """``stats`` (without pairs) completed with their ``pairs``, and the note on their power, if any (the
+    last note)."""
+    power = _power_note(pairs, stats.alpha)
+    return replace(stats, pairs=pairs, notes=(*stats.notes, *([power] if power else [])))
 
 
 def _pairs(
@@ -512,4 +566,7 @@ __all__ = [
     "TransformationTest",
     "check_single_track",
     "compute_statistics",
+    "pair_comparisons",
+    "statistics_without_pairs",
+    "with_pairs",
 ]

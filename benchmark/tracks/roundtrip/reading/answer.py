@@ -134,7 +134,7 @@ def scan_documents(text: str) -> list[_Document]:
         )
 
     for match in _TOKEN.finditer(text):
-        kind = next(k for k in ("comment", "cdata", "pi", "doctype", "end", "start") if match.group(k))
+        kind = match.lastgroup  # the alternative that matched: the groups inside "start" close before it
         if depth > 0 and kind == "pi" and _is_declaration(match):
             emit(match.start(), truncated=True)  # a new declaration: the open document was cut off
             depth, prolog, comments = 0, [], []

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import pyecore.ecore as ecore
@@ -95,6 +95,7 @@ def _conforms(found: Any, declared: Any) -> bool:
     return declared is ecore.EObject.eClass or found is declared or declared in found.eAllSuperTypes()
 
 
+@lru_cache(maxsize=4096)  # asked for every attribute and element of every document: the same few names
 def _qname(tag: str) -> tuple[str | None, str]:
     """(namespace, local name) of a tag or attribute key; a recovered tree may hold "prefix:name" keys
     whose prefix was never declared, which lxml's QName refuses."""
@@ -173,10 +174,16 @@ class _Walk:
         self.root_namespaces = root.nsmap
         self.metamodels = metamodels
         self.allowed_uris = allowed_uris
+        self._classifiers: dict[tuple[str | None, str], Any | None] = {}
 
     def classifier(self, namespace: str | None, name: str) -> Any | None:
-        package = self.metamodels.get(namespace or "")
-        return package.getEClassifier(name) if package is not None else None
+        """The classifier ``name`` of the metamodel of ``namespace`` (looked up once per document: pyecore
+        scans the package's classifiers on every lookup, and a document names the same few classes)."""
+        key = (namespace, name)
+        if key not in self._classifiers:
+            package = self.metamodels.get(namespace or "")
+            self._classifiers[key] = package.getEClassifier(name) if package is not None else None
+        return self._classifiers[key]
 
     def child_class(self, child: etree._Element, feature: _Feature) -> Any | Problem:
         declared = feature.declared

@@ -14,11 +14,13 @@ Files written into the reports folder:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchmark.core.fileio import write_text_atomic
+from benchmark.core.forked import run_forked
+from benchmark.core.phases import phase
 from benchmark.core.track import HtmlPart, TrackReport
 from benchmark.core.wording import plural
 from benchmark.reports.excluded import excluded, excluded_table
@@ -55,8 +57,41 @@ REPORT_CODE = ("tracks/roundtrip", "stats", "reports")
 COST_LATEX = "roundtrip_cost.tex"
 
 
-def summaries(rows: Sequence[SheetRow], draws: int, seed: int) -> dict[str, list[Group]]:
-    return {name: aggregate(rows, by, draws=draws, seed=seed) for name, by, _ in GROUPINGS}
+def summaries_and_figures(
+    rows: Sequence[SheetRow], draws: int, seed: int
+) -> tuple[dict[str, list[Group]], list[Figure]]:
+    """The three summaries (:data:`GROUPINGS`) and the two figures, each drawn from the summary it shows.
+
+    The work is split in three independent calls run side by side in forked processes
+    (:mod:`benchmark.core.forked`): the operator summary and the heatmap, the k summary and the curves,
+    the stage summary. matplotlib is imported here first, so that no child imports it again. Each summary
+    is a pure function of the rows, ``draws`` and ``seed`` (its own random stream), so where it is computed
+    changes nothing in it."""
+    import matplotlib.backends.backend_agg  # noqa: F401  (before the fork: each child would import it)
+    import matplotlib.figure  # noqa: F401
+
+    keys = {name: by for name, by, _ in GROUPINGS}
+
+    def summary(name: str) -> list[Group]:
+        with phase(f"summary {name}"):
+            return aggregate(rows, keys[name], draws=draws, seed=seed)
+
+    def with_figure(name: str, draw: Callable[[list[Group]], Figure]) -> Callable[[], Any]:
+        def call() -> tuple[list[Group], Figure]:
+            groups = summary(name)
+            with phase(f"figure of {name} drawn"):
+                return groups, draw(groups)
+
+        return call
+
+    (by_operator, heat), (by_k, curves), (by_stage, _) = run_forked(
+        [
+            with_figure("by_operator", heatmap),
+            with_figure("by_k", correct_vs_k),
+            lambda: (summary("by_stage"), None),
+        ]
+    )
+    return {"by_stage": by_stage, "by_operator": by_operator, "by_k": by_k}, [heat, curves]
 
 
 def track_report(
@@ -73,8 +108,7 @@ def track_report(
     rows = sheet_rows(section_rows)
 
     def compute() -> tuple[dict[str, list[Group]], list[Figure]]:
-        groups = summaries(rows, draws, seed)
-        return groups, [heatmap(groups["by_operator"]), correct_vs_k(groups["by_k"])]
+        return summaries_and_figures(rows, draws, seed)
 
     key = lambda: report_key("summaries and figures", section_rows, [draws, seed], REPORT_CODE)  # noqa: E731
     groups, figures = cached(cache, "roundtrip-report", key, compute)

@@ -22,6 +22,7 @@ prose and fences first, :mod:`benchmark.tracks.roundtrip.reading.answer`) as far
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
 from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
@@ -91,6 +92,7 @@ def match_lines(expected: Sequence[CanonicalLine], output: Sequence[CanonicalLin
         if same is not None:
             partner[index] = same
             used.add(same)
+    identical = set(partner)  # same identity: the same normalized properties, so no differences
     for index, line in enumerate(expected):
         if index in partner:
             continue
@@ -104,7 +106,7 @@ def match_lines(expected: Sequence[CanonicalLine], output: Sequence[CanonicalLin
             verdicts.append(LineVerdict("Miss", line.kind, line.key, line, None))
             continue
         found = output[partner[index]]
-        differences = line.differences(found)
+        differences = () if index in identical else line.differences(found)
         verdict: Verdict = "InCr" if differences else "Cr"
         verdicts.append(LineVerdict(verdict, line.kind, line.key, line, found, differences))
     verdicts.extend(
@@ -299,24 +301,31 @@ _references: OrderedDict[tuple[str, str, str, str], tuple[CanonicalLine, ...]] =
 _references_lock = threading.Lock()
 
 
-def reference_lines(path: str | Path, kind: ModelKind) -> tuple[CanonicalLine, ...]:
-    """Lines of a base or expected model, which must be loadable (they are ours, not an LLM's).
+def reference(path: str | Path, kind: ModelKind) -> tuple[str, tuple[CanonicalLine, ...]]:
+    """The SHA-256 (hex) of a base or expected model's bytes, and its lines; the model must be loadable
+    (they are ours, not an LLM's).
 
-    Cached per (kind, path, SHA-256 of the bytes): a study scores every case's base and expected model
-    once per stage and provider, and loading them is most of a scoring's time. An edited file has
-    another hash, so it is read again.
+    The lines are cached per (kind, absolute path, SHA-256 of the bytes): a study scores every case's base
+    and expected model once per stage and provider, and loading them is most of a scoring's time. The
+    file is read and hashed on every call (a few kilobytes), so an edited file has another hash and is read
+    again; the hash is returned because a stage's disk-cache key is made of it
+    (:meth:`~benchmark.tracks.roundtrip.scoring.stage.StageScorer.score`), which then need not read the
+    file once more.
     """
     file = str(path)
     try:
         data = Path(path).read_bytes()
     except OSError as error:
         raise InputFormatError(f"cannot read file: {error.strerror}", file=file) from None
-    key = (kind.name, kind.ns_uri, str(Path(path).resolve()), hashlib.sha256(data).hexdigest())
+    digest = hashlib.sha256(data).hexdigest()
+    # the absolute path, not the resolved one: resolving costs a system call per folder on every call, and
+    # two spellings of one file (a symbolic link) only cost a second entry
+    key = (kind.name, kind.ns_uri, os.path.abspath(file), digest)
     with _references_lock:
         cached = _references.get(key)
         if cached is not None:
             _references.move_to_end(key)
-            return cached
+            return digest, cached
     read = read_model_data(data, file, kind)
     if not read.loadable:
         raise InputFormatError(f"reference model is not loadable: {read.load_error}", file=file)
@@ -324,7 +333,12 @@ def reference_lines(path: str | Path, kind: ModelKind) -> tuple[CanonicalLine, .
         _references[key] = read.lines
         while len(_references) > REFERENCE_CACHE_SIZE:
             _references.popitem(last=False)
-    return read.lines
+    return digest, read.lines
+
+
+def reference_lines(path: str | Path, kind: ModelKind) -> tuple[CanonicalLine, ...]:
+    """Lines of a base or expected model, which must be loadable (:func:`reference`, cached the same way)."""
+    return reference(path, kind)[1]
 
 
 def score(

@@ -12,7 +12,7 @@ message (excluded, listed).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from benchmark.core.diskcache import DiskCache, code_fingerprint, make_key
@@ -21,13 +21,14 @@ from benchmark.core.fileio import sha256_file
 from benchmark.core.rows import Facts, Row
 from benchmark.core.track import GroundTruthCase, GroundTruthProblem, RunCase
 from benchmark.core.wording import word
+from benchmark.tracks.roundtrip.models.lines import CanonicalLine
 from benchmark.tracks.roundtrip.names import ECHO, STAGES
 from benchmark.tracks.roundtrip.operators.witness import diff_lines
 from benchmark.tracks.roundtrip.payload import STAGE_STATUS_OK, StagePayload, missing_payload
 from benchmark.tracks.roundtrip.reading.models import ReadModel, read_answer, read_answer_data
 from benchmark.tracks.roundtrip.reading.runfile import STATUS_NO_ANSWER, STATUS_NOT_RUN, StageRun, read_run
-from benchmark.tracks.roundtrip.scoring.scorer import ScoreReport, reference_lines, score_lines
-from benchmark.tracks.roundtrip.study.cases import RoundTripCase, StageCase, Study
+from benchmark.tracks.roundtrip.scoring.scorer import ScoreReport, reference, reference_lines, score_lines
+from benchmark.tracks.roundtrip.study.cases import RoundTripCase, Stage, StageCase, Study
 
 
 def stage_payload(
@@ -67,6 +68,22 @@ def stage_payload(
         flags=tuple(report.flags),
         extraction_notes=tuple((report.extraction or {}).get("notes", [])),
     )
+
+
+@dataclass(frozen=True)
+class References:
+    """A stage's base and expected models as its scoring uses them: their lines, and the hashes of their
+    bytes that its disk-cache key is made of, each file read once per stage evaluation
+    (:func:`~.scorer.reference`)."""
+
+    base_hash: str
+    base: tuple[CanonicalLine, ...]
+    expected_hash: str
+    expected: tuple[CanonicalLine, ...]
+
+    @classmethod
+    def of(cls, stage: Stage) -> References:
+        return cls(*reference(stage.base, stage.kind), *reference(stage.expected, stage.kind))
 
 
 UNREADABLE_TASK = "runs"  # the task of a run file that cannot be read (collection.UNREADABLE_TASK)
@@ -149,11 +166,14 @@ class StageScorer:
         return Facts(self.name, task, str(case.delta_source), error, payload)
 
     # ---------------------------------------------------------------------------------- scoring
-    def _read(self, stage_case: StageCase, case: RunCase) -> tuple[ReadModel, str]:
+    def _read(self, stage_case: StageCase, case: RunCase, references: References) -> tuple[ReadModel, str]:
         stage = stage_case.case.stage(stage_case.stage)
-        if case.baseline is not None:  # our own, loadable models: their lines are cached already
-            model = stage.base if case.baseline == ECHO else stage.expected
-            lines = reference_lines(model, stage.kind)
+        if case.baseline is not None:  # our own, loadable models: their lines are read already
+            model, lines = (
+                (stage.base, references.base)
+                if case.baseline == ECHO
+                else (stage.expected, references.expected)
+            )
             return ReadModel(str(model), stage.kind.name, True, None, "model", lines), STAGE_STATUS_OK
         assert case.file is not None
         if stage_case.source == "study answer":
@@ -167,12 +187,12 @@ class StageScorer:
         assert run.answer is not None
         return read_answer_data(run.answer.encode("utf-8"), str(case.file), stage.kind), run.status
 
-    def _payload(self, case: RunCase, stage_case: StageCase) -> dict[str, Any]:
+    def _payload(self, case: RunCase, stage_case: StageCase, references: References) -> dict[str, Any]:
         stage = stage_case.case.stage(stage_case.stage)
-        read, status = self._read(stage_case, case)
+        read, status = self._read(stage_case, case, references)
         report = score_lines(
-            reference_lines(stage.base, stage.kind),
-            reference_lines(stage.expected, stage.kind),
+            references.base,
+            references.expected,
             read,
             base_file=str(stage.base),
             expected_file=str(stage.expected),
@@ -181,7 +201,7 @@ class StageScorer:
             report, stage_case.case, stage_case.stage, stage_case.k, stage_case.run_index, status
         ).to_json()
 
-    def _payload_key(self, case: RunCase, stage_case: StageCase) -> str:
+    def _payload_key(self, case: RunCase, stage_case: StageCase, references: References) -> str:
         """A stage's payload is a function of the scored file's bytes, of its two reference models and of
         this code: the key of its disk-cache entry (a repeated session reads it back)."""
         stage = stage_case.case.stage(stage_case.stage)
@@ -194,8 +214,8 @@ class StageScorer:
             str(stage_case.run_index),
             stage.kind.ns_uri,
             sha256_file(case.file) if case.file is not None else "",
-            sha256_file(stage.base),
-            sha256_file(stage.expected),
+            references.base_hash,
+            references.expected_hash,
             code_fingerprint("tracks.roundtrip", "lang.ecore", "core.xmlguard"),
         )
 
@@ -209,8 +229,11 @@ class StageScorer:
                 read_run(case.file)  # raises the positioned reason (the collection could not read it)
                 return self.error_row(case, f"{case.file}: not a stage evaluation of this study")
             stage_case = self.stage_case(case)
-            key = self._payload_key(case, stage_case)
-            payload = self.cache.get_or_compute("roundtrip", key, lambda: self._payload(case, stage_case))
+            references = References.of(stage_case.case.stage(stage_case.stage))
+            key = self._payload_key(case, stage_case, references)
+            payload = self.cache.get_or_compute(
+                "roundtrip", key, lambda: self._payload(case, stage_case, references)
+            )
         except MissingStage as missing:  # says nothing about the model: listed, never scored
             row = self.error_row(case, str(missing))
             return replace(row, payload=missing_payload(missing.reason))
