@@ -31,6 +31,7 @@ CSV_COLUMNS = ("input_tokens", "output_tokens", "cost_usd", "median_seconds", "c
 
 NO_LEDGER = "no ledger (synthetic runs, and runs not filed by atlbench generate): no tokens or cost recorded"
 BASELINE = "baselines computed by the benchmark: no request, nothing to pay"
+NOT_RUN = "not run (the stage before it had no usable answer): no request sent, nothing to pay"
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,12 @@ def spend(rows: Iterable[Row]) -> Spend:
         missing = len(members) - len(found)
         return Spend(len(members), len(found), total, f"{missing} of {len(members)} runs have no ledger")
     return Spend(len(members), len(found), total, total.cost_note)
+
+
+def not_sent() -> Spend:
+    """The spend of a group none of whose runs sent a request because an earlier stage failed (the round
+    trip's forward stage after an unusable inverse answer): nothing to pay, and not for want of a ledger."""
+    return Spend(0, 0, None, NOT_RUN)
 
 
 def spend_by(rows: Iterable[Row], key: Callable[[Row], Any]) -> dict[Any, Spend]:
@@ -217,6 +224,7 @@ def cost_table(
 __all__ = [
     "BASELINE",
     "CSV_COLUMNS",
+    "NOT_RUN",
     "NO_LEDGER",
     "CostLine",
     "Spend",
@@ -225,6 +233,7 @@ __all__ = [
     "cost_notes",
     "cost_table",
     "csv_values",
+    "not_sent",
     "spend",
     "spend_by",
 ]

@@ -198,14 +198,20 @@ def aggregate(
                 intervals=intervals,
                 unusable=status.count("unusable"),
                 not_run=status.count(STATUS_NOT_RUN),
-                spend=cost.spend(  # a stage not run sent no request: it costs nothing
-                    r.envelope
-                    for r in members
-                    if r.envelope is not None and r.payload.stage_status != STATUS_NOT_RUN
-                ),
+                spend=_spend(members),
             )
         )
     return result
+
+
+def _spend(members: Sequence[Any]) -> cost.Spend:
+    """A stage not run sent no request: it costs nothing, and a group of such stages says so."""
+    sent = [
+        r.envelope for r in members if r.envelope is not None and r.payload.stage_status != STATUS_NOT_RUN
+    ]
+    if members and not sent and all(r.payload.stage_status == STATUS_NOT_RUN for r in members):
+        return cost.not_sent()
+    return cost.spend(sent)
 
 
 def _group_order(keys: tuple[str, ...]) -> tuple[Any, ...]:
