@@ -25,7 +25,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:  # the OCL library loads when a variant is built, not when the track is registered
     from benchmark.core.diskcache import DiskCache
@@ -74,6 +74,8 @@ class VariantSource:
     def __init__(self, entry: DatasetModel, cache: DiskCache | None = None) -> None:
         self.entry = entry
         self.cache = cache
+        #: seed -> the results of the transformation steps the modes share (``transform``'s ``steps_done``)
+        self._steps_done: dict[int, dict[tuple[str, ...], Any]] = {}
 
     @cached_property
     def key(self) -> str:
@@ -133,7 +135,8 @@ class VariantSource:
         from benchmark.tracks.ocl.transform.spec import replace_identifiers, substitutions
         from benchmark.tracks.ocl.transform.subject import Subject
 
-        new, mapping = transform(Subject(model, [], list(self.states.values())), mode, seed)
+        subject = Subject(model, [], list(self.states.values()))
+        new, mapping = transform(subject, mode, seed, steps_done=self._steps_done.setdefault(seed, {}))
         subs = substitutions(mapping, model)
         texts = {
             cid: replace_identifiers(text, subs, _invariant(model, cid).class_name, model)
