@@ -12,6 +12,7 @@ state built so far, so ``!set ada.boss := bob`` and ``!set s.tags := Set{'a'}`` 
 
 from __future__ import annotations
 
+import functools
 from collections import ChainMap
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -114,6 +115,58 @@ class _SoilBuilder(ExprBuilder):
         return _Statement("destroy", meta.line, meta.column, {"objects": c})
 
 
+@functools.lru_cache(maxsize=8192)
+def _line_statements(raw: str) -> tuple[_Statement, ...] | None:
+    """The statements of one line as if it were the first of its file, built once per process (the
+    dataset's states repeat most of their lines); ``None`` when the line has an error: the caller reads
+    it again at its real position, so the message names it."""
+    try:
+        return tuple(transform(_SoilBuilder(None), parse_tree(raw, "soil_line")))
+    except OclError:
+        return None
+
+
+def _statements(raw: str, offset: int, file: str | None) -> list[_Statement]:
+    """The statements of line ``offset + 1`` of ``file``: the line's shared statements moved down by
+    ``offset`` lines (fresh objects: a statement is never shared between two runs), or, for a line with
+    an error, the grammar's answer at its position (which raises)."""
+    shared = _line_statements(raw)
+    if shared is None:
+        return transform(_SoilBuilder(file), parse_tree(raw, "soil_line", file=file, line_offset=offset))
+    return [_moved(statement, offset) for statement in shared]
+
+
+def _moved(item: Any, offset: int) -> Any:
+    """A copy of a statement, or of a part of one, with every line number moved by ``offset``: the
+    statement's, its tokens' (as the parser's ``_shifted`` moves them) and its AST nodes'."""
+    if isinstance(item, Token):
+        return Token(
+            item.type,
+            item.value,
+            item.start_pos,
+            None if item.line is None else item.line + offset,
+            item.column,
+            None if item.end_line is None else item.end_line + offset,
+            item.end_column,
+            item.end_pos,
+        )
+    if isinstance(item, ast.Node):
+        copy = object.__new__(type(item))  # frozen: the fields are set as dataclasses' own copy would
+        copy.__dict__.update({k: _moved(v, offset) for k, v in item.__dict__.items()})
+        copy.__dict__["line"] = item.line + offset
+        return copy
+    if isinstance(item, _Statement):
+        args = {k: _moved(v, offset) for k, v in item.args.items()}
+        return _Statement(item.kind, item.line + offset, item.column, args)
+    if isinstance(item, list):
+        return [_moved(x, offset) for x in item]
+    if isinstance(item, tuple):
+        return tuple(_moved(x, offset) for x in item)
+    if item is None or isinstance(item, (str, int, float, bool)):
+        return item
+    raise TypeError(f"a SOIL statement holds an unexpected {type(item).__name__}")  # pragma: no cover
+
+
 def read_soil(path: str | Path, model: Model, *, runtime: Runtime | None = None) -> SoilResult:
     path = Path(path)
     text = read_text_file(path, StateError, "state")
@@ -159,8 +212,7 @@ class SoilSession:
             if line.startswith("?") or line.split()[0] == "check":
                 self.result.skipped.append((number, line))
                 continue
-            tree = parse_tree(raw, "soil_line", file=self.file, line_offset=number - 1)
-            for statement in transform(_SoilBuilder(self.file), tree):
+            for statement in _statements(raw, number - 1, self.file):
                 self.run(statement)
 
     # -- helpers ------------------------------------------------------------------------------------
