@@ -100,11 +100,16 @@ class VariantSource:
         return self._cached("parsed", self._parse)
 
     def _parse(self) -> tuple[Model, dict[str, ObjectState]]:
+        from benchmark.lang.ocl.compiler import Runtime
         from benchmark.lang.ocl.soil import read_soil
         from benchmark.lang.ocl.use_io import read_use
 
         model = read_use(self.entry.use_file)
-        states = {name: read_soil(self.entry.state_path(name), model).state for name in self.entry.verdicts}
+        runtime = Runtime(model) if self.entry.verdicts else None  # compiled once for all its states
+        states = {
+            name: read_soil(self.entry.state_path(name), model, runtime=runtime).state
+            for name in self.entry.verdicts
+        }
         return model, states
 
     @property
