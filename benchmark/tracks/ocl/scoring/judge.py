@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from benchmark.lang.ocl.check import check_invariant
-from benchmark.lang.ocl.compiler import CompiledInvariant, Runtime
+from benchmark.lang.ocl.compiler import CompiledInvariant, EvalContext, Runtime
 from benchmark.lang.ocl.errors import OclError, OclSyntaxError, OclTypeError
 from benchmark.lang.ocl.model import Invariant, Model
 from benchmark.lang.ocl.state import ObjectState
@@ -60,20 +60,30 @@ class Referee:
     # (constraint, answer) -> its judgement, for the outcomes whose judgement is a function of the answer
     # alone (an error's message names the run it was read from, so errors are judged each time)
     _judged: dict[tuple[str, str], Judgement] = field(default_factory=dict, repr=False)
+    # state -> its evaluation context, shared by the references and every answer: its caches are keyed
+    # by the model's navigations, the state's objects and class names, which live as long as the variant
+    _evaluating: dict[str, EvalContext] = field(default_factory=dict, repr=False)
 
     @classmethod
     def of(cls, variant: Variant) -> Referee:
         """The judge of a variant: its model, states and the reference verdicts, evaluated here."""
-        runtime = Runtime(variant.model)
-        compiled = {inv.name: runtime.compile_invariant(inv) for inv in variant.model.invariants}
-        verdicts = {
-            name: {
-                cid: check_invariant(compiled[cid], runtime.context(state)).ok for cid in variant.references
-            }
-            for name, state in variant.states.items()
-        }
+        runtime = Runtime(variant.model)  # compiles the model's invariants, the references among them
+        compiled = {ci.invariant.name: ci for ci in runtime.invariants}
         contexts = {cid: compiled[cid].invariant.class_name for cid in variant.references}
-        return cls(variant.model, runtime, dict(variant.states), verdicts, contexts)
+        referee = cls(variant.model, runtime, dict(variant.states), {}, contexts)
+        for name in variant.states:
+            context = referee.context(name)
+            referee.verdicts[name] = {
+                cid: check_invariant(compiled[cid], context).ok for cid in variant.references
+            }
+        return referee
+
+    def context(self, state: str) -> EvalContext:
+        """The evaluation context of a state, one per state and referee."""
+        found = self._evaluating.get(state)
+        if found is None:
+            found = self._evaluating[state] = self.runtime.context(self.states[state])
+        return found
 
     def judge(self, constraint: str, answer: str | None, *, label: str = "answer") -> Judgement:
         """The outcome of ``answer`` (raw text, ``None`` when missing) for ``constraint``. The same
@@ -123,8 +133,8 @@ class Referee:
     ) -> Judgement:
         results: dict[str, bool | str] = {}
         unordered: list[str] = []
-        for name, state in self.states.items():
-            context = self.runtime.context(state)  # fresh per answer: its caches are keyed by node ids
+        for name in self.states:
+            context = self.context(name)
             outcome: bool | str = True
             for ci in compiled:
                 try:
