@@ -148,20 +148,28 @@ class StateCopier:
             objects[obj.name] = state.create_object(
                 self.model.classes[self.class_name(obj.cls.name)], obj.name
             )
+        # (old class, attribute) -> the attribute's name in the new state, None when it is dropped
+        names: dict[tuple[str, str], str | None] = {}
         for obj in old.objects.values():
             new_obj = objects[obj.name]
             for name, value in obj.values.items():
-                owner = declaring_class(obj.cls, name)
-                if (owner, name) in self.drop_attributes:
-                    continue
-                new_name = self.renaming.attributes.get((owner, name), name)
-                state.set_attribute(new_obj, new_name, self.value(value, objects))
+                key = (obj.cls.name, name)
+                if key not in names:
+                    owner = declaring_class(obj.cls, name)
+                    dropped = (owner, name) in self.drop_attributes
+                    names[key] = None if dropped else self.renaming.attributes.get((owner, name), name)
+                new_name = names[key]
+                if new_name is not None:
+                    state.set_attribute(new_obj, new_name, self.value(value, objects))
+        associations: dict[str, Any] = {}  # old association name -> the new model's association
         for link in old.links:
             if link.association.name in self.skip_associations:
                 continue
-            assoc = self.model.associations[
-                self.renaming.associations.get(link.association.name, link.association.name)
-            ]
+            assoc = associations.get(link.association.name)
+            if assoc is None:
+                assoc = associations[link.association.name] = self.model.associations[
+                    self.renaming.associations.get(link.association.name, link.association.name)
+                ]
             link_object = objects[link.link_object.name] if link.link_object is not None else None
             state.insert_link(assoc, [objects[o.name] for o in link.objects], link_object)
         return state, objects
