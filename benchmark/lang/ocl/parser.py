@@ -71,6 +71,7 @@ _READABLE_TERMINALS = {
 }
 
 
+@functools.cache  # lark looks a terminal up by a search of the grammar's list; an error lists dozens
 def _describe_terminal(name: str) -> str:
     if name in _READABLE_TERMINALS:
         return _READABLE_TERMINALS[name]
