@@ -207,6 +207,21 @@ def test_shared_statements_are_the_grammars_at_their_line() -> None:
         "!create l : Enrolment between (ben, c2)",
         "!destroy Student.allInstances",
         "v := if true then 1 else 2 endif",
+        # the forms read without the grammar, in other layouts, and near misses that need it
+        "  new C ( 'x' )  ",
+        "\t!set o.a := true ",
+        "! set  o.a:=E::x",
+        "!set o.a := 1.5e3",
+        "!set o.a := 12",
+        "!set o.a := Integer",
+        "!set o.a := -1",
+        "!set o.a := 'it\\'s'",
+        "!set o.a := 2147483647",
+        "!insert ( a ,b,c ) into R3",
+        "insert (a, b) into R",
+        "!new AC('l') between (a,b,c)",
+        "!set o.a := x -- a comment",
+        "!new C('x'); new D('y')",
     }
     statements = [line for line in sorted(lines) if line.strip() and not line.lstrip().startswith("--")]
     assert len(statements) > 1000
