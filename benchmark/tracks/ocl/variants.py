@@ -121,10 +121,14 @@ class VariantSource:
         return self._parsed[1]
 
     def variant(self, mode: str, seed: int = 0) -> Variant:
-        """The variant for ``mode`` (deterministic for ``seed``); the original files for ``original``."""
-        if mode == ORIGINAL:
-            return self._build(mode, seed)
-        return self._cached(f"{mode}-{seed}", lambda: self._build(mode, seed))
+        """The variant for ``mode`` (deterministic for ``seed``); the original files for ``original``.
+        Built with the cyclic garbage collector paused (:mod:`benchmark.lang.ocl.collector`)."""
+        from benchmark.lang.ocl.collector import collector_paused
+
+        with collector_paused():
+            if mode == ORIGINAL:
+                return self._build(mode, seed)
+            return self._cached(f"{mode}-{seed}", lambda: self._build(mode, seed))
 
     def _build(self, mode: str, seed: int) -> Variant:
         entry, model = self.entry, self.model

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from benchmark.lang.ocl.check import InvariantResult, check_invariant
+from benchmark.lang.ocl.collector import collector_paused
 from benchmark.lang.ocl.compiler import CompiledInvariant, EvalContext, Runtime
 from benchmark.lang.ocl.errors import OclError, OclSyntaxError, OclTypeError
 from benchmark.lang.ocl.model import Invariant, Model
@@ -76,7 +77,13 @@ class Referee:
 
     @classmethod
     def of(cls, variant: Variant) -> Referee:
-        """The judge of a variant: its model, states and the reference verdicts, evaluated here."""
+        """The judge of a variant: its model, states and the reference verdicts, evaluated here (with
+        the cyclic garbage collector paused, :mod:`benchmark.lang.ocl.collector`)."""
+        with collector_paused():
+            return cls._of(variant)
+
+    @classmethod
+    def _of(cls, variant: Variant) -> Referee:
         runtime = Runtime(variant.model)  # compiles the model's invariants, the references among them
         compiled = {ci.invariant.name: ci for ci in runtime.invariants}
         contexts = {cid: compiled[cid].invariant.class_name for cid in variant.references}
