@@ -5,8 +5,9 @@ object states, the PlantUML view an LLM is shown (no constraints), the specifica
 identifiers replaced, and the reference of each constraint as ``context C inv id: expr``. The
 transformations themselves are :mod:`benchmark.tracks.ocl.transform`'s (``transform(subject, mode,
 seed)``); this module only runs them on a dataset model and keeps the result in memory. The states stay
-objects, never SOIL text: parsing SOIL is what costs (a quarter of a second per model), so a
-:class:`VariantSource` parses a model's states once and every mode transforms those objects.
+objects, never SOIL text: parsing SOIL and evaluating its values is what costs, so a
+:class:`VariantSource` parses a model's states once and every mode transforms those objects (the modes
+that begin with the same steps share those steps' results).
 :meth:`Referee.of <benchmark.tracks.ocl.scoring.judge.Referee.of>` turns a variant into the judge.
 
 Given a :class:`~benchmark.core.diskcache.DiskCache`, a source also keeps the parsed model with its states
@@ -68,7 +69,7 @@ class Variant:
 
 
 class VariantSource:
-    """Builds the variants of one dataset model, reading its files once (SOIL parsing dominates), and
+    """Builds the variants of one dataset model, reading its files once (SOIL reading dominates), and
     through ``cache`` (when given) not at all once they are on disk."""
 
     def __init__(self, entry: DatasetModel, cache: DiskCache | None = None) -> None:
