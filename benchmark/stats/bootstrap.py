@@ -126,15 +126,16 @@ def resample_sums(
         for start in range(0, draws, chunk):
             chosen = picks[start : start + chunk]  # (c, T)
             uniform = rng.random((len(chosen), transformations, longest))  # drawn in every case: the stream
-            n = sizes[chosen][..., None]  # runs of each drawn transformation
+            n = sizes[chosen][..., None] if longest > 1 or mean_runs else None  # runs of each drawn one
             if longest == 1:  # one run per transformation: it is always the one drawn
                 rows = chosen * stride
             else:
                 runs = (uniform * n).astype(np.intp)
                 # only the first n slots of a drawn transformation hold a run; the others read the zero row
-                rows = (chosen[..., None] * stride + np.where(slots < n, runs, longest)).reshape(
-                    len(chosen), -1
-                )
+                # (in place: the temporaries of one expression cost more than the draws themselves)
+                np.putmask(runs, slots >= n, longest)
+                runs += (chosen * stride)[..., None]
+                rows = runs.reshape(len(chosen), -1)
             if mean_runs:  # each drawn transformation weighs alike: the mean of its drawn runs
                 values = flat[rows].reshape(len(chosen), transformations, longest, width)
                 sums[start : start + chunk] = (values.sum(axis=2) / n).sum(axis=1)

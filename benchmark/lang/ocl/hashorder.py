@@ -73,9 +73,11 @@ def hash_order(
     built by adding them one by one, and each one's bucket (elements sharing a bucket keep the order
     they were added in); ``hash_of`` is the elements' Java hash code."""
     elements = tuple(items)
-    size = capacity(len(elements))
-    keyed = sorted((bucket(hash_of(x), size), i) for i, x in enumerate(elements))
-    return tuple(elements[i] for _, i in keyed), tuple(b for b, _ in keyed)
+    mask = capacity(len(elements)) - 1
+    # bucket() inlined: this runs for every Set and Bag the evaluator iterates
+    buckets = [(h ^ (h >> 16)) & mask for h in (hash_of(x) & _MASK for x in elements)]
+    order = sorted(range(len(elements)), key=buckets.__getitem__)  # stable: a bucket keeps the order added
+    return tuple(elements[i] for i in order), tuple(buckets[i] for i in order)
 
 
 __all__ = ["bucket", "capacity", "double_hash", "hash_order", "int32", "string_hash"]

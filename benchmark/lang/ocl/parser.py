@@ -71,6 +71,7 @@ _READABLE_TERMINALS = {
 }
 
 
+@functools.cache  # lark looks a terminal up by a search of the grammar's list; an error lists dozens
 def _describe_terminal(name: str) -> str:
     if name in _READABLE_TERMINALS:
         return _READABLE_TERMINALS[name]
@@ -134,7 +135,10 @@ def _shared_tree(text: str, start: str) -> Tree | UnexpectedInput | _ReservedWor
     try:
         return lark_parser().parse(text, start=start)
     except (UnexpectedInput, _ReservedWordUsed) as error:
-        return error
+        # kept without the frames of lark's parser (its traceback and the exception it was raised in):
+        # nobody reads them, and thousands of kept errors would hold tens of thousands of frames
+        error.__context__ = None
+        return error.with_traceback(None)
 
 
 def parse_tree(text: str, start: str, *, file: str | None = None, line_offset: int = 0) -> Tree:

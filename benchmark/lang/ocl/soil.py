@@ -12,6 +12,8 @@ state built so far, so ``!set ada.boss := bob`` and ``!set s.tags := Set{'a'}`` 
 
 from __future__ import annotations
 
+import functools
+import re
 from collections import ChainMap
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -25,12 +27,19 @@ from benchmark.lang.ocl import ast
 from benchmark.lang.ocl.compiler import RECURSION_TOO_DEEP, MultiplicityViolation, Runtime
 from benchmark.lang.ocl.errors import OclError, StateError
 from benchmark.lang.ocl.model import Class, Model
-from benchmark.lang.ocl.parser import ExprBuilder, parse_tree, split_lines, transform
+from benchmark.lang.ocl.parser import (
+    RESERVED_WORDS,
+    ExprBuilder,
+    lark_parser,
+    parse_tree,
+    split_lines,
+    transform,
+)
 from benchmark.lang.ocl.printer import print_expr
 from benchmark.lang.ocl.state import ObjectState
 from benchmark.lang.ocl.textfile import read_text_file
 from benchmark.lang.ocl.types import OCL_VOID, ClassType, CollectionType, Type
-from benchmark.lang.ocl.values import Obj, runtime_type
+from benchmark.lang.ocl.values import INT_MAX, Obj, runtime_type
 
 
 @dataclass
@@ -114,6 +123,185 @@ class _SoilBuilder(ExprBuilder):
         return _Statement("destroy", meta.line, meta.column, {"objects": c})
 
 
+@functools.lru_cache(maxsize=8192)
+def _line_statements(raw: str) -> tuple[_Statement, ...] | None:
+    """The statements of one line as if it were the first of its file, built once per process (the
+    dataset's states repeat most of their lines); ``None`` when the line has an error: the caller reads
+    it again at its real position, so the message names it."""
+    simple = _simple_statement(raw)
+    if simple is not None:
+        return (simple,)
+    try:
+        return tuple(transform(_SoilBuilder(None), parse_tree(raw, "soil_line")))
+    except OclError:
+        return None
+
+
+# -- the simple statements, read without the grammar -------------------------------------------------
+# Nearly every line of a state is ``!new C('o')``, ``!set o.a := <literal or object>`` or ``!insert (a, b)
+# into A``. They are read here into the statement the grammar's builder gives, with the same tokens,
+# nodes and positions (tests/lang/ocl/test_soil.py compares the two on every bundled line); a line with
+# anything else (a comment, an escape, a keyword as a name, several statements...) goes to the grammar.
+_LEXEME = re.compile(
+    r"(?P<space>\s+)|(?P<STRING>'[^'\\\n]*')|(?P<REAL>[0-9]+(\.[0-9]+([eE][+-]?[0-9]+)?|[eE][+-]?[0-9]+))"
+    r"|(?P<INT>[0-9]+)|(?P<IDENT>[$A-Za-z_][A-Za-z0-9_]*)|(?P<op>:=|::|[!().,#])"
+)
+
+
+@functools.cache
+def _keywords() -> frozenset[str]:
+    """Words the grammar reads as keywords somewhere, or reserves: never a name on the simple path."""
+    words = {t.pattern.value for t in lark_parser().terminals if t.pattern.type == "str"}
+    return frozenset(w for w in words if w[:1].isalpha()) | RESERVED_WORDS
+
+
+def _lexemes(raw: str) -> list[Token] | None:
+    out: list[Token] = []
+    position = 0
+    while position < len(raw):
+        found = _LEXEME.match(raw, position)
+        if found is None:
+            return None
+        kind, end = found.lastgroup, found.end()
+        if kind == "op":
+            kind = found.group()
+        if kind != "space":
+            out.append(Token(kind, found.group(), position, 1, position + 1, 1, end + 1, end))  # type: ignore[arg-type]
+        position = end
+    return out
+
+
+def _simple_statement(raw: str) -> _Statement | None:
+    tokens = _lexemes(raw)
+    if tokens and tokens[0].type == "!":
+        tokens = tokens[1:]
+    if not tokens or tokens[0].type != "IDENT":
+        return None
+    kinds = [t.type for t in tokens]
+    keywords = _keywords()
+    first, word = tokens[0], str(tokens[0])
+    if word == "new" and kinds[:5] == ["IDENT", "IDENT", "(", "STRING", ")"]:  # new C('o') [between (...)]
+        cls, name = tokens[1], tokens[3]
+        between = None
+        if len(tokens) > 5:
+            if str(tokens[5]) != "between" or kinds[6:7] != ["("] or kinds[-1] != ")":
+                return None
+            between = _names(tokens[7:-1], keywords)
+            if between is None or len(between) < 2:
+                return None
+        if str(cls) in keywords:
+            return None
+        args = {"cls": cls, "name": ast.StringLit(str(name)[1:-1], **_at(name)), "between": between}
+        return _Statement("new", first.line, first.column, args)
+    if word == "set" and kinds[:5] == ["IDENT", "IDENT", ".", "IDENT", ":="]:  # set o.a := value
+        target, attribute = tokens[1], tokens[3]
+        value = _simple_value(tokens[5:], keywords)
+        if value is None or str(target) in keywords or str(attribute) in keywords:
+            return None
+        obj = ast.Name(str(target), line=target.line, column=target.column)
+        return _Statement("set", obj.line, obj.column, {"object": obj, "attribute": attribute, "expr": value})
+    if (
+        word == "insert" and kinds[1:2] == ["("] and kinds[-3:] == [")", "IDENT", "IDENT"]
+    ):  # insert (...) into A
+        objects = _names(tokens[2:-3], keywords)
+        association = tokens[-1]
+        if objects is None or len(objects) < 2 or str(tokens[-2]) != "into" or str(association) in keywords:
+            return None
+        return _Statement(
+            "insert", first.line, first.column, {"objects": objects, "association": association}
+        )
+    return None
+
+
+def _names(tokens: list[Token], keywords: frozenset[str]) -> list[ast.Expr] | None:
+    """``a, b, c``: each a name (not a keyword), as the expression grammar builds it; else None."""
+    if len(tokens) % 2 == 0:
+        return None
+    names: list[ast.Expr] = []
+    for index, token in enumerate(tokens):
+        if index % 2 == 1:
+            if token.type != ",":
+                return None
+        elif token.type != "IDENT" or str(token) in keywords:
+            return None
+        else:
+            names.append(ast.Name(str(token), False, **_at(token)))
+    return names
+
+
+def _at(token: Token) -> dict[str, Any]:
+    return {"line": token.line, "column": token.column}
+
+
+def _simple_value(tokens: list[Token], keywords: frozenset[str]) -> ast.Expr | None:
+    """A literal, an enumeration literal or a name, as the expression grammar builds it."""
+    if len(tokens) == 1:
+        (token,) = tokens
+        text = str(token)
+        if token.type == "STRING":
+            return ast.StringLit(text[1:-1], **_at(token))
+        if token.type == "INT":
+            value = int(text)
+            return ast.IntegerLit(value, **_at(token)) if value <= INT_MAX else None
+        if token.type == "REAL":
+            return ast.RealLit(float(text), **_at(token))
+        if token.type == "IDENT" and text in ("true", "false"):
+            return ast.BooleanLit(text == "true", **_at(token))
+        if token.type == "IDENT" and text not in keywords:
+            return ast.Name(text, False, **_at(token))
+        return None
+    if len(tokens) == 2 and tokens[0].type == "#" and tokens[1].type == "IDENT":
+        if str(tokens[1]) in keywords:
+            return None
+        return ast.EnumLit(None, str(tokens[1]), **_at(tokens[0]))
+    if len(tokens) == 3 and [t.type for t in tokens] == ["IDENT", "::", "IDENT"]:
+        if str(tokens[0]) in keywords or str(tokens[2]) in keywords:
+            return None
+        return ast.EnumLit(str(tokens[0]), str(tokens[2]), **_at(tokens[0]))
+    return None
+
+
+def _statements(raw: str, offset: int, file: str | None) -> list[_Statement]:
+    """The statements of line ``offset + 1`` of ``file``: the line's shared statements moved down by
+    ``offset`` lines (fresh objects: a statement is never shared between two runs), or, for a line with
+    an error, the grammar's answer at its position (which raises)."""
+    shared = _line_statements(raw)
+    if shared is None:
+        return transform(_SoilBuilder(file), parse_tree(raw, "soil_line", file=file, line_offset=offset))
+    return [_moved(statement, offset) for statement in shared]
+
+
+def _moved(item: Any, offset: int) -> Any:
+    """A copy of a statement, or of a part of one, with every line number moved by ``offset``: the
+    statement's, its tokens' (as the parser's ``_shifted`` moves them) and its AST nodes'."""
+    if isinstance(item, Token):
+        return Token(
+            item.type,
+            item.value,
+            item.start_pos,
+            None if item.line is None else item.line + offset,
+            item.column,
+            None if item.end_line is None else item.end_line + offset,
+            item.end_column,
+            item.end_pos,
+        )
+    if isinstance(item, ast.Node):
+        copy = object.__new__(type(item))  # frozen: the fields are set as dataclasses' own copy would
+        copy.__dict__.update({k: _moved(v, offset) for k, v in item.__dict__.items()})
+        copy.__dict__["line"] = item.line + offset
+        return copy
+    if isinstance(item, _Statement):
+        args = {k: _moved(v, offset) for k, v in item.args.items()}
+        return _Statement(item.kind, item.line + offset, item.column, args)
+    if isinstance(item, list):
+        return [_moved(x, offset) for x in item]
+    if isinstance(item, tuple):
+        return tuple(_moved(x, offset) for x in item)
+    if item is None or isinstance(item, (str, int, float, bool)):
+        return item
+    raise TypeError(f"a SOIL statement holds an unexpected {type(item).__name__}")  # pragma: no cover
+
+
 def read_soil(path: str | Path, model: Model, *, runtime: Runtime | None = None) -> SoilResult:
     path = Path(path)
     text = read_text_file(path, StateError, "state")
@@ -159,8 +347,7 @@ class SoilSession:
             if line.startswith("?") or line.split()[0] == "check":
                 self.result.skipped.append((number, line))
                 continue
-            tree = parse_tree(raw, "soil_line", file=self.file, line_offset=number - 1)
-            for statement in transform(_SoilBuilder(self.file), tree):
+            for statement in _statements(raw, number - 1, self.file):
                 self.run(statement)
 
     # -- helpers ------------------------------------------------------------------------------------

@@ -63,8 +63,10 @@ class ObjectState:
     # -- changes ------------------------------------------------------------------------------------
     def _changed(self) -> None:
         self.version += 1
-        self._links_at.clear()
-        self._instances.clear()
+        if self._links_at:
+            self._links_at.clear()
+        if self._instances:
+            self._instances.clear()
 
     def create_object(self, cls: Class, name: str) -> Obj:
         if cls.abstract:
@@ -110,14 +112,15 @@ class ObjectState:
                     "association "
                     f"`{assoc.name}' (expected class `{end.class_name}')"
                 )
-        if self.find_link(assoc, objs) is not None:
+        key = _link_key(assoc, objs)
+        if key in self._link_keys:
             names = ", ".join(o.name for o in objs)
             raise StateError(f"a link ({names}) of association `{assoc.name}' already exists")
         link = Link(assoc, objs, link_object)
         if link_object is not None:
             link_object.link = link
         self.links.append(link)
-        self._link_keys[_link_key(assoc, objs)] = link
+        self._link_keys[key] = link
         self._changed()
         return link
 
@@ -175,4 +178,4 @@ class ObjectState:
 
 
 def _link_key(assoc: Association, objects: tuple[Obj, ...]) -> tuple[int, tuple[int, ...]]:
-    return id(assoc), tuple(id(o) for o in objects)
+    return id(assoc), tuple(map(id, objects))

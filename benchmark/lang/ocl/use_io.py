@@ -14,6 +14,7 @@ are written with the name USE gave them (``inv1``, ``inv2``...).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from typing import Any
 from lark import Token, v_args
 
 from benchmark.lang.ocl import ast
-from benchmark.lang.ocl.errors import ModelError, OclSyntaxError
+from benchmark.lang.ocl.errors import ModelError, OclError, OclSyntaxError
 from benchmark.lang.ocl.model import (
     Association,
     AssociationEnd,
@@ -266,8 +267,9 @@ def parse_constraints(text: str, model: Model, *, file: str | None = None) -> li
     The invariants are added to ``model`` (unnamed ones continue its ``invN`` numbering), type checking
     is left to the caller (compile the model again), and the new invariants are returned.
     """
-    tree = parse_tree(text, "constraints_file", file=file)
-    elements = transform(_ModelBuilder(file), tree)
+    elements = _constraint_elements(text)
+    if elements is None:  # the text has an error: read again for the message, which names ``file``
+        elements = transform(_ModelBuilder(file), parse_tree(text, "constraints_file", file=file))
     assembler = _ModelAssembler(file)
     added: list[Invariant] = []
     for element in elements:
@@ -281,6 +283,18 @@ def parse_constraints(text: str, model: Model, *, file: str | None = None) -> li
                 column=element.cls.column,
             )
     return added
+
+
+@functools.lru_cache(maxsize=8192)
+def _constraint_elements(text: str) -> tuple[Any, ...] | None:
+    """The raw syntax of a constraints text, built once per process (the judge meets the same answer in
+    several modes, and judges an answer that is an error once per run); ``None`` when the text has an
+    error. The raw syntax holds positions within the text and immutable ASTs, which the assembler only
+    reads, so the invariants of every caller share the expressions as they share lark's tree."""
+    try:
+        return tuple(transform(_ModelBuilder(None), parse_tree(text, "constraints_file")))
+    except OclError:
+        return None
 
 
 class _ModelAssembler:

@@ -5,8 +5,9 @@ object states, the PlantUML view an LLM is shown (no constraints), the specifica
 identifiers replaced, and the reference of each constraint as ``context C inv id: expr``. The
 transformations themselves are :mod:`benchmark.tracks.ocl.transform`'s (``transform(subject, mode,
 seed)``); this module only runs them on a dataset model and keeps the result in memory. The states stay
-objects, never SOIL text: parsing SOIL is what costs (a quarter of a second per model), so a
-:class:`VariantSource` parses a model's states once and every mode transforms those objects.
+objects, never SOIL text: parsing SOIL and evaluating its values is what costs, so a
+:class:`VariantSource` parses a model's states once and every mode transforms those objects (the modes
+that begin with the same steps share those steps' results).
 :meth:`Referee.of <benchmark.tracks.ocl.scoring.judge.Referee.of>` turns a variant into the judge.
 
 Given a :class:`~benchmark.core.diskcache.DiskCache`, a source also keeps the parsed model with its states
@@ -25,7 +26,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:  # the OCL library loads when a variant is built, not when the track is registered
     from benchmark.core.diskcache import DiskCache
@@ -68,12 +69,14 @@ class Variant:
 
 
 class VariantSource:
-    """Builds the variants of one dataset model, reading its files once (SOIL parsing dominates), and
+    """Builds the variants of one dataset model, reading its files once (SOIL reading dominates), and
     through ``cache`` (when given) not at all once they are on disk."""
 
     def __init__(self, entry: DatasetModel, cache: DiskCache | None = None) -> None:
         self.entry = entry
         self.cache = cache
+        #: seed -> the results of the transformation steps the modes share (``transform``'s ``steps_done``)
+        self._steps_done: dict[int, dict[tuple[str, ...], Any]] = {}
 
     @cached_property
     def key(self) -> str:
@@ -98,11 +101,16 @@ class VariantSource:
         return self._cached("parsed", self._parse)
 
     def _parse(self) -> tuple[Model, dict[str, ObjectState]]:
+        from benchmark.lang.ocl.compiler import Runtime
         from benchmark.lang.ocl.soil import read_soil
         from benchmark.lang.ocl.use_io import read_use
 
         model = read_use(self.entry.use_file)
-        states = {name: read_soil(self.entry.state_path(name), model).state for name in self.entry.verdicts}
+        runtime = Runtime(model) if self.entry.verdicts else None  # compiled once for all its states
+        states = {
+            name: read_soil(self.entry.state_path(name), model, runtime=runtime).state
+            for name in self.entry.verdicts
+        }
         return model, states
 
     @property
@@ -114,10 +122,14 @@ class VariantSource:
         return self._parsed[1]
 
     def variant(self, mode: str, seed: int = 0) -> Variant:
-        """The variant for ``mode`` (deterministic for ``seed``); the original files for ``original``."""
-        if mode == ORIGINAL:
-            return self._build(mode, seed)
-        return self._cached(f"{mode}-{seed}", lambda: self._build(mode, seed))
+        """The variant for ``mode`` (deterministic for ``seed``); the original files for ``original``.
+        Built with the cyclic garbage collector paused (:mod:`benchmark.lang.ocl.collector`)."""
+        from benchmark.lang.ocl.collector import collector_paused
+
+        with collector_paused():
+            if mode == ORIGINAL:
+                return self._build(mode, seed)
+            return self._cached(f"{mode}-{seed}", lambda: self._build(mode, seed))
 
     def _build(self, mode: str, seed: int) -> Variant:
         entry, model = self.entry, self.model
@@ -133,7 +145,8 @@ class VariantSource:
         from benchmark.tracks.ocl.transform.spec import replace_identifiers, substitutions
         from benchmark.tracks.ocl.transform.subject import Subject
 
-        new, mapping = transform(Subject(model, [], list(self.states.values())), mode, seed)
+        subject = Subject(model, [], list(self.states.values()))
+        new, mapping = transform(subject, mode, seed, steps_done=self._steps_done.setdefault(seed, {}))
         subs = substitutions(mapping, model)
         texts = {
             cid: replace_identifiers(text, subs, _invariant(model, cid).class_name, model)

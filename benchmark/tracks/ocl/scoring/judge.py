@@ -22,10 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from benchmark.lang.ocl.check import check_invariant
-from benchmark.lang.ocl.compiler import CompiledInvariant, Runtime
+from benchmark.lang.ocl.check import InvariantResult, check_invariant
+from benchmark.lang.ocl.collector import collector_paused
+from benchmark.lang.ocl.compiler import CompiledInvariant, EvalContext, Runtime
 from benchmark.lang.ocl.errors import OclError, OclSyntaxError, OclTypeError
 from benchmark.lang.ocl.model import Invariant, Model
 from benchmark.lang.ocl.state import ObjectState
@@ -60,20 +61,65 @@ class Referee:
     # (constraint, answer) -> its judgement, for the outcomes whose judgement is a function of the answer
     # alone (an error's message names the run it was read from, so errors are judged each time)
     _judged: dict[tuple[str, str], Judgement] = field(default_factory=dict, repr=False)
+    # state -> its evaluation context, shared by the references and every answer: its caches are keyed
+    # by the model's navigations, the state's objects and class names, which live as long as the variant
+    _evaluating: dict[str, EvalContext] = field(default_factory=dict, repr=False)
+    # (context class, variables, expression) -> state -> its check on the state. ASTs compare by structure
+    # (not by position), so an answer that is a reference (the Oracle, a faithful LLM) or another
+    # answer written differently is evaluated once per state; an evaluation error is not kept (its
+    # message may name the answer's run)
+    _checked: dict[tuple[str, tuple[str, ...], Any], dict[str, InvariantResult]] = field(
+        default_factory=dict, repr=False
+    )
+    _compiled: dict[tuple[str, tuple[str, ...], Any], CompiledInvariant] = field(
+        default_factory=dict, repr=False
+    )
 
     @classmethod
     def of(cls, variant: Variant) -> Referee:
-        """The judge of a variant: its model, states and the reference verdicts, evaluated here."""
-        runtime = Runtime(variant.model)
-        compiled = {inv.name: runtime.compile_invariant(inv) for inv in variant.model.invariants}
-        verdicts = {
-            name: {
-                cid: check_invariant(compiled[cid], runtime.context(state)).ok for cid in variant.references
-            }
-            for name, state in variant.states.items()
-        }
+        """The judge of a variant: its model, states and the reference verdicts, evaluated here (with
+        the cyclic garbage collector paused, :mod:`benchmark.lang.ocl.collector`)."""
+        with collector_paused():
+            return cls._of(variant)
+
+    @classmethod
+    def _of(cls, variant: Variant) -> Referee:
+        runtime = Runtime(variant.model)  # compiles the model's invariants, the references among them
+        compiled = {ci.invariant.name: ci for ci in runtime.invariants}
         contexts = {cid: compiled[cid].invariant.class_name for cid in variant.references}
-        return cls(variant.model, runtime, dict(variant.states), verdicts, contexts)
+        referee = cls(variant.model, runtime, dict(variant.states), {}, contexts)
+        for name in variant.states:
+            referee.verdicts[name] = {
+                cid: referee.check(compiled[cid], name).ok for cid in variant.references
+            }
+        return referee
+
+    def compile(self, inv: Invariant) -> CompiledInvariant:
+        """The invariant compiled, once for every invariant of the same context class, variables and
+        expression that compiled (a type error names the answer's run, so it is raised each time)."""
+        key = (inv.class_name, inv.variables, inv.expr)
+        found = self._compiled.get(key)
+        if found is None:
+            found = self._compiled[key] = self.runtime.compile_invariant(inv)
+        return found
+
+    def check(self, ci: CompiledInvariant, state: str) -> InvariantResult:
+        """``check_invariant`` of ``ci`` on a state, once per state for every invariant of the same
+        context class, variables and expression. Only the verdict, the reason and the order note of the
+        result are the invariant's own (its name is the first such invariant's)."""
+        inv = ci.invariant
+        done = self._checked.setdefault((inv.class_name, inv.variables, inv.expr), {})
+        found = done.get(state)
+        if found is None:
+            found = done[state] = check_invariant(ci, self.context(state))
+        return found
+
+    def context(self, state: str) -> EvalContext:
+        """The evaluation context of a state, one per state and referee."""
+        found = self._evaluating.get(state)
+        if found is None:
+            found = self._evaluating[state] = self.runtime.context(self.states[state])
+        return found
 
     def judge(self, constraint: str, answer: str | None, *, label: str = "answer") -> Judgement:
         """The outcome of ``answer`` (raw text, ``None`` when missing) for ``constraint``. The same
@@ -104,7 +150,7 @@ class Referee:
         if not invariants:
             return Judgement(constraint, SYNTAX_ERROR, f"no invariant in `{extraction.text}'")
         try:
-            compiled = [self.runtime.compile_invariant(inv) for inv in invariants]
+            compiled = [self.compile(inv) for inv in invariants]
         except OclTypeError as error:
             return Judgement(constraint, TYPE_ERROR, str(error))
         except OclError as error:
@@ -123,12 +169,11 @@ class Referee:
     ) -> Judgement:
         results: dict[str, bool | str] = {}
         unordered: list[str] = []
-        for name, state in self.states.items():
-            context = self.runtime.context(state)  # fresh per answer: its caches are keyed by node ids
+        for name in self.states:
             outcome: bool | str = True
             for ci in compiled:
                 try:
-                    result = check_invariant(ci, context)
+                    result = self.check(ci, name)
                 except OclError as error:
                     outcome = str(error)
                     break

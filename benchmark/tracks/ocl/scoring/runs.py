@@ -28,6 +28,7 @@ from benchmark.core.fileio import dumps_json
 from benchmark.core.rows import Facts, Row
 from benchmark.core.track import GroundTruthCase, GroundTruthProblem, RunCase
 from benchmark.core.wording import plural
+from benchmark.lang.ocl.collector import collector_paused
 from benchmark.tracks.ocl.baselines import RENAME_BLIND, baseline_answers
 from benchmark.tracks.ocl.dataset import Dataset
 from benchmark.tracks.ocl.options import BUILTIN, USE
@@ -228,9 +229,11 @@ class RunJudge:
 
         def judge() -> list[Judgement]:
             referee = self.referee(model, mode)
-            return [
-                referee.judge(cid, answers.get(cid), label=f"{label} [{model}.{cid}]") for cid in constraints
-            ]
+            with collector_paused():  # parsing and compiling answers: benchmark.lang.ocl.collector
+                return [
+                    referee.judge(cid, answers.get(cid), label=f"{label} [{model}.{cid}]")
+                    for cid in constraints
+                ]
 
         if self.variants.cache is None:
             return judge()

@@ -14,6 +14,7 @@ the original model against names of the final one.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,8 @@ if TYPE_CHECKING:  # the steps load the OCL checker; the mode names must stay ch
     from benchmark.tracks.ocl.transform.subject import Subject
 
     Step = Callable[[Subject, int, Mapping], Subject]
+    #: (association form, steps run so far) -> the subject they gave and the mapping they recorded
+    StepResults = dict[tuple[str, ...], tuple[Subject, Mapping]]
 
 MODES: dict[str, tuple[str, ...]] = {
     "rename": ("rename",),
@@ -37,13 +40,24 @@ MODES: dict[str, tuple[str, ...]] = {
 
 
 def transform(
-    subject: Subject, mode: str, seed: int = 0, *, association_form: str = "class"
+    subject: Subject,
+    mode: str,
+    seed: int = 0,
+    *,
+    association_form: str = "class",
+    steps_done: StepResults | None = None,
 ) -> tuple[Subject, Mapping]:
     """The transformed subject and the mapping of ``mode`` (deterministic for ``seed``).
 
     ``association_form`` says what the association step makes of an association: a class with two
     associations (``class``, the study's modes) or an association class (``association_class``; see
     :mod:`.reify_association`).
+
+    ``steps_done``, an initially empty dict kept by the caller for one ``subject`` and ``seed``, shares
+    the steps the modes have in common: ``full`` starts from ``attribute_association``'s result, which
+    starts from ``association``'s. A step never changes its input and its result does not depend on the
+    mapping it records into, so a shared prefix gives the same subject, and its mapping is copied (with
+    this mode's name) before the next step records into it.
 
     The result is type checked (model, invariants, extra invariants) before it is returned, so a
     transformation that produced something the judge would reject fails here, loudly.
@@ -56,8 +70,17 @@ def transform(
 
     steps = _steps(association_form)
     mapping = Mapping(subject.model.name, mode, seed)
+    done: tuple[str, ...] = (association_form,)
     for step in MODES[mode]:
+        done += (step,)
+        if steps_done is not None and done in steps_done:
+            subject, recorded = steps_done[done]
+            mapping = copy.deepcopy(recorded)
+            mapping.mode = mode
+            continue
         subject = steps[step](subject, seed, mapping)
+        if steps_done is not None:
+            steps_done[done] = (subject, copy.deepcopy(mapping))
     subject.check()
     return subject, mapping
 

@@ -10,7 +10,8 @@ then its own additions).
 
 from __future__ import annotations
 
-import copy
+import io
+import pickle
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,9 +52,30 @@ def copy_subject(subject: Subject) -> Subject:
 
     Expressions are shared, not copied: AST nodes are immutable, and every step replaces them anyway.
     """
-    memo: dict[int, Any] = {id(e): e for e in _expressions(subject)}
-    model, extra = copy.deepcopy((subject.model, subject.extra), memo)
+    model, extra = _copy_sharing((subject.model, subject.extra), _expressions(subject))
     return Subject(model, extra, [])
+
+
+def _copy_sharing(value: Any, shared: list[Any]) -> Any:
+    """``copy.deepcopy(value)`` except for the objects in ``shared``, which the copy refers to as they
+    are. Done by pickling into memory and back (the objects of ``shared`` passed by reference), which
+    gives what ``deepcopy`` with those objects in its memo gives (both rebuild every object through its
+    ``__reduce_ex__``) several times faster; the model of a subject is picklable anyway, the OCL track
+    keeps its variants in a pickled disk cache."""
+    by_id = {id(x): i for i, x in enumerate(shared)}
+
+    class _Pickler(pickle.Pickler):
+        def persistent_id(self, obj: Any) -> int | None:
+            return by_id.get(id(obj))
+
+    class _Unpickler(pickle.Unpickler):
+        def persistent_load(self, pid: Any) -> Any:
+            return shared[pid]
+
+    buffer = io.BytesIO()
+    _Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+    buffer.seek(0)
+    return _Unpickler(buffer).load()
 
 
 def _expressions(subject: Subject) -> list[Any]:
@@ -126,20 +148,28 @@ class StateCopier:
             objects[obj.name] = state.create_object(
                 self.model.classes[self.class_name(obj.cls.name)], obj.name
             )
+        # (old class, attribute) -> the attribute's name in the new state, None when it is dropped
+        names: dict[tuple[str, str], str | None] = {}
         for obj in old.objects.values():
             new_obj = objects[obj.name]
             for name, value in obj.values.items():
-                owner = declaring_class(obj.cls, name)
-                if (owner, name) in self.drop_attributes:
-                    continue
-                new_name = self.renaming.attributes.get((owner, name), name)
-                state.set_attribute(new_obj, new_name, self.value(value, objects))
+                key = (obj.cls.name, name)
+                if key not in names:
+                    owner = declaring_class(obj.cls, name)
+                    dropped = (owner, name) in self.drop_attributes
+                    names[key] = None if dropped else self.renaming.attributes.get((owner, name), name)
+                new_name = names[key]
+                if new_name is not None:
+                    state.set_attribute(new_obj, new_name, self.value(value, objects))
+        associations: dict[str, Any] = {}  # old association name -> the new model's association
         for link in old.links:
             if link.association.name in self.skip_associations:
                 continue
-            assoc = self.model.associations[
-                self.renaming.associations.get(link.association.name, link.association.name)
-            ]
+            assoc = associations.get(link.association.name)
+            if assoc is None:
+                assoc = associations[link.association.name] = self.model.associations[
+                    self.renaming.associations.get(link.association.name, link.association.name)
+                ]
             link_object = objects[link.link_object.name] if link.link_object is not None else None
             state.insert_link(assoc, [objects[o.name] for o in link.objects], link_object)
         return state, objects

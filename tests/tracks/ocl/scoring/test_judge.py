@@ -129,3 +129,38 @@ def test_an_unparsable_constraint_is_kept_whole_for_the_error() -> None:
     assert (
         extract_constraint("context A inv: self.n >\nsomething").text == "context A inv: self.n >\nsomething"
     )
+
+
+def test_an_expression_is_evaluated_once_per_state_and_judged_as_alone() -> None:
+    """Answers with the same context, variables and expression, however written (the reference itself,
+    another layout, another name), share their compilation and their check on each state; every
+    answer's judgement is the one a referee that never saw the others gives, evaluation errors and the
+    states that need a unique order included."""
+    model = parse_use(MODEL, file="shop.use")
+
+    def fresh() -> Referee:
+        states = {name: parse_soil(text, model, file=name).state for name, text in STATES.items()}
+        verdicts = {
+            "ok.soil": {"adult": True},
+            "young.soil": {"adult": False},
+            "shared.soil": {"adult": True},
+        }
+        return Referee(model, Runtime(model), states, verdicts, {"adult": "Customer"})
+
+    answers = [
+        "context Customer inv adult: self.age >= 18",
+        "```ocl\ncontext Customer inv named:\n  self.age   >=  18\n```",
+        "context Customer inv: self.age >= 18 -- the reference",
+        "context Customer inv: self.age > 35",
+        "context Customer inv: self.age > 35 and true",
+        "context Order inv: self.buyer.age >= 18",
+        "context Order inv other: self.buyer.age >= 18",
+        "context Customer inv: self.years >= 18",
+        "context Customer inv: Customer.allInstances->any(true).age >= 18",
+    ]
+    shared = fresh()
+    judged = [shared.judge("adult", text, label=f"run{i}") for i, text in enumerate(answers * 2)]
+    alone = [fresh().judge("adult", text, label=f"run{i}") for i, text in enumerate(answers * 2)]
+    assert judged == alone
+    keys = {(i.class_name, i.variables, i.expr) for i in (c.invariant for c in shared._compiled.values())}
+    assert len(shared._checked) == len(keys) == 5  # one per distinct expression that compiled
