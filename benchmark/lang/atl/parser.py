@@ -8,7 +8,6 @@ The grammar (``atl.lark``) is compiled once per process into lark's LALR(1) tabl
 from __future__ import annotations
 
 import dataclasses
-import gc
 import hashlib
 import os
 import re
@@ -23,6 +22,7 @@ from lark.exceptions import UnexpectedToken
 from lark.grammar import Rule
 
 from benchmark.core.errors import InputFormatError
+from benchmark.core.gcpause import collector_paused
 from benchmark.lang.atl import ast
 from benchmark.lang.atl.builder import AstBuilder
 from benchmark.lang.atl.errors import AtlSyntaxError
@@ -135,15 +135,11 @@ class _Parser:
             # A parse allocates many objects and no reference cycles: the cyclic collector would only
             # rescan the growing tree again and again (cost growing faster than the input). It runs
             # again, as usual, once the parse is over.
-            collecting = gc.isenabled()
-            gc.disable()
             try:
-                unit: ast.Unit = self.lark.parse(text)  # type: ignore[assignment]
+                with collector_paused():
+                    unit: ast.Unit = self.lark.parse(text)  # type: ignore[assignment]
             except UnexpectedToken as error:
                 raise _syntax_error(error, text, file, self.lexer.tokens) from None
-            finally:
-                if collecting:
-                    gc.enable()
             leniencies = tuple(self.builder.leniencies)
             super_declared = self.builder.super_declared
         if super_declared:

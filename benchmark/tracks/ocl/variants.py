@@ -123,8 +123,8 @@ class VariantSource:
 
     def variant(self, mode: str, seed: int = 0) -> Variant:
         """The variant for ``mode`` (deterministic for ``seed``); the original files for ``original``.
-        Built with the cyclic garbage collector paused (:mod:`benchmark.lang.ocl.collector`)."""
-        from benchmark.lang.ocl.collector import collector_paused
+        Built with the cyclic garbage collector paused (:mod:`benchmark.core.gcpause`)."""
+        from benchmark.core.gcpause import collector_paused
 
         with collector_paused():
             if mode == ORIGINAL:

@@ -16,7 +16,6 @@ travels back cheaply and goes into the manifest as it is.
 from __future__ import annotations
 
 import functools
-import gc
 import hashlib
 import multiprocessing
 from collections.abc import Callable, Iterator
@@ -27,6 +26,7 @@ from typing import Any
 from benchmark.core.errors import BenchmarkError, ConfigurationError
 from benchmark.core.fileio import sha256_file
 from benchmark.core.forked import can_fork, usable_cpus
+from benchmark.core.gcpause import collector_paused
 from benchmark.core.wording import plural
 from benchmark.lang.atl import ast
 from benchmark.lang.atl.parser import parse, read_atl_text
@@ -147,13 +147,8 @@ def _survey_group(root: Path, paths: list[Path]) -> list[Entry]:
     """The entries of some files of one project. The cyclic garbage collector is paused meanwhile: the
     parser and pyecore make many objects and few cycles, and its passes over them cost as much as the
     work itself."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         return [survey_file(root, path) for path in paths]
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def survey_file(root: Path, path: str | Path) -> Entry:

@@ -145,9 +145,9 @@ def track_report(
     """Write the track's files (module docstring) and return them with the HTML part and the lines
     ``atlbench report`` prints; with a ``cache``, the statistics and the figure of rows seen by an
     earlier session are read from it (:mod:`benchmark.reports.cached`). The cyclic garbage collector
-    is paused meanwhile (:mod:`benchmark.lang.ocl.collector`): its passes over the session's heap (the
+    is paused meanwhile (:mod:`benchmark.core.gcpause`): its passes over the session's heap (the
     variants, their states and judges) would find nothing of the report's to free."""
-    from benchmark.lang.ocl.collector import collector_paused
+    from benchmark.core.gcpause import collector_paused
 
     with collector_paused():
         return _track_report(section, out_dir, draws, cache)

@@ -24,8 +24,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from benchmark.core.gcpause import collector_paused
 from benchmark.lang.ocl.check import InvariantResult, check_invariant
-from benchmark.lang.ocl.collector import collector_paused
 from benchmark.lang.ocl.compiler import CompiledInvariant, EvalContext, Runtime
 from benchmark.lang.ocl.errors import OclError, OclSyntaxError, OclTypeError
 from benchmark.lang.ocl.model import Invariant, Model
@@ -78,7 +78,7 @@ class Referee:
     @classmethod
     def of(cls, variant: Variant) -> Referee:
         """The judge of a variant: its model, states and the reference verdicts, evaluated here (with
-        the cyclic garbage collector paused, :mod:`benchmark.lang.ocl.collector`)."""
+        the cyclic garbage collector paused, :mod:`benchmark.core.gcpause`)."""
         with collector_paused():
             return cls._of(variant)
 

@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING
 from benchmark.core.diskcache import code_fingerprint, make_key
 from benchmark.core.errors import BenchmarkError
 from benchmark.core.fileio import dumps_json
+from benchmark.core.gcpause import collector_paused
 from benchmark.core.rows import Facts, Row
 from benchmark.core.track import GroundTruthCase, GroundTruthProblem, RunCase
 from benchmark.core.wording import plural
-from benchmark.lang.ocl.collector import collector_paused
 from benchmark.tracks.ocl.baselines import RENAME_BLIND, baseline_answers
 from benchmark.tracks.ocl.dataset import Dataset
 from benchmark.tracks.ocl.options import BUILTIN, USE
@@ -229,7 +229,7 @@ class RunJudge:
 
         def judge() -> list[Judgement]:
             referee = self.referee(model, mode)
-            with collector_paused():  # parsing and compiling answers: benchmark.lang.ocl.collector
+            with collector_paused():  # parsing and compiling answers: benchmark.core.gcpause
                 return [
                     referee.judge(cid, answers.get(cid), label=f"{label} [{model}.{cid}]")
                     for cid in constraints

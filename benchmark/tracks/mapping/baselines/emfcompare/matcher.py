@@ -12,11 +12,11 @@
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from benchmark.core.gcpause import collector_paused
 from benchmark.tracks.mapping.baselines.emfcompare.distance import (
     CACHE_SIZE,
     INFINITE,
@@ -333,13 +333,8 @@ def match_roots(
     small objects (no cycles), and each collection it triggers would walk every pyecore object the
     loader keeps cached, which costs up to a second in a long batch and frees nothing.
     """
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         return _match_roots(left_roots, right_roots, left_ids, right_ids)
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _match_roots(
