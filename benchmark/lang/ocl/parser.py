@@ -166,19 +166,24 @@ def parse_tree(text: str, start: str, *, file: str | None = None, line_offset: i
     return _shifted(tree, line_offset) if line_offset else tree
 
 
+def shifted_token(token: Token, offset: int) -> Token:
+    """A copy of ``token`` with its line numbers moved by ``offset``."""
+    return Token(
+        token.type,
+        token.value,
+        token.start_pos,
+        None if token.line is None else token.line + offset,
+        token.column,
+        None if token.end_line is None else token.end_line + offset,
+        token.end_column,
+        token.end_pos,
+    )
+
+
 def _shifted(node: Any, offset: int) -> Any:
     """A copy of ``node`` (a tree, a token or a placeholder) with every line number moved by ``offset``."""
     if isinstance(node, Token):
-        return Token(
-            node.type,
-            node.value,
-            node.start_pos,
-            None if node.line is None else node.line + offset,
-            node.column,
-            None if node.end_line is None else node.end_line + offset,
-            node.end_column,
-            node.end_pos,
-        )
+        return shifted_token(node, offset)
     if not isinstance(node, Tree):
         return node
     meta = None

@@ -32,6 +32,7 @@ from benchmark.lang.ocl.parser import (
     ExprBuilder,
     lark_parser,
     parse_tree,
+    shifted_token,
     split_lines,
     transform,
 )
@@ -275,16 +276,7 @@ def _moved(item: Any, offset: int) -> Any:
     """A copy of a statement, or of a part of one, with every line number moved by ``offset``: the
     statement's, its tokens' (as the parser's ``_shifted`` moves them) and its AST nodes'."""
     if isinstance(item, Token):
-        return Token(
-            item.type,
-            item.value,
-            item.start_pos,
-            None if item.line is None else item.line + offset,
-            item.column,
-            None if item.end_line is None else item.end_line + offset,
-            item.end_column,
-            item.end_pos,
-        )
+        return shifted_token(item, offset)
     if isinstance(item, ast.Node):
         copy = object.__new__(type(item))  # frozen: the fields are set as dataclasses' own copy would
         copy.__dict__.update({k: _moved(v, offset) for k, v in item.__dict__.items()})
