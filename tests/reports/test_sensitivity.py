@@ -11,15 +11,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from report_only_track import ReportOnlyTrack
 
 from benchmark.core.results import Results, ResultsHeader, TrackSection
-from benchmark.core.rows import Facts, Row
+from benchmark.core.rows import Row
 from benchmark.core.track import (
-    Collection,
-    GroundTruthCase,
     HtmlPart,
-    RunCase,
-    Track,
     TrackContext,
     TrackReport,
 )
@@ -27,27 +24,12 @@ from benchmark.reports import write_session_reports
 from benchmark.reports.sensitivity import CSV_COLUMNS, csv_text, sensitivity, tables, terminal_lines
 
 
-class Scores(Track):
+class Scores(ReportOnlyTrack):
     """A track whose headline is the mean of its rows' ``score`` per series."""
 
     name = "scores"
     title = "Scores"
     headline_name = "mean score"
-
-    def collect(self) -> Collection:
-        return Collection()
-
-    def check_ground_truth(self, case: GroundTruthCase) -> Facts:
-        return Facts(self.name, case.task)
-
-    def ground_truth_error(self, task: str) -> str | None:
-        return None
-
-    def score_run(self, case: RunCase) -> Row:
-        raise NotImplementedError
-
-    def facts(self, task: str) -> Facts:
-        return Facts(self.name, task)
 
     def headline(self, rows: Sequence[Row]) -> dict[str, float]:
         values: dict[str, list[float]] = {}

@@ -7,10 +7,11 @@ import multiprocessing
 import os
 from pathlib import Path
 
+from report_only_track import ReportOnlyTrack
+
 from benchmark.core import forked
 from benchmark.core.results import Results, ResultsHeader, TrackSection
-from benchmark.core.rows import Facts, Row
-from benchmark.core.track import Collection, GroundTruthCase, RunCase, Track, TrackContext, TrackReport
+from benchmark.core.track import TrackContext, TrackReport
 from benchmark.reports import write_session_reports
 from benchmark.reports.cached import cached
 
@@ -51,27 +52,12 @@ def test_side_by_side_writes_what_one_after_the_other_writes(tmp_path: Path, mon
     assert all(summaries.values())
 
 
-class _PidTrack(Track):
+class _PidTrack(ReportOnlyTrack):
     """A track whose one report value, its process id, is kept in the disk cache under ``key``."""
 
     def __init__(self, name: str, cache_dir: Path) -> None:
         super().__init__(TrackContext(data_root=cache_dir, cache_dir=cache_dir))
         self.name = name
-
-    def collect(self) -> Collection:
-        return Collection()
-
-    def check_ground_truth(self, case: GroundTruthCase) -> Facts:
-        return Facts(self.name, case.task)
-
-    def ground_truth_error(self, task: str) -> str | None:
-        return None
-
-    def score_run(self, case: RunCase) -> Row:
-        raise NotImplementedError
-
-    def facts(self, task: str) -> Facts:
-        return Facts(self.name, task)
 
     def write_reports(self, results, section, out_dir, options) -> TrackReport:
         pid = cached(self.cache, "pid", lambda: self.name, os.getpid)
