@@ -87,8 +87,9 @@ def write_session_reports(
     # cost more than it saves); the others, whose statistics and figures must be computed, side by side on
     # the usable CPUs (forked processes, benchmark.core.forked; a track's own forks, its figures, then run
     # in its process). Their results are taken in section order.
+    # With one track there is nothing to write beside it: no need to learn whether its values are stored.
     done: dict[int, tuple[TrackReport, Any, list[str] | None]] = {}
-    for index, section in enumerate(sections):
+    for index, section in enumerate(sections if len(sections) > 1 else ()):
         try:
             with stored_only():
                 done[index] = track_files(tracks[section.track], section, " (from the cache)")()

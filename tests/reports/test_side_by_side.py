@@ -86,3 +86,25 @@ def test_a_track_whose_report_values_are_stored_is_written_here_the_others_in_ch
         computed, written = (line.rsplit(" ", 1)[1] for line in lines[name])
         assert computed == written != here  # computed and written in a child
     assert cold.cache.get("pid", "cold") == int(lines["cold"][0].rsplit(" ", 1)[1])  # stored for next time
+
+
+def test_a_session_of_one_track_writes_it_here_without_trying_the_cache_first(tmp_path: Path, monkeypatch):
+    """Nothing to write beside it: the track is written once, in this process, cold or warm."""
+    from benchmark.core import phases
+
+    monkeypatch.setenv(phases.ENV, str(tmp_path / "phases.json"))
+    phases.take()
+    track = _PidTrack("alone", tmp_path / "cache")
+    lines: dict[str, tuple[str, ...]] = {}
+    write_session_reports(
+        Results(ResultsHeader(), (TrackSection("alone"),)),
+        tmp_path / "out",
+        {"alone": track},
+        save_results=False,
+        on_report=lambda name, report: lines.__setitem__(name, report.lines),
+    )
+    here = str(os.getpid())
+    assert lines["alone"] == (f"alone computed in {here}", f"alone written in {here}")
+    assert [p["phase"] for p in phases.take() if "reports of track" in str(p["phase"])] == [
+        "reports of track alone"
+    ]
