@@ -28,7 +28,7 @@ GROUND_TRUTH_TALLY = "the tracks' check_ground_truth"
 
 
 class GroundTruthCheck:
-    def __init__(self, track: Track, case: GroundTruthCase, collector: RowCollector | None = None) -> None:
+    def __init__(self, track: Track, case: GroundTruthCase, collector: RowCollector) -> None:
         self.track, self.case, self.collector = track, case, collector
 
     def check(self) -> Facts:
@@ -41,7 +41,7 @@ class GroundTruthCheck:
         except (GroundTruthProblem, BenchmarkError) as problem:
             message = str(problem)
         else:
-            if self.collector is not None and isinstance(facts, Facts):
+            if isinstance(facts, Facts):
                 self.collector.add_facts(facts)
             return facts
         pytest.fail(message, pytrace=False)
