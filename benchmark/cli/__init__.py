@@ -65,7 +65,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` and call the chosen sub-command's handler, with the exit statuses above; shared by
     ``atlbench`` and ``python -m benchmark.bench``."""
+    from benchmark.core.gcpause import collect_less_often
+
     args = parser.parse_args(argv)
+    collect_less_often()
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()

@@ -91,9 +91,11 @@ def _reader(config: pytest.Config) -> Any:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    from benchmark.core.gcpause import collect_less_often
     from benchmark.harness.exit import skip_final_collection
 
     skip_final_collection()
+    collect_less_often()
     config.addinivalue_line("markers", f"{TRACK_MARKER}(name): run this module's cases for a benchmark track")
     config.addinivalue_line("markers", f"{RUN_MARKER}: a benchmark run case (it records one row)")
     config.addinivalue_line("markers", f"{GROUND_TRUTH_MARKER}: a benchmark ground-truth case")
