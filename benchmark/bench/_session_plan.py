@@ -104,6 +104,7 @@ class Timed:
     cases: int = 0
     load: tuple[float, float] = (0.0, 0.0)  # 1-minute load average before and after
     output: str = ""
+    workers: int | None = None  # the xdist workers it started (0: none), from its phase file
 
 
 def phases_of(document: dict[str, object], spawned: float, ended: float) -> list[tuple[str, float]]:
@@ -151,6 +152,15 @@ def _wall(runs: list[Timed]) -> str:
     return f"{median(walls):.2f}{spread}"
 
 
+def _started(asked: str, runs: list[Timed]) -> str:
+    """The -n value, with the workers it started when that was decided at run time (``auto``: 2, or 0 in
+    one process; two counts when the sessions differed, as a cold line's first and later sessions may)."""
+    counts = sorted({t.workers for t in runs if t.workers is not None})
+    if asked.isdigit() or not counts:
+        return asked
+    return f"{asked} ({'/'.join(str(c) for c in counts)})"
+
+
 def summary_rows(measurements: Measurements, sides: Sequence[str]) -> tuple[list[str], list[list[str]]]:
     """The main table: per key, each checkout's median wall seconds [min-max] and CPU seconds, the ratio
     of the first checkout's median to the second's, and the load average around the key's sessions."""
@@ -163,7 +173,7 @@ def summary_rows(measurements: Measurements, sides: Sequence[str]) -> tuple[list
     rows = []
     for key, by_side in measurements.items():
         runs = [t for side in sides for t in by_side.get(side, [])]
-        line = [f"{key.scale}x", f"pytest {ROWS[key.row]}", key.workers, key.cache]
+        line = [f"{key.scale}x", f"pytest {ROWS[key.row]}", _started(key.workers, runs), key.cache]
         line.append(str(max((t.cases for t in runs), default=0)))
         for side in sides:
             mine = by_side.get(side, [])

@@ -8,6 +8,10 @@ session of the same checkout left), ``--repeat`` times each, and prints the medi
 time and the CPU time of the session's processes, with the 1-minute load average before the first and
 after the last session of the line. The cache and the report files go to a temporary folder.
 
+``-n auto`` starts as many workers as the session's plugin decides (:mod:`benchmark.harness.autoworkers`:
+none, in one process, when the previous session of the same cases says one process is faster): the
+table's ``-n`` column says how many each line's sessions started, ``auto (2)`` or ``auto (0)``.
+
 ``--against COMMIT`` times the same lines on COMMIT too (a temporary git worktree, run with this
 interpreter: ``benchmark/bench/_checkout.py`` says why), in pairs run in turn (this, COMMIT, this,
 COMMIT...), and adds the ratio of the medians (this / COMMIT).
@@ -117,6 +121,7 @@ def time_session(command: list[str], cwd: Path, env: dict[str, str], phase_file:
         count_cases(output),
         (load_before, os.getloadavg()[0]),
         output,
+        document.get("workers"),
     )
 
 
@@ -179,13 +184,21 @@ def time_line(
             timed[checkout.label].append(one)
             print(
                 f"{key.label()}, {checkout.label} #{index + 1}: {one.seconds:.2f} s wall, {one.cpu:.1f} s "
-                f"CPU, {one.cases} cases, exit {one.status}, load {one.load[0]:.1f}-{one.load[1]:.1f}",
+                f"CPU, {one.cases} cases, {_workers(one)}, exit {one.status}, "
+                f"load {one.load[0]:.1f}-{one.load[1]:.1f}",
                 file=sys.stderr,
             )
             if one.status not in (0, 1):  # 1: a run failed or a gate tripped, still timed
                 print(f"pytest exited {one.status}; its output ends:", file=sys.stderr)
                 print("\n".join(one.output.splitlines()[-25:]), file=sys.stderr)
     return timed
+
+
+def _workers(one: Timed) -> str:
+    """How many xdist workers the session started (``-n auto`` decides: benchmark.harness.autoworkers)."""
+    if one.workers is None:
+        return "workers unknown"
+    return "no worker (one process)" if one.workers == 0 else f"{one.workers} workers"
 
 
 def print_report(measurements: Measurements, sides: list[str], repeat: int, terminal_lines: Any) -> None:
@@ -222,6 +235,7 @@ def as_json(measurements: Measurements) -> list[dict[str, Any]]:
                     "cases": t.cases,
                     "exit": t.status,
                     "load": list(t.load),
+                    "workers": t.workers,
                     "phases": t.phases,
                     "tallies": t.tallies,
                 }

@@ -17,6 +17,7 @@ import os
 import pickle
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -102,6 +103,18 @@ def require_stored(what: str) -> None:
         raise NotStored(what)
 
 
+_computing = 0  # get_or_compute calls under way in this process (a value computed inside another's compute)
+_computed_seconds = 0.0
+
+
+def computed_seconds() -> float:
+    """CPU seconds this process has spent computing values the cache did not hold (outermost computations
+    only: a value computed while computing another is counted once). A session subtracts them from its
+    cases' CPU time to learn what the same cases cost once the cache holds everything
+    (:mod:`benchmark.harness.autoworkers`)."""
+    return _computed_seconds
+
+
 class DiskCache:
     """``get_or_compute(namespace, key, compute)``; a ``None`` directory disables caching."""
 
@@ -151,6 +164,14 @@ class DiskCache:
             return found  # type: ignore[no-any-return]
         require_stored(f"{namespace}/{key}")
         self.misses += 1
-        value = compute()
-        self.put(namespace, key, value)
+        global _computing, _computed_seconds
+        started = time.process_time()
+        _computing += 1
+        try:
+            value = compute()
+            self.put(namespace, key, value)
+        finally:
+            _computing -= 1
+            if not _computing:
+                _computed_seconds += time.process_time() - started
         return value

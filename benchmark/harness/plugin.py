@@ -115,6 +115,34 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(state, "atlbench-session")
 
 
+AUTO_CHOICE_KEY = pytest.StashKey["object"]()  # the autoworkers.Choice -n auto made, for the header
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)  # before xdist's own answer (a -p plugin loads before it)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """pytest-xdist asks how many workers ``-n auto`` starts: none when the note the previous session of the
+    same cases left says one process is faster (:mod:`benchmark.harness.autoworkers`), else xdist's count
+    (``None`` hands the question on to xdist's own answer)."""
+    from xdist.plugin import pytest_xdist_auto_num_workers as xdist_count
+
+    from benchmark.harness import autoworkers
+
+    try:
+        options = read_session_options(_reader(config), _track_classes())
+    except BenchmarkError:
+        return None  # pytest_configure reports it
+    choice = autoworkers.choose(config, autoworkers.data_roots(options), xdist_count(config))
+    if choice is None:
+        return None
+    config.stash[AUTO_CHOICE_KEY] = choice
+    return choice.workers
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    choice = config.stash.get(AUTO_CHOICE_KEY, None)
+    return f"atlbench: {choice.reason}" if choice is not None else None  # type: ignore[attr-defined]
+
+
 def _check_given_roots(config: pytest.Config, classes: Any, options: Any) -> None:
     """A data root the user gave (command line or ini file) must be a folder: one line, exit 4, before
     any collection (instead of a traceback per xdist worker)."""

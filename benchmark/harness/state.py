@@ -10,6 +10,8 @@ tables (``pytest_terminal_summary``). Workers never write report files.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ import pytest
 
 from benchmark.core import phases
 from benchmark.core.collector import FACTS_OUTPUT_KEY, WORKER_OUTPUT_KEY, RowCollector
+from benchmark.core.diskcache import computed_seconds
 from benchmark.core.errors import BenchmarkError
 from benchmark.core.results import Results
 from benchmark.harness.session import Harness
@@ -25,6 +28,9 @@ from benchmark.harness.session import Harness
 SESSION_KEY = pytest.StashKey["BenchmarkSession"]()
 TRACK_MARKER = "atlbench_track"
 COLLECTED_KEY = "atlbench_collected"  # config.workeroutput[...] = whether the worker built benchmark cases
+# config.workeroutput[...] = the CPU seconds its benchmark cases took, less those spent computing values the
+# disk cache did not hold (benchmark.harness.autoworkers)
+WORK_KEY = "atlbench_case_work_seconds"
 
 
 def session_of(config: pytest.Config) -> BenchmarkSession:
@@ -54,6 +60,11 @@ class BenchmarkSession:
     written: list[Path] = field(default_factory=list)
     clock: dict[str, float] = field(default_factory=dict)  # when each stage began (ATLBENCH_PHASE_TIMES)
     only_benchmark_cases: bool | None = None  # every case reported in this process was a benchmark case
+    # for the next -n auto (benchmark.harness.autoworkers): the benchmark cases reported, and the CPU
+    # seconds their set-up, call and teardown took in this process (and, in the controller, its workers),
+    # less those spent computing values the disk cache did not hold
+    cases_reported: int = 0
+    case_work: float = 0.0
 
     @property
     def is_controller(self) -> bool:
@@ -77,7 +88,34 @@ class BenchmarkSession:
         self.only_benchmark_cases = case and self.only_benchmark_cases is not False
         if self.is_controller:
             self.collector.accept(report.nodeid, report.when or "", report.outcome, report.keywords)
-            self.benchmark_seen = self.benchmark_seen or TRACK_MARKER in report.keywords
+            self.benchmark_seen = self.benchmark_seen or case
+            self.cases_reported += case and report.when == "teardown"
+
+    @contextmanager
+    def _measured(self, item: pytest.Item) -> Iterator[None]:
+        """One phase of a case: its CPU time less the disk cache's computing, added to :attr:`case_work` for
+        a benchmark case (measured inside the phase, so not the reports xdist sends after it)."""
+        cpu, computed = time.process_time(), computed_seconds()
+        try:
+            yield
+        finally:
+            if TRACK_MARKER in item.keywords:
+                self.case_work += (time.process_time() - cpu) - (computed_seconds() - computed)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> Iterator[None]:
+        with self._measured(item):
+            return (yield)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item) -> Iterator[None]:
+        with self._measured(item):
+            return (yield)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_teardown(self, item: pytest.Item) -> Iterator[None]:
+        with self._measured(item):
+            return (yield)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node: Any, error: Any) -> None:
@@ -88,6 +126,7 @@ class BenchmarkSession:
             output.get(WORKER_OUTPUT_KEY, {}), source=str(output.get("workerid", "a worker"))
         )
         self.collector.merge_facts(output.get(FACTS_OUTPUT_KEY, []))
+        self.case_work += float(output.get(WORK_KEY, 0.0))
 
     @pytest.hookimpl(tryfirst=True)  # before junitxml writes its file: the suite properties go in it
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
@@ -95,6 +134,7 @@ class BenchmarkSession:
             self.config.workeroutput[WORKER_OUTPUT_KEY] = self.collector.export()  # type: ignore[attr-defined]
             self.config.workeroutput[FACTS_OUTPUT_KEY] = self.collector.export_facts()  # type: ignore[attr-defined]
             self.config.workeroutput[COLLECTED_KEY] = self.benchmark_collected  # type: ignore[attr-defined]
+            self.config.workeroutput[WORK_KEY] = self.case_work  # type: ignore[attr-defined]
             self._freeze_if_only_benchmark_cases()
             return
         self._record_stages(time.time())
@@ -136,8 +176,26 @@ class BenchmarkSession:
                     self.failures.append(f"atlbench: cannot write the reports{where}: {error.strerror}")
         if self.failures and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        self._leave_note_for_auto_workers(session, rows)
         self.clock["terminal summary and teardown"] = time.time()
         self._freeze_if_only_benchmark_cases()
+
+    def _leave_note_for_auto_workers(self, session: pytest.Session, rows: list[Any]) -> None:
+        """What this session's cases cost once the disk cache holds everything, for the next ``-n auto``
+        (:mod:`benchmark.harness.autoworkers`): only after a session that ran benchmark cases alone, to its
+        end, with a disk cache to leave the note in."""
+        from benchmark.harness import autoworkers
+
+        folder = self.harness.cache_dir
+        complete = session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED)
+        if not (self.only_benchmark_cases and rows and complete and folder is not None) or session.shouldstop:
+            return
+        work = max(0.0, self.case_work)
+        try:
+            stamp = autoworkers.stamp(self.config, autoworkers.data_roots(self.harness.options))
+            autoworkers.write_note(autoworkers.note_path(folder), stamp, self.cases_reported, work)
+        except OSError as error:  # a note only makes the next session faster; this one is done
+            self.messages.append(f"atlbench: could not leave the note for the next -n auto: {error}")
 
     def _freeze_if_only_benchmark_cases(self) -> None:
         from benchmark.harness.exit import freeze_after_benchmark_cases

@@ -122,6 +122,21 @@ def test_the_table_gives_medians_the_spread_the_ratio_and_the_load() -> None:
     assert line["cases"] == "100" and line["exit"] == "0"
 
 
+def test_the_workers_auto_started_are_shown_beside_it() -> None:
+    def started(workers: int | None) -> Timed:
+        return Timed(3.0, 0, [], {}, cpu=3.0, cases=10, workers=workers)
+
+    for asked, counts, shown in [
+        ("auto", [2, 0, 0], "auto (0/2)"),
+        ("auto", [0], "auto (0)"),
+        ("auto", [None], "auto"),  # a checkout that did not record it
+        ("2", [2], "2"),
+    ]:
+        measurements = {Key(1, "all", asked, "warm"): {"this": [started(c) for c in counts]}}
+        headers, rows = summary_rows(measurements, ["this"])
+        assert dict(zip(headers, rows[0], strict=True))["-n"] == shown
+
+
 def test_one_checkout_has_no_ratio_column() -> None:
     measurements = {Key(1, "ocl", "0", "warm"): {"this": [timed(3, 600)]}}
     headers, rows = summary_rows(measurements, ["this"])

@@ -1,0 +1,201 @@
+"""How many pytest-xdist workers ``-n auto`` starts for a session of benchmark cases.
+
+xdist's own answer is one worker per CPU. For benchmark cases that is right when the session has work to
+spread (a cold disk cache: parsing, building variants, judging answers) and wrong when it has little. Each
+worker pays its start-up and collection (about 1 s on 2 cores), and each case three test reports that the
+worker serialises and the controller reads back: a warm ``pytest cases -n auto`` on the bundled data spent
+9.9 s of CPU scoring 2,093 cases against 2.7 s in one process, 3.4 ms more per case, and took 8.1 s of wall
+time against 4.3 s with ``-n 0`` (2 CPUs, 2026-12-02).
+
+So each session of benchmark cases leaves a note for the next, ``auto-workers.json`` beside the disk cache:
+
+- a stamp of what decides the work: the command line without its ``-n`` value, the working folder, the
+  ``ATLBENCH_`` environment variables, the ini file, the benchmark package's code and the data roots' file
+  names, sizes and modification times;
+- the number of benchmark cases and the seconds of case work the session would have taken with every cached
+  value already on disk: the cases' durations minus the time spent computing the values the disk cache did
+  not hold (:func:`benchmark.core.diskcache.computed_seconds`), which the next session will read instead.
+
+When the next ``-n auto`` session has the same stamp, :func:`choose` compares the two estimates
+
+- in one process: ``W``;
+- with ``n`` workers: ``STARTUP_SECONDS + (W + PER_CASE_SECONDS * cases) / n``;
+
+and starts no worker when one process is faster. Without a note, or with a note for another stamp (the first
+session, edited code or data, another selection, the cache deleted or ``--cache-clear``), xdist decides as
+usual. The choice changes how long the session takes, never what it measures: the same cases run and the
+rows, reports and verdicts do not depend on the process that scored them. The report header says what was
+chosen and why; ``-n N`` always starts ``N`` workers, and ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still wins.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+NOTE_FILE = "auto-workers.json"
+#: the folder of the note inside pytest's cache folder: what ``config.cache.mkdir("atlbench")`` returns, which
+#: is also the disk cache's folder (``benchmark.harness.plugin``); found from the ini value before pytest
+#: creates its cache object (``-n`` is resolved first)
+NOTE_FOLDER = ("d", "atlbench")
+#: a worker's start-up (interpreter, imports, plugins, collection) and the per-case cost of distributing (the
+#: worker serialising three reports, the controller reading them), measured on this project's 2-CPU machine
+#: (module docstring)
+STARTUP_SECONDS = 1.0
+PER_CASE_SECONDS = 0.0034
+_NUMPROCESSES_FLAGS = ("-n", "--numprocesses")
+_IGNORED_VARIABLES = ("ATLBENCH_PHASE_TIMES",)  # where the phase times go: no part of the work
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What ``-n auto`` starts: ``workers`` (``None``: xdist's count) and why, for the report header."""
+
+    workers: int | None
+    reason: str
+
+
+def note_path(cache_folder: Path) -> Path:
+    """The note in the folder ``config.cache.mkdir("atlbench")`` returned."""
+    return cache_folder / NOTE_FILE
+
+
+def pytest_cache_folder(config: pytest.Config) -> Path | None:
+    """pytest's cache folder as its cache provider resolves the ``cache_dir`` ini value, or ``None`` when the
+    provider is disabled (``-p no:cacheprovider``) or asked to clear the cache (``--cache-clear``)."""
+    if config.pluginmanager.is_blocked("cacheprovider") or config.getoption("cacheclear", False):
+        return None
+    folder = Path(os.path.expanduser(os.path.expandvars(str(config.getini("cache_dir")))))
+    return folder if folder.is_absolute() else config.rootpath / folder
+
+
+def command_without_workers(args: Iterable[str]) -> list[str]:
+    """The command line's arguments without the ``-n``/``--numprocesses`` value, in any spelling."""
+    kept: list[str] = []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in _NUMPROCESSES_FLAGS:
+            skip = True
+        elif not (arg.startswith("--numprocesses=") or (arg.startswith("-n") and not arg.startswith("--"))):
+            kept.append(arg)
+    return kept
+
+
+def _files_stamp(roots: Iterable[Path]) -> list[list[Any]]:
+    """Each file under ``roots``: its path, size and modification time (a change is a new stamp)."""
+    found: list[list[Any]] = []
+    for root in sorted({Path(r) for r in roots}):
+        for folder, dirs, files in os.walk(root):
+            dirs.sort()
+            for name in sorted(files):
+                path = os.path.join(folder, name)
+                try:
+                    status = os.stat(path)
+                except OSError:
+                    continue
+                found.append([path, status.st_size, status.st_mtime_ns])
+    return found
+
+
+def _code_stamp(config: pytest.Config) -> str:
+    """The benchmark package's code (every sub-package: the fingerprint the disk cache keys use) and the
+    project's ``conftest.py`` and ini file."""
+    import benchmark
+    from benchmark.core.diskcache import code_fingerprint
+
+    root = Path(benchmark.__file__).parent
+    packages = sorted(p.name for p in root.iterdir() if p.is_dir() and p.name[0] != "_")
+    digest = hashlib.sha256(code_fingerprint(*packages).encode())
+    for path in (config.rootpath / "conftest.py", config.inipath):
+        if path is not None and path.is_file():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def data_roots(options: Any) -> list[Path]:
+    """The folders a session reads its data from: the validation root and every track's root (a
+    :class:`~benchmark.harness.options.SessionOptions`)."""
+    return [options.validation_root, *options.roots.values()]
+
+
+def stamp(config: pytest.Config, data_roots: Iterable[Path]) -> str:
+    """What decides a session's work (module docstring), hashed."""
+    variables = {
+        k: v for k, v in os.environ.items() if k.startswith("ATLBENCH_") and k not in _IGNORED_VARIABLES
+    }
+    described = {
+        "command": command_without_workers(config.invocation_params.args),
+        "folder": str(config.invocation_params.dir),
+        "addopts": os.environ.get("PYTEST_ADDOPTS", ""),
+        "variables": sorted(variables.items()),
+        "code": _code_stamp(config),
+        "data": _files_stamp(data_roots),
+    }
+    return hashlib.sha256(json.dumps(described, sort_keys=True).encode()).hexdigest()
+
+
+def choose(config: pytest.Config, data_roots: Iterable[Path], cpus: int) -> Choice | None:
+    """The workers ``-n auto`` starts for this session (module docstring), or ``None`` when there is no note
+    for it (xdist decides, and the header says nothing)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") or cpus < 2:
+        return None
+    folder = pytest_cache_folder(config)
+    if folder is None:
+        return None
+    note = read_note(note_path(folder.joinpath(*NOTE_FOLDER)))
+    if note is None or note.get("stamp") != stamp(config, data_roots):
+        return None
+    cases, work = int(note["cases"]), float(note["work_seconds"])
+    distributed = STARTUP_SECONDS + (work + PER_CASE_SECONDS * cases) / cpus
+    estimate = (
+        f"the previous session of these {cases:,} cases, with the same code and data, did {work:.1f} s "
+        f"of case work with its values in the disk cache; {cpus} workers would take about "
+        f"{distributed:.1f} s "
+        f"({STARTUP_SECONDS:.0f} s start-up and {PER_CASE_SECONDS * 1000:.1f} ms per case to distribute)"
+    )
+    if work <= distributed:
+        return Choice(0, f"-n auto runs in this process: {estimate}; -n {cpus} starts them anyway")
+    return Choice(None, f"-n auto starts {cpus} workers: {estimate}")
+
+
+def read_note(path: Path) -> dict[str, Any] | None:
+    """The note a previous session left, or ``None`` when there is none or it cannot be read (a note only
+    makes a session faster: a broken one is ignored, and the next session writes a new one)."""
+    try:
+        note = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    wanted = {"stamp": str, "cases": int, "work_seconds": float}
+    if not isinstance(note, dict) or not all(isinstance(note.get(k), t) for k, t in wanted.items()):
+        return None
+    return note
+
+
+def write_note(path: Path, stamp_: str, cases: int, work_seconds: float) -> None:
+    from benchmark.core.fileio import write_json_atomic
+
+    write_json_atomic(path, {"stamp": stamp_, "cases": cases, "work_seconds": round(float(work_seconds), 3)})
+
+
+__all__ = [
+    "Choice",
+    "PER_CASE_SECONDS",
+    "STARTUP_SECONDS",
+    "choose",
+    "command_without_workers",
+    "data_roots",
+    "note_path",
+    "pytest_cache_folder",
+    "read_note",
+    "stamp",
+    "write_note",
+]
