@@ -138,6 +138,17 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     return choice.workers
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """pytest-xdist's default mode keeps a track module's cases on one worker
+    (:mod:`benchmark.harness.scheduling`); a mode the user names with ``--dist`` is xdist's own."""
+    if config.getvalue("dist") != "load":
+        return None
+    from benchmark.harness.scheduling import TrackScheduling
+
+    return TrackScheduling(config, log)
+
+
 def pytest_report_header(config: pytest.Config) -> str | None:
     choice = config.stash.get(AUTO_CHOICE_KEY, None)
     return f"atlbench: {choice.reason}" if choice is not None else None  # type: ignore[attr-defined]

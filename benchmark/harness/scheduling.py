@@ -1,0 +1,93 @@
+"""Where pytest-xdist sends the cases: a track's cases stay together on one worker, other tests are spread
+one by one.
+
+xdist's default (``--dist load``) deals the cases out to the workers in small batches, so with ``-n 2`` each
+worker scores some cases of every track and each pays every track's first use: the imports of its scoring
+code, its grammars and compilers, its study, the models and variants a case needs and the other worker has
+already built. A cold ``pytest cases -n 2`` on the bundled data spent 15.8 s of CPU in its two workers that
+way, and 11.1 s when each track module went to one worker (``--dist loadfile``), the same cases scored
+(2026-12-02, 2 CPUs). :class:`TrackScheduling` keeps that grouping for the benchmark's track modules only:
+a track module's cases form one unit of work, or, with more workers than track modules, as many
+contiguous slices of it (cases in collection order, so a task's cases stay together) as it takes to give
+every worker one. Any other test is a unit of its own, as with ``--dist load``. Units go out largest first,
+each to the next worker that is nearly done (xdist's ``LoadScopeScheduling``, which this extends).
+
+A track module is one whose module-level ``pytestmark`` names the ``atlbench_track`` marker (the way
+``cases/`` and the README declare one), read from the module's source by the controller, which under
+xdist imports no test module. A module that applies the marker another way is spread one by one: slower,
+never wrong, since where a case runs changes no row, report or verdict.
+
+Used when the session distributes with xdist's default mode (``-n``, or ``--dist load``); any other
+``--dist`` the user asks for is xdist's own.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+from xdist.scheduler import LoadScopeScheduling
+
+from benchmark.harness.state import TRACK_MARKER
+
+
+def declares_track(source: bytes) -> bool:
+    """Whether a module's source assigns ``pytestmark`` at module level with the track marker in it
+    (``pytestmark = pytest.mark.atlbench_track("ocl")``, alone or in a list)."""
+    if TRACK_MARKER.encode() not in source:
+        return False
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return False  # pytest reports it when it imports the module
+    for statement in tree.body:
+        if not isinstance(statement, ast.Assign):
+            continue
+        if any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in statement.targets):
+            names = ast.walk(statement.value)
+            if any(isinstance(n, ast.Attribute) and n.attr == TRACK_MARKER for n in names):
+                return True
+    return False
+
+
+def track_scopes(collection: list[str], rootdir: Path, workers: int) -> dict[str, str]:
+    """Node id -> unit of work, for the cases of track modules (module docstring); other node ids are
+    absent (each its own unit)."""
+    modules: dict[str, list[str]] = {}
+    known: dict[str, bool] = {}
+    for nodeid in collection:
+        module = nodeid.split("::", 1)[0]
+        if module not in known:
+            try:
+                known[module] = declares_track((rootdir / module).read_bytes())
+            except OSError:
+                known[module] = False
+        if known[module]:
+            modules.setdefault(module, []).append(nodeid)
+    slices = max(1, math.ceil(workers / len(modules))) if modules else 1
+    scopes = {}
+    for module, nodeids in modules.items():
+        size = math.ceil(len(nodeids) / slices)
+        for index, nodeid in enumerate(nodeids):
+            scopes[nodeid] = f"{module}::<{TRACK_MARKER} cases, part {index // size + 1} of {slices}>"
+    return scopes
+
+
+class TrackScheduling(LoadScopeScheduling):  # type: ignore[misc]
+    """xdist's scope scheduling with a track module's cases as the scope (module docstring)."""
+
+    def __init__(self, config: pytest.Config, log: Any = None) -> None:
+        super().__init__(config, log)
+        self._scopes: dict[str, str] | None = None
+
+    def _split_scope(self, nodeid: str) -> str:
+        if self._scopes is None:  # every node collected the same ids (checked before any is split)
+            collection = next(iter(self.registered_collections.values()))
+            self._scopes = track_scopes(list(collection), Path(self.config.rootpath), self.numnodes)
+        return self._scopes.get(nodeid, nodeid)
+
+
+__all__ = ["TrackScheduling", "declares_track", "track_scopes"]
