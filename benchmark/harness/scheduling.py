@@ -89,5 +89,17 @@ class TrackScheduling(LoadScopeScheduling):  # type: ignore[misc]
             self._scopes = track_scopes(list(collection), Path(self.config.rootpath), self.numnodes)
         return self._scopes.get(nodeid, nodeid)
 
+    def remove_node(self, node: Any) -> str | None:
+        """A worker went down: its unfinished cases go back to the queue, as in xdist's scope scheduling,
+        but not the case it crashed in, which xdist has reported failed (as ``--dist load`` does: a case
+        that kills its worker is not run a second time, and the session says its row is missing)."""
+        crashed: str | None = super().remove_node(node)
+        for scope, work_unit in list(self.workqueue.items()):
+            if crashed in work_unit:
+                work_unit[crashed] = True
+                if all(work_unit.values()):  # nothing of it left to run
+                    del self.workqueue[scope]
+        return crashed
+
 
 __all__ = ["TrackScheduling", "declares_track", "track_scopes"]
