@@ -132,10 +132,11 @@ def resample_sums(
         chunk = max(1, _CELLS_PER_CHUNK // (transformations * longest))
         for start in range(0, draws, chunk):
             chosen = picks[start : start + chunk]  # (c, T)
-            uniform = rng.random((len(chosen), transformations, longest))  # drawn in every case: the stream
             if longest == 1:  # one run per transformation: it is always the one drawn
+                _skip(rng, len(chosen) * transformations)  # its uniforms are the stream all the same
                 rows = chosen * stride
             else:
+                uniform = rng.random((len(chosen), transformations, longest))
                 np.multiply(uniform, np.take(span, chosen, axis=0), out=uniform)  # uniform * runs, in place
                 runs = uniform.astype(np.intp)  # the drawn run of each slot (0 past the runs)
                 runs += np.take(base, chosen, axis=0)
@@ -148,6 +149,16 @@ def resample_sums(
                 sums[start : start + chunk] = add_up(rows)
         results.append(sums)
     return results
+
+
+def _skip(rng: np.random.Generator, count: int) -> None:
+    """Move ``rng`` on by ``count`` uniform doubles, as drawing them would, without drawing them: PCG64
+    (every generator of :func:`rng_for`) makes each double of ``Generator.random`` from one 64-bit step
+    and can advance by any number of steps at once; another generator draws them."""
+    if type(rng.bit_generator) is np.random.PCG64:
+        rng.bit_generator.advance(count)
+    else:
+        rng.random(count)
 
 
 def _adder(flat: np.ndarray, cells: int) -> Callable[[np.ndarray], np.ndarray]:

@@ -134,3 +134,16 @@ def test_whole_number_counts_are_summed_as_integers_to_the_bit(monkeypatch):
             patched.setattr(bootstrap, "_integral", lambda values: False)
             gathered = resample_sums([first, second], 3000, rng_for(9, "c"))
         assert all(np.array_equal(a, b) for a, b in zip(counted, gathered, strict=True))
+
+
+@pytest.mark.parametrize("bits", [np.random.PCG64, np.random.Philox])
+def test_skipped_uniforms_leave_the_stream_where_drawing_them_would(bits):
+    # With one run per transformation the within-transformation uniforms are not needed but belong to
+    # the stream: skipping them (PCG64 advances, another generator draws) must leave the generator
+    # exactly where drawing them would.
+    for count in (0, 1, 7, 4096, 123_457):
+        drawn, skipped = np.random.Generator(bits(21)), np.random.Generator(bits(21))
+        drawn.random(3), skipped.random(3)
+        drawn.random(count)
+        bootstrap._skip(skipped, count)
+        assert np.array_equal(drawn.random(64), skipped.random(64))
