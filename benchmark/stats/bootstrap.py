@@ -17,7 +17,7 @@ memory for sessions with very many runs) does not change a single value.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,7 +107,9 @@ def resample_sums(
     if transformations == 0 or any(len(groups) != transformations for groups in systems):
         raise ValueError("every system needs the same, non-empty list of transformations")
     # the uniform draws are non-negative: truncating them to integers is taking their floor
-    picks = (rng.random((draws, transformations)) * transformations).astype(np.intp)
+    picks = rng.random((draws, transformations))
+    picks *= transformations  # in place: the same products as ``rng.random(...) * transformations``
+    picks = picks.astype(np.intp)
     results = []
     for groups in systems:
         sizes = np.array([len(g) for g in groups], dtype=np.intp)
@@ -119,39 +121,75 @@ def resample_sums(
         flat = np.zeros((transformations * stride, width), dtype=float)
         for index, group in enumerate(groups):
             flat[index * stride : index * stride + len(group)] = group
-        columns = np.ascontiguousarray(flat.T) if _integral(flat) else None
+        add_up = _adder(flat, transformations * longest)
+        # Slot j of transformation t: a run drawn among its sizes[t] (``span``), read from its first row
+        # (``base``); a slot past its runs spans nothing and reads its row of zeros. Looked up per drawn
+        # transformation, these give each slot's row with no mask and no broadcast temporaries.
+        used = np.arange(longest)[None, :] < sizes[:, None]  # (T, R)
+        span = np.where(used, sizes[:, None], 0)
+        base = np.arange(transformations)[:, None] * stride + np.where(used, 0, longest)
         sums = np.zeros((draws, width), dtype=float)
         chunk = max(1, _CELLS_PER_CHUNK // (transformations * longest))
-        slots = np.arange(longest)
         for start in range(0, draws, chunk):
             chosen = picks[start : start + chunk]  # (c, T)
-            uniform = rng.random((len(chosen), transformations, longest))  # drawn in every case: the stream
-            n = sizes[chosen][..., None] if longest > 1 or mean_runs else None  # runs of each drawn one
             if longest == 1:  # one run per transformation: it is always the one drawn
+                _skip(rng, len(chosen) * transformations)  # its uniforms are the stream all the same
                 rows = chosen * stride
             else:
-                runs = (uniform * n).astype(np.intp)
-                # only the first n slots of a drawn transformation hold a run; the others read the zero row
-                # (in place: the temporaries of one expression cost more than the draws themselves)
-                np.putmask(runs, slots >= n, longest)
-                runs += (chosen * stride)[..., None]
+                uniform = rng.random((len(chosen), transformations, longest))
+                np.multiply(uniform, np.take(span, chosen, axis=0), out=uniform)  # uniform * runs, in place
+                runs = uniform.astype(np.intp)  # the drawn run of each slot (0 past the runs)
+                runs += np.take(base, chosen, axis=0)
                 rows = runs.reshape(len(chosen), -1)
             if mean_runs:  # each drawn transformation weighs alike: the mean of its drawn runs
+                n = sizes[chosen][..., None]  # runs of each drawn one
                 values = flat[rows].reshape(len(chosen), transformations, longest, width)
                 sums[start : start + chunk] = (values.sum(axis=2) / n).sum(axis=1)
-            elif columns is not None:  # column by column: a flat take is several times faster than rows
-                sums[start : start + chunk] = np.stack(
-                    [np.take(c, rows).sum(axis=1) for c in columns], axis=1
-                )
             else:
-                sums[start : start + chunk] = flat[rows].sum(axis=1)  # (c, T * R, k) summed over runs
+                sums[start : start + chunk] = add_up(rows)
         results.append(sums)
     return results
 
 
+def _skip(rng: np.random.Generator, count: int) -> None:
+    """Move ``rng`` on by ``count`` uniform doubles, as drawing them would, without drawing them: PCG64
+    (every generator of :func:`rng_for`) makes each double of ``Generator.random`` from one 64-bit step
+    and can advance by any number of steps at once; another generator draws them."""
+    if type(rng.bit_generator) is np.random.PCG64:
+        rng.bit_generator.advance(count)
+    else:
+        rng.random(count)
+
+
+def _adder(flat: np.ndarray, cells: int) -> Callable[[np.ndarray], np.ndarray]:
+    """How to sum the rows of ``flat`` that each line of an index array names (``cells`` of them).
+
+    Rows of fractions are gathered and summed in the order of the rows (the order of adding changes the
+    last bit). Rows of whole numbers sum exactly in any order, so they are summed as integers: when every
+    column's largest possible sum fits in its own bit field, the columns are packed into one ``int64`` per
+    row and the sums unpacked (one gather for all columns), else column by column."""
+    if not _integral(flat):
+        return lambda rows: flat[rows].sum(axis=1)  # (c, T * R, k) summed over runs
+    whole = flat.astype(np.int64)
+    if whole.min(initial=0) >= 0:
+        bits = [max(1, (cells * int(largest)).bit_length()) for largest in whole.max(axis=0)]  # per column
+        if sum(bits) <= 62:
+            shifts = np.cumsum([0, *bits[:-1]]).astype(np.int64)
+            masks = (np.int64(1) << np.array(bits, dtype=np.int64)) - 1
+            packed = (whole << shifts).sum(axis=1)  # each row's columns, side by side in one integer
+
+            def unpack(rows: np.ndarray) -> np.ndarray:
+                total = np.take(packed, rows).sum(axis=1)[:, None]
+                return ((total >> shifts) & masks).astype(float)
+
+            return unpack
+    columns = np.ascontiguousarray(whole.T)
+    return lambda rows: np.stack([np.take(c, rows).sum(axis=1) for c in columns], axis=1).astype(float)
+
+
 def _integral(values: np.ndarray) -> bool:
     """Whether every value is a whole number, small enough that the sums of the draws are exact in any
-    order of adding (then they are summed column by column; fractions keep the order of the rows)."""
+    order of adding (then they are summed as integers; fractions keep the order of the rows)."""
     finite = bool(np.all(np.isfinite(values)))
     return (
         finite

@@ -119,14 +119,31 @@ def test_percentile_interval_and_argument_checks():
         resample_sums([[A], [A, B]], 5, rng_for(1, "z"))
 
 
-def test_whole_number_counts_are_summed_column_by_column_to_the_bit(monkeypatch):
-    # Whole-number rows are summed column by column; the result must be the gathered rows' sum to the
-    # bit, for one and for several systems sharing the draws.
+def test_whole_number_counts_are_summed_as_integers_to_the_bit(monkeypatch):
+    # Whole-number rows are summed as integers: packed side by side in one integer per row when every
+    # column's sums fit in their bit field (small counts), else column by column (large ones). Either
+    # way the result must be the gathered rows' sum to the bit, for one and for several systems sharing
+    # the draws.
     rng_groups = np.random.default_rng(3)
-    first = [rng_groups.integers(0, 50, size=(n, 4)).astype(float) for n in (1, 4, 2, 7, 1)]
-    second = [rng_groups.integers(0, 9, size=(n, 4)).astype(float) for n in (3, 1, 1, 2, 5)]
     assert bootstrap._integral(np.array([[1.0, 2.0]])) and not bootstrap._integral(np.array([[0.5]]))
-    counted = resample_sums([first, second], 3000, rng_for(9, "c"))
-    monkeypatch.setattr(bootstrap, "_integral", lambda values: False)
-    gathered = resample_sums([first, second], 3000, rng_for(9, "c"))
-    assert all(np.array_equal(a, b) for a, b in zip(counted, gathered, strict=True))
+    for high in (50, 2**30):  # packed; too wide to pack
+        first = [rng_groups.integers(0, high, size=(n, 4)).astype(float) for n in (1, 4, 2, 7, 1)]
+        second = [rng_groups.integers(0, 9, size=(n, 4)).astype(float) for n in (3, 1, 1, 2, 5)]
+        counted = resample_sums([first, second], 3000, rng_for(9, "c"))
+        with monkeypatch.context() as patched:
+            patched.setattr(bootstrap, "_integral", lambda values: False)
+            gathered = resample_sums([first, second], 3000, rng_for(9, "c"))
+        assert all(np.array_equal(a, b) for a, b in zip(counted, gathered, strict=True))
+
+
+@pytest.mark.parametrize("bits", [np.random.PCG64, np.random.Philox])
+def test_skipped_uniforms_leave_the_stream_where_drawing_them_would(bits):
+    # With one run per transformation the within-transformation uniforms are not needed but belong to
+    # the stream: skipping them (PCG64 advances, another generator draws) must leave the generator
+    # exactly where drawing them would.
+    for count in (0, 1, 7, 4096, 123_457):
+        drawn, skipped = np.random.Generator(bits(21)), np.random.Generator(bits(21))
+        drawn.random(3), skipped.random(3)
+        drawn.random(count)
+        bootstrap._skip(skipped, count)
+        assert np.array_equal(drawn.random(64), skipped.random(64))

@@ -124,6 +124,23 @@ def syntax_error(error: UnexpectedInput, file: str | None, text: str = "") -> Oc
     return OclSyntaxError(what, file=file, line=line, column=column)
 
 
+def _parse(text: str, start: str) -> Tree | UnexpectedInput | _ReservedWordUsed:
+    """The tree of ``text``, or lark's error (kept without the frames of lark's parser: its traceback and
+    the exception it was raised in; nobody reads them, and thousands of kept errors would hold tens of
+    thousands of frames). An unexpected token's error keeps the terminals the parser accepted there (what
+    its message lists, :func:`syntax_error`) but not the parser itself, whose stack holds the trees of
+    everything read before the error."""
+    try:
+        return lark_parser().parse(text, start=start)
+    except (UnexpectedInput, _ReservedWordUsed) as error:
+        error.__context__ = None
+        if isinstance(error, UnexpectedToken):
+            error.accepts  # noqa: B018 - computed now (lark keeps it), from the parser about to be dropped
+            error.interactive_parser = None  # type: ignore[assignment]
+            error.state = None
+        return error.with_traceback(None)
+
+
 @functools.lru_cache(maxsize=8192)
 def _shared_tree(text: str, start: str) -> Tree | UnexpectedInput | _ReservedWordUsed:
     """The tree of ``text``, parsed once per process: the judge meets the same answer text in every mode
@@ -132,37 +149,58 @@ def _shared_tree(text: str, start: str) -> Tree | UnexpectedInput | _ReservedWor
     values), so callers share them. A text that does not parse gives lark's error, kept as well: the
     judge tries every prefix of an answer that does not parse, again for each run that gave the same
     answer, and a failed parse costs as much as a successful one."""
-    try:
-        return lark_parser().parse(text, start=start)
-    except (UnexpectedInput, _ReservedWordUsed) as error:
-        # kept without the frames of lark's parser (its traceback and the exception it was raised in):
-        # nobody reads them, and thousands of kept errors would hold tens of thousands of frames
-        error.__context__ = None
-        return error.with_traceback(None)
+    return _parse(text, start)
 
 
-def parse_tree(text: str, start: str, *, file: str | None = None, line_offset: int = 0) -> Tree:
+_FAILED_KEPT = 8192
+#: (text, start rule) -> lark's error, for the texts parsed with ``keep=False`` that do not parse
+_failed: dict[tuple[str, str], UnexpectedInput | _ReservedWordUsed] = {}
+
+
+def _tree(text: str, start: str, keep: bool) -> Tree | UnexpectedInput | _ReservedWordUsed:
+    """The tree of ``text`` or lark's error: shared (:func:`_shared_tree`), or, with ``keep=False``,
+    parsed and not kept when it parses; an error is kept either way (the caller reads the text again
+    at its position for the message, and meets it again)."""
+    failed = _failed.get((text, start))
+    if failed is not None:
+        return failed
+    if keep:
+        return _shared_tree(text, start)
+    found = _parse(text, start)
+    if isinstance(found, Exception):
+        if len(_failed) >= _FAILED_KEPT:
+            del _failed[next(iter(_failed))]  # the oldest
+        _failed[(text, start)] = found
+    return found
+
+
+def parse_tree(
+    text: str, start: str, *, file: str | None = None, line_offset: int = 0, keep: bool = True
+) -> Tree:
     """Parse ``text``; positions are shifted by ``line_offset`` lines (text cut out of a larger file).
 
     Without an offset the tree is shared with other callers that parsed the same text (do not modify
-    it); with one it is a copy of the shared tree with its positions shifted."""
-    try:
-        tree = _shared_tree(text, start)
-        if isinstance(tree, Exception):
-            raise tree.with_traceback(None)  # the kept error, without the frames of its earlier raises
-    except UnexpectedInput as error:
-        err = syntax_error(error, file, text)
+    it); with one it is a copy of the shared tree with its positions shifted. ``keep=False``: a caller
+    that keeps what it builds from the tree (once per text and process) does not need it kept too, so
+    it is not; an error is kept all the same. (Kept, the trees of every answer, SOIL line and model, with
+    the parser stacks and the frames kept errors held, were a quarter of a cold OCL session's objects,
+    680,000 against 500,000 at its last full pass of the cyclic garbage collector, which scans them all.)"""
+    tree = _tree(text, start, keep)
+    # A kept error is read, never raised: raising it would tie the frames of this call (and, through
+    # their locals, what the caller holds) to the kept error until its text is parsed again.
+    if isinstance(tree, UnexpectedInput):
+        err = syntax_error(tree, file, text)
         if err.line is not None:
             err.line += line_offset
-        raise err from None
-    except _ReservedWordUsed as used:
-        token = used.token
+        raise err
+    if isinstance(tree, _ReservedWordUsed):
+        token = tree.token
         raise OclSyntaxError(
             f"unexpected `{token}' (a reserved word cannot be used as a name)",
             file=file,
             line=(token.line or 0) + line_offset,
             column=token.column,
-        ) from None
+        )
     return _shifted(tree, line_offset) if line_offset else tree
 
 

@@ -133,7 +133,7 @@ def _line_statements(raw: str) -> tuple[_Statement, ...] | None:
     if simple is not None:
         return (simple,)
     try:
-        return tuple(transform(_SoilBuilder(None), parse_tree(raw, "soil_line")))
+        return tuple(transform(_SoilBuilder(None), parse_tree(raw, "soil_line", keep=False)))
     except OclError:
         return None
 

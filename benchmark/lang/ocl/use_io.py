@@ -256,7 +256,7 @@ def read_use(path: str | Path) -> Model:
 
 def parse_use(text: str, *, file: str | None = None) -> Model:
     """Parse ``.use`` text into a finalized :class:`Model`."""
-    tree = parse_tree(text, "model_file", file=file)
+    tree = parse_tree(text, "model_file", file=file, keep=False)  # a model is read once: keep its Model
     name, elements = transform(_ModelBuilder(file), tree)
     return _ModelAssembler(file).assemble(str(name), elements)
 
@@ -292,7 +292,7 @@ def _constraint_elements(text: str) -> tuple[Any, ...] | None:
     error. The raw syntax holds positions within the text and immutable ASTs, which the assembler only
     reads, so the invariants of every caller share the expressions as they share lark's tree."""
     try:
-        return tuple(transform(_ModelBuilder(None), parse_tree(text, "constraints_file")))
+        return tuple(transform(_ModelBuilder(None), parse_tree(text, "constraints_file", keep=False)))
     except OclError:
         return None
 

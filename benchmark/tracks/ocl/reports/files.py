@@ -29,13 +29,10 @@ from benchmark.reports import cost
 from benchmark.reports.csvtext import csv_text
 from benchmark.reports.excluded import excluded, excluded_table
 from benchmark.reports.figures import figure_html, write_figures
-from benchmark.stats.bootstrap import DEFAULT_DRAWS
 from benchmark.tracks.ocl.pairs import ModePair
 from benchmark.tracks.ocl.payload import OUTCOMES, missing_reason
-from benchmark.tracks.ocl.reports.figures import figure
 from benchmark.tracks.ocl.reports.tables import (
     PAIRS,
-    REPORT_CODE,
     costs_table,
     latex_costs,
     latex_pairs,
@@ -43,7 +40,7 @@ from benchmark.tracks.ocl.reports.tables import (
     ocl_excluded_lines,
     outcomes_table,
     pairs_table,
-    scores_and_pairs,
+    scores_pairs_and_figure,
     scores_table,
     spends,
 )
@@ -154,10 +151,8 @@ def track_report(
 
 
 def _track_report(section: Any, out_dir: Path, draws: int | None, cache: DiskCache | None) -> TrackReport:
-    from benchmark.reports.cached import cached, report_key
-
     rows = section.rows
-    scores, pairs = scores_and_pairs(rows, draws, cache)
+    scores, pairs, drawn = scores_pairs_and_figure(rows, draws, cache)
     paths = [
         write_text_atomic(out_dir / PER_CONSTRAINT, per_constraint_csv(rows)),
         write_text_atomic(out_dir / ROBUSTNESS, robustness_csv(scores, rows)),
@@ -166,12 +161,6 @@ def _track_report(section: Any, out_dir: Path, draws: int | None, cache: DiskCac
         write_text_atomic(out_dir / PAIRS_LATEX, latex_pairs(pairs)),
         write_text_atomic(out_dir / COST_LATEX, latex_costs(scores, rows)),
     ]
-    drawn = cached(
-        cache,
-        "ocl-report",
-        lambda: report_key("figure", rows, draws or DEFAULT_DRAWS, REPORT_CODE),
-        lambda: figure(scores),
-    )
     paths += write_figures([drawn], out_dir)
     notes = (
         "A constraint is correct when it classifies every object state exactly as the reference does "

@@ -17,12 +17,13 @@ from benchmark.reports.cost import CostLine, Spend, cost_table, spend, spend_by
 from benchmark.reports.excluded import Excluded, excluded, excluded_lines
 from benchmark.reports.table import Column, Table
 from benchmark.stats.bootstrap import DEFAULT_DRAWS
-from benchmark.tracks.ocl.pairs import ModePair, compare_modes
+from benchmark.tracks.ocl.pairs import ModePair
 from benchmark.tracks.ocl.payload import OUTCOMES, OclPayload, dataset_model, missing_reason
-from benchmark.tracks.ocl.scores import ORIGINAL, ModeScore, judged, score
+from benchmark.tracks.ocl.scores import ORIGINAL, ModeScore, judged
 
 if TYPE_CHECKING:
     from benchmark.core.diskcache import DiskCache
+    from benchmark.reports.figures import Figure
 
 ALPHA = 0.05  # what the terminal calls a difference (Holm-adjusted McNemar p below it)
 PAIRS = "ocl_mode_pairs.csv"  # where every pair is (the terminal lists those that differ)
@@ -32,25 +33,49 @@ def scores_and_pairs(
     rows: Sequence[Any], draws: int | None = None, cache: DiskCache | None = None
 ) -> tuple[list[ModeScore], list[ModePair]]:
     """The scores per provider and mode and the mode pairs of a session's rows, with ``draws`` bootstrap
-    draws (default 2000). A session asks twice for the same rows (its report files, then its terminal
-    tables): the last answer is kept for the same rows object and draws, so the bootstrap runs once;
-    with a ``cache``, rows an earlier session saw are not bootstrapped again (``reports/cached.py``)."""
+    draws (default 2000): the session's terminal tables. A session writes its report files first
+    (:func:`scores_pairs_and_figure`), which leaves its values here for the same rows object and draws, so
+    the bootstrap runs once; with a ``cache``, rows an earlier session saw are not bootstrapped again
+    (``reports/cached.py``)."""
     from benchmark.reports.cached import cached, report_key
+    from benchmark.tracks.ocl.reports import together
 
     draws = draws or DEFAULT_DRAWS
     last = _last.get("scores_and_pairs")
     if last is not None and last[0] is rows and last[1] == draws:
         return last[2]
-
-    def compute() -> tuple[list[ModeScore], list[ModePair]]:
-        answers = judged(rows)
-        return score(answers, draws=draws), compare_modes(answers, draws=draws)
-
     found = cached(
-        cache, "ocl-report", lambda: report_key("scores and pairs", rows, draws, REPORT_CODE), compute
+        cache,
+        "ocl-report",
+        lambda: report_key("scores and pairs", rows, draws, REPORT_CODE),
+        lambda: together.scores_and_pairs(rows, draws),
     )
-    _last["scores_and_pairs"] = (rows, draws, found)  # holds ``rows``: its id cannot be reused meanwhile
+    _remember(rows, draws, found)
     return found
+
+
+def scores_pairs_and_figure(
+    rows: Sequence[Any], draws: int | None = None, cache: DiskCache | None = None
+) -> tuple[list[ModeScore], list[ModePair], Figure]:
+    """The scores, the mode pairs and the figure of the report files, computed side by side
+    (:mod:`.together`) or, with a ``cache``, read from it for rows an earlier session saw; the scores and
+    pairs are left for the terminal tables (:func:`scores_and_pairs`)."""
+    from benchmark.reports.cached import cached, report_key
+    from benchmark.tracks.ocl.reports import together
+
+    draws = draws or DEFAULT_DRAWS
+    found = cached(
+        cache,
+        "ocl-report",
+        lambda: report_key("scores, pairs and figure", rows, draws, REPORT_CODE),
+        lambda: together.scores_pairs_and_figure(rows, draws),
+    )
+    _remember(rows, draws, found[:2])
+    return found
+
+
+def _remember(rows: Sequence[Any], draws: int, found: tuple[list[ModeScore], list[ModePair]]) -> None:
+    _last["scores_and_pairs"] = (rows, draws, found)  # holds ``rows``: its id cannot be reused meanwhile
 
 
 _last: dict[str, tuple[Sequence[Any], int, tuple[list[ModeScore], list[ModePair]]]] = {}

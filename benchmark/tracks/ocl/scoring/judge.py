@@ -74,6 +74,11 @@ class Referee:
     _compiled: dict[tuple[str, tuple[str, ...], Any], CompiledInvariant] = field(
         default_factory=dict, repr=False
     )
+    # id of a compiled invariant -> (it, its entry of ``_checked``): its structural key is hashed once,
+    # not once per state (hashing an AST walks all of it)
+    _checks_of: dict[int, tuple[CompiledInvariant, dict[str, InvariantResult]]] = field(
+        default_factory=dict, repr=False
+    )
 
     @classmethod
     def of(cls, variant: Variant) -> Referee:
@@ -107,8 +112,13 @@ class Referee:
         """``check_invariant`` of ``ci`` on a state, once per state for every invariant of the same
         context class, variables and expression. Only the verdict, the reason and the order note of the
         result are the invariant's own (its name is the first such invariant's)."""
-        inv = ci.invariant
-        done = self._checked.setdefault((inv.class_name, inv.variables, inv.expr), {})
+        known = self._checks_of.get(id(ci))
+        if known is not None and known[0] is ci:
+            done = known[1]
+        else:  # held with its entry, so its id is not reused meanwhile
+            inv = ci.invariant
+            done = self._checked.setdefault((inv.class_name, inv.variables, inv.expr), {})
+            self._checks_of[id(ci)] = (ci, done)
         found = done.get(state)
         if found is None:
             found = done[state] = check_invariant(ci, self.context(state))
