@@ -161,8 +161,10 @@ def read_model(path: str | Path, kind: ModelKind) -> ReadModel:
     return read_model_data(_read_bytes(path), str(path), kind)
 
 
-def read_model_data(data: bytes, file: str, kind: ModelKind) -> ReadModel:
-    """:func:`read_model` of bytes; ``file`` names them in the result and anchors relative references."""
+def read_model_data(data: bytes, file: str, kind: ModelKind, tree: etree._Element | None = None) -> ReadModel:
+    """:func:`read_model` of bytes; ``file`` names them in the result and anchors relative references.
+    ``tree``: the element tree already parsed from these very bytes (by :func:`parse_xml_safely`, after
+    :func:`check_xml_prolog`: an answer's extraction ranks its documents so), not parsed again."""
 
     def failed(reason: str, root: etree._Element | None) -> ReadModel:
         lines = kind.lenient(root) if root is not None else ()
@@ -177,7 +179,7 @@ def read_model_data(data: bytes, file: str, kind: ModelKind) -> ReadModel:
     except BenchmarkError as refused:
         return failed(_reason(refused), None)
     try:
-        root = parse_xml_safely(data, file)
+        root = tree if tree is not None else parse_xml_safely(data, file)
     except BenchmarkError as error:
         return failed(_reason(error), parse_xml_recovering(data))
     problem: Problem | None = conformance_problem(
@@ -204,7 +206,7 @@ def read_answer_data(data: bytes, file: str, kind: ModelKind) -> ReadModel:
     extracted = extract_model(data, kind.ns_uri, kind.root_classes)
     if extracted.data is None:
         return ReadModel(file, kind.name, False, "; ".join(extracted.notes), "nothing", (), extracted)
-    read = read_model_data(extracted.data, file, kind)
+    read = read_model_data(extracted.data, file, kind, extracted.tree)
     error = read.load_error
     if error is not None and extracted.extracted:
         error = (
