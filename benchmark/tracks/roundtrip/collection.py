@@ -19,6 +19,7 @@ be read (cut off, not UTF-8, too large, not of the documented shape) is a case o
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +29,7 @@ from benchmark.core.fileio import sha256_file
 from benchmark.core.rows import STUDY_TEMPLATE
 from benchmark.core.track import Collection, GroundTruthCase, RunCase, SkippedInput
 from benchmark.tracks.roundtrip.names import STAGES
-from benchmark.tracks.roundtrip.reading.runfile import RUNS_DIR, read_run
+from benchmark.tracks.roundtrip.reading.runfile import RUNS_DIR, StageRun, read_run
 from benchmark.tracks.roundtrip.scoring.stage import UNREADABLE_TASK
 from benchmark.tracks.roundtrip.study.cases import RoundTripCase, StageCase, Study
 
@@ -81,7 +82,17 @@ class StageCases:
                 skipped.append(SkippedInput(path, f"run of {run.case_id}, which is not a case of this study"))
                 continue
             self._add(
-                runs, case, run.stage, run.k, run.run, run.provider, "run file", path, run.model, run.template
+                runs,
+                case,
+                run.stage,
+                run.k,
+                run.run,
+                run.provider,
+                "run file",
+                path,
+                run.model,
+                run.template,
+                run,
             )
         if study.layout == "study":
             from benchmark.tracks.roundtrip.study.own_layout import study_answers
@@ -116,8 +127,8 @@ class StageCases:
                             model=f"baseline-{baseline.lower()}",
                         )
                     )
-        ids = [run.case_id for run in runs]
-        duplicates = sorted({i for i in ids if ids.count(i) > 1})
+        counts = Counter(run.case_id for run in runs)
+        duplicates = sorted(case_id for case_id, count in counts.items() if count > 1)
         if duplicates:
             raise InputFormatError(
                 f"several runs are the same stage evaluation: {', '.join(duplicates[:5])}", file=study.root
@@ -141,10 +152,11 @@ class StageCases:
         file: Path,
         model: str,
         template: str = STUDY_TEMPLATE,
+        stage_run: StageRun | None = None,
     ) -> None:
         named = "" if template == STUDY_TEMPLATE else f"{template}-"
         case_id = f"{case.domain}-{case.operator}-k{k}-{stage}-{provider}-{named}run{run:02d}"
-        self._stage_cases[case_id] = StageCase(case, stage, k, run, source)
+        self._stage_cases[case_id] = StageCase(case, stage, k, run, source, stage_run)
         runs.append(
             RunCase(
                 self.track,

@@ -114,6 +114,7 @@ class StageScorer:
         self.error_row = error_row  # the track's (the harness's envelope of a run that was not scored)
         self.name = track
         self._problems: dict[str, str | None] = {}
+        self._references: dict[tuple[str, str], References] = {}
 
     def _case(self, task: str) -> RoundTripCase:
         try:
@@ -166,6 +167,15 @@ class StageScorer:
         return Facts(self.name, task, str(case.delta_source), error, payload)
 
     # ---------------------------------------------------------------------------------- scoring
+    def references(self, stage_case: StageCase) -> References:
+        """The stage's references, read once per stage and process (every provider, k and run of the
+        stage is scored against the same two files, which do not change under a session)."""
+        key = (stage_case.case.case_id, stage_case.stage)
+        found = self._references.get(key)
+        if found is None:
+            found = self._references[key] = References.of(stage_case.case.stage(stage_case.stage))
+        return found
+
     def _read(self, stage_case: StageCase, case: RunCase, references: References) -> tuple[ReadModel, str]:
         stage = stage_case.case.stage(stage_case.stage)
         if case.baseline is not None:  # our own, loadable models: their lines are read already
@@ -178,7 +188,7 @@ class StageScorer:
         assert case.file is not None
         if stage_case.source == "study answer":
             return read_answer(case.file, stage.kind), STAGE_STATUS_OK
-        run: StageRun = read_run(case.file)
+        run: StageRun = stage_case.run if stage_case.run is not None else read_run(case.file)
         if run.status == STATUS_NO_ANSWER:
             raise MissingStage(run.reason or "no answer was obtained", str(case.file))
         if run.status == STATUS_NOT_RUN:
@@ -229,7 +239,7 @@ class StageScorer:
                 read_run(case.file)  # raises the positioned reason (the collection could not read it)
                 return self.error_row(case, f"{case.file}: not a stage evaluation of this study")
             stage_case = self.stage_case(case)
-            references = References.of(stage_case.case.stage(stage_case.stage))
+            references = self.references(stage_case)
             key = self._payload_key(case, stage_case, references)
             payload = self.cache.get_or_compute(
                 "roundtrip", key, lambda: self._payload(case, stage_case, references)
