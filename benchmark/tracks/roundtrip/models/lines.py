@@ -31,8 +31,9 @@ shown text keeps the model's spelling of names and the canonical spelling of typ
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
+from operator import itemgetter
+from typing import NamedTuple
 
 from benchmark.tracks.roundtrip.models.ecoremodel import (
     EcoreAttribute,
@@ -54,29 +55,35 @@ SQL_LINE_KINDS = ("schema", "table", "column", "primary key", "foreign key")
 _QUOTES = {'"': '"', "`": "`", "[": "]"}
 
 
-@dataclass(frozen=True)
-class Property:
+class Property(NamedTuple):
+    """One property of a line: its name, its value as shown, and as compared. A named tuple: a model's
+    lines hold a few hundred thousand of them in a session, made and compared far more cheaply so (and,
+    holding only strings, left alone by the garbage collector)."""
+
     name: str
     shown: str
     normalized: str
 
 
-@dataclass(frozen=True)
+_COMPARED = itemgetter(0, 2)  # (name, normalized) of a Property
+
+
+@dataclass(frozen=True, slots=True)
 class CanonicalLine:
     kind: str
     key: str  # as shown, e.g. "Book/title"
     normalized_key: str  # kind + folded key: what identifies the element across models
     properties: tuple[Property, ...] = ()
+    #: everything compared: two lines with equal identities are the same line (made with the line: the
+    #: matcher asks for it of every line, many times)
+    identity: tuple[str, tuple[tuple[str, str], ...]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "identity", (self.normalized_key, tuple(map(_COMPARED, self.properties))))
 
     @property
     def text(self) -> str:
         return f"{self.kind} {self.key}" + "".join(f"; {p.name}={p.shown}" for p in self.properties)
-
-    @cached_property
-    def identity(self) -> tuple[str, tuple[tuple[str, str], ...]]:
-        """Everything compared: two lines with equal identities are the same line (computed once: the
-        matcher asks for it many times)."""
-        return self.normalized_key, tuple((p.name, p.normalized) for p in self.properties)
 
     def differences(self, other: CanonicalLine) -> tuple[str, ...]:
         """Names of the properties whose normalized values differ (same key assumed)."""
