@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -91,6 +92,7 @@ class CanonicalLine:
         return tuple(p.name for p in self.properties if theirs.get(p.name) != p.normalized)
 
 
+@lru_cache(maxsize=8192)  # every model of a study names the same tables and columns
 def fold(name: str) -> str:
     """An SQL identifier as compared: trimmed and case-folded, or, when quoted, its exact text."""
     text = name.strip()
@@ -111,16 +113,20 @@ def _line(
     kind: str, parts: Iterable[str], properties: Iterable[Property] = (), *, names: Normalizer = exact
 ) -> CanonicalLine:
     parts = [p.strip() for p in parts]
-    return CanonicalLine(
-        kind, "/".join(parts), f"{kind} " + "/".join(names(p) for p in parts), tuple(properties)
-    )
+    return CanonicalLine(kind, "/".join(parts), f"{kind} " + "/".join(map(names, parts)), tuple(properties))
 
 
 def _flag(name: str, value: bool) -> Property:
+    return _flag_of(name, bool(value))
+
+
+@cache  # a few names, two values: one Property each, shared by every line
+def _flag_of(name: str, value: bool) -> Property:
     text = "true" if value else "false"
     return Property(name, text, text)
 
 
+@lru_cache(maxsize=1024, typed=True)  # lower and upper bounds: a few values, shared by every line
 def _bound(name: str, value: int) -> Property:
     return Property(name, str(value), "-1" if value < 0 else str(value))
 
@@ -144,6 +150,7 @@ def _text(name: str, value: str | None) -> Property:
     return Property(name, shown or "none", shown)
 
 
+@lru_cache(maxsize=1024)  # the same few types in every model
 def _ecore_type(value: str) -> Property:
     canonical = canonical_ecore_type(value)
     return Property("type", canonical or value.strip(), normalize_ecore_type(value))
