@@ -83,8 +83,8 @@ def _integer(value: str | None, default: int) -> int:
 
 
 def _children(element: etree._Element) -> list[etree._Element]:
-    children = list(element)
-    if any(not isinstance(child.tag, str) for child in children):
+    children = list(element.iterchildren(etree.Element))
+    if len(children) != len(element):  # an entity reference (comments and PIs are not parsed)
         raise NotDirect("a node that is not an element")
     return children
 
@@ -108,9 +108,8 @@ def _checked_root(root: etree._Element, namespaces: dict[str, str]) -> None:
 def _attributes(element: etree._Element, allowed: frozenset[str]) -> dict[str, str]:
     """The element's attributes, when every one is known here (namespaced ones by their full key)."""
     found = dict(element.attrib)
-    unknown = set(found) - allowed
-    if unknown:
-        raise NotDirect(f"attribute {sorted(unknown)[0]} of <{_local(element)}>")
+    if not allowed.issuperset(found):
+        raise NotDirect(f"attribute {sorted(set(found) - allowed)[0]} of <{_local(element)}>")
     return found
 
 
@@ -358,7 +357,7 @@ class _SqlReader:
                 part = _local(child)
                 if part not in _TABLE_PARTS:
                     raise NotDirect(f"<{part}> in a table")
-                if _children(child):
+                if len(child):  # elements, or an entity reference
                     raise NotDirect(f"contents in <{part}>")
                 allowed = {"columns": _COLUMN_ATTRIBUTES, "primaryKey": _KEY_ATTRIBUTES}
                 self.identify(child, part, allowed.get(part, _FOREIGN_KEY_ATTRIBUTES))
