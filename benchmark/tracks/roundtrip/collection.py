@@ -185,9 +185,10 @@ def input_files(study: Study, runs: Sequence[RunCase]) -> dict[str, str]:
         files |= {case.source, case.target_model, case.delta_source, case.delta_target}
     files |= {run.file for run in runs if run.file is not None}
     found = {}
+    resolved_root = root.resolve()
     for path in sorted(files):
         try:
-            name = path.resolve().relative_to(root.resolve()).as_posix()
+            name = path.resolve().relative_to(resolved_root).as_posix()
         except ValueError:
             name = str(path)  # the track's own sql.ecore, outside the data folder
         found[name] = sha256_file(path)
