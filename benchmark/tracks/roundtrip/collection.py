@@ -50,11 +50,21 @@ class StageCases:
     track: str = "roundtrip"
     _stage_cases: dict[str, StageCase] = field(default_factory=dict)
     _collection: Collection | None = None
+    _runs_by_task: dict[str, tuple[RunCase, ...]] | None = None
 
     def stage_case(self, case: RunCase) -> StageCase:
         if case.case_id not in self._stage_cases:
             self.collect()
         return self._stage_cases[case.case_id]
+
+    def runs_of(self, task: str) -> tuple[RunCase, ...]:
+        """The run cases of a task (a case of the study), in collection order."""
+        if self._runs_by_task is None:
+            by_task: dict[str, list[RunCase]] = {}
+            for run in self.collect().runs:
+                by_task.setdefault(run.task, []).append(run)
+            self._runs_by_task = {task: tuple(runs) for task, runs in by_task.items()}
+        return self._runs_by_task.get(task, ())
 
     def collect(self) -> Collection:
         if self._collection is not None:

@@ -11,7 +11,7 @@ message (excluded, listed).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -27,6 +27,7 @@ from benchmark.tracks.roundtrip.operators.witness import diff_lines
 from benchmark.tracks.roundtrip.payload import STAGE_STATUS_OK, StagePayload, missing_payload
 from benchmark.tracks.roundtrip.reading.models import ReadModel, read_answer, read_answer_data
 from benchmark.tracks.roundtrip.reading.runfile import STATUS_NO_ANSWER, STATUS_NOT_RUN, StageRun, read_run
+from benchmark.tracks.roundtrip.scoring.payload_cache import PayloadCache
 from benchmark.tracks.roundtrip.scoring.scorer import ScoreReport, reference, reference_lines, score_lines
 from benchmark.tracks.roundtrip.study.cases import RoundTripCase, Stage, StageCase, Study
 
@@ -104,6 +105,7 @@ class StageScorer:
         self,
         study: Study,
         stage_case: Callable[[RunCase], StageCase],
+        runs_of: Callable[[str], Sequence[RunCase]],
         cache: DiskCache,
         error_row: Callable[[RunCase, str], Row],
         track: str = "roundtrip",
@@ -115,6 +117,8 @@ class StageScorer:
         self.name = track
         self._problems: dict[str, str | None] = {}
         self._references: dict[tuple[str, str], References] = {}
+        self._keys: dict[str, str] = {}  # run case id -> its payload's key
+        self.payloads = PayloadCache(cache, "roundtrip", runs_of, self.payload_key)
 
     def _case(self, task: str) -> RoundTripCase:
         try:
@@ -211,9 +215,17 @@ class StageScorer:
             report, stage_case.case, stage_case.stage, stage_case.k, stage_case.run_index, status
         ).to_json()
 
-    def _payload_key(self, case: RunCase, stage_case: StageCase, references: References) -> str:
+    def payload_key(self, case: RunCase) -> str:
         """A stage's payload is a function of the scored file's bytes, of its two reference models and of
-        this code: the key of its disk-cache entry (a repeated session reads it back)."""
+        this code: the key of its disk-cache entry (a repeated session reads it back; made once per case
+        and process)."""
+        key = self._keys.get(case.case_id)
+        if key is None:
+            stage_case = self.stage_case(case)
+            key = self._keys[case.case_id] = self._payload_key(case, stage_case, self.references(stage_case))
+        return key
+
+    def _payload_key(self, case: RunCase, stage_case: StageCase, references: References) -> str:
         stage = stage_case.case.stage(stage_case.stage)
         return make_key(
             stage_case.case.case_id,
@@ -240,10 +252,7 @@ class StageScorer:
                 return self.error_row(case, f"{case.file}: not a stage evaluation of this study")
             stage_case = self.stage_case(case)
             references = self.references(stage_case)
-            key = self._payload_key(case, stage_case, references)
-            payload = self.cache.get_or_compute(
-                "roundtrip", key, lambda: self._payload(case, stage_case, references)
-            )
+            payload = self.payloads.get_or_compute(case, lambda: self._payload(case, stage_case, references))
         except MissingStage as missing:  # says nothing about the model: listed, never scored
             row = self.error_row(case, str(missing))
             return replace(row, payload=missing_payload(missing.reason))
