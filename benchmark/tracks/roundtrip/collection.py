@@ -20,7 +20,7 @@ be read (cut off, not UTF-8, too large, not of the documented shape) is a case o
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -186,9 +186,12 @@ class StageCases:
         return self._stage_cases[case.case_id]
 
 
-def input_files(study: Study, runs: Sequence[RunCase]) -> dict[str, str]:
-    """Every input file (the study's models, the SQL metamodel, the run files) with its SHA-256, relative
-    to the study's folder (the track's own ``sql.ecore`` by its path)."""
+def input_files(
+    study: Study, runs: Sequence[RunCase], digest: Callable[[Path], str] = sha256_file
+) -> dict[str, str]:
+    """Every input file (the study's models, the SQL metamodel, the run files) with its SHA-256
+    (``digest``: the scorer's, which knows those it scored with), relative to the study's folder (the
+    track's own ``sql.ecore`` by its path)."""
     root = study.root
     files = {study.sql_metamodel}
     for case in study.cases:
@@ -201,5 +204,5 @@ def input_files(study: Study, runs: Sequence[RunCase]) -> dict[str, str]:
             name = path.resolve().relative_to(resolved_root).as_posix()
         except ValueError:
             name = str(path)  # the track's own sql.ecore, outside the data folder
-        found[name] = sha256_file(path)
+        found[name] = digest(path)
     return found

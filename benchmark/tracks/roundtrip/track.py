@@ -84,7 +84,7 @@ class RoundTripTrack(Track):
     def input_files(self) -> dict[str, str]:
         from benchmark.tracks.roundtrip.collection import input_files
 
-        return input_files(self.study, self.collect().runs)
+        return input_files(self.study, self.collect().runs, self.scorer.digest)
 
     def options_json(self) -> dict[str, Any]:
         return {

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from benchmark.core.diskcache import DiskCache, code_fingerprint, make_key
@@ -118,6 +119,7 @@ class StageScorer:
         self._problems: dict[str, str | None] = {}
         self._references: dict[tuple[str, str], References] = {}
         self._keys: dict[str, str] = {}  # run case id -> its payload's key
+        self._digests: dict[Path, str] = {}  # SHA-256 of the files read for scoring (:meth:`digest`)
         self.payloads = PayloadCache(cache, "roundtrip", runs_of, self.payload_key)
 
     def _case(self, task: str) -> RoundTripCase:
@@ -177,7 +179,17 @@ class StageScorer:
         key = (stage_case.case.case_id, stage_case.stage)
         found = self._references.get(key)
         if found is None:
-            found = self._references[key] = References.of(stage_case.case.stage(stage_case.stage))
+            stage = stage_case.case.stage(stage_case.stage)
+            found = self._references[key] = References.of(stage)
+            self._digests[stage.base], self._digests[stage.expected] = found.base_hash, found.expected_hash
+        return found
+
+    def digest(self, path: Path) -> str:
+        """The SHA-256 of a file this process scored with (run files, references), else of the file now
+        (``results.json``'s input files: a session hashes each once)."""
+        found = self._digests.get(path)
+        if found is None:
+            found = self._digests[path] = sha256_file(path)
         return found
 
     def _read(self, stage_case: StageCase, case: RunCase, references: References) -> tuple[ReadModel, str]:
@@ -235,7 +247,7 @@ class StageScorer:
             str(stage_case.k),
             str(stage_case.run_index),
             stage.kind.ns_uri,
-            sha256_file(case.file) if case.file is not None else "",
+            self.digest(case.file) if case.file is not None else "",
             references.base_hash,
             references.expected_hash,
             code_fingerprint("tracks.roundtrip", "lang.ecore", "core.xmlguard"),
