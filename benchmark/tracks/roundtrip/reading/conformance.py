@@ -164,6 +164,8 @@ def _value_problem(feature: _Feature, value: str) -> str | None:
 
 def _external_reference(value: str, allowed: frozenset[str]) -> str | None:
     """The first token pointing into another resource (``file.ecore#//X``), unless its URI is allowed."""
+    if "#" not in value:  # most references: ids, or nothing that points anywhere
+        return None
     for token in value.split():
         if "#" in token:
             uri = token.rsplit("#", 1)[0]
