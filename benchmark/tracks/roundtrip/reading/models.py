@@ -20,8 +20,10 @@ or a study's own metamodel with the same classes and features under its own nsUR
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -199,10 +201,36 @@ def read_model_data(data: bytes, file: str, kind: ModelKind, tree: etree._Elemen
     return ReadModel(file, kind.name, True, None, "model", lines)
 
 
+# answers read to a loadable model, by (kind, bytes): a study's answers repeat (a careful model gives the
+# same answer at every k), and such a reading depends on nothing but the bytes (its file is only named)
+ANSWER_MEMO_SIZE = 256
+_answers: OrderedDict[tuple[ModelKind, bytes], ReadModel] = OrderedDict()
+_answers_lock = threading.Lock()
+
+
 def read_answer_data(data: bytes, file: str, kind: ModelKind) -> ReadModel:
     """An answer's model: extracted from the text (``answer.py``), then read like a model file. When the
     model was cut out of a longer answer, a load error's line is the extracted document's, whose first
-    line is ``answer.start_line`` of the answer (the JSON report says so)."""
+    line is ``answer.start_line`` of the answer (the JSON report says so). An answer with the same bytes as
+    one read to a loadable model shortly before is that reading again (under its own file name)."""
+    key = (kind, data)
+    with _answers_lock:
+        found = _answers.get(key)
+        if found is not None:
+            _answers.move_to_end(key)
+    if found is not None:
+        return replace(found, file=file)
+    read = _read_answer_data(data, file, kind)
+    if read.loadable:
+        kept = replace(read, answer=replace(read.answer, tree=None)) if read.answer is not None else read
+        with _answers_lock:
+            _answers[key] = kept
+            while len(_answers) > ANSWER_MEMO_SIZE:
+                _answers.popitem(last=False)
+    return read
+
+
+def _read_answer_data(data: bytes, file: str, kind: ModelKind) -> ReadModel:
     extracted = extract_model(data, kind.ns_uri, kind.root_classes)
     if extracted.data is None:
         return ReadModel(file, kind.name, False, "; ".join(extracted.notes), "nothing", (), extracted)
