@@ -152,39 +152,44 @@ def scan_documents(text: str) -> list[_Document]:
 
     for match in _TOKEN.finditer(text):
         kind = match.lastgroup  # the alternative that matched: the groups inside "start" close before it
-        if depth > 0 and kind == "pi" and _is_declaration(match):
-            emit(match.start(), truncated=True)  # a new declaration: the open document was cut off
-            depth, prolog, comments = 0, [], []
-            last_end = match.start()
-        if depth == 0:
-            if text[last_end : match.start()].strip():
-                prolog = []
-            if kind in ("comment", "pi", "doctype"):
-                prolog.append(match)
-            elif kind == "start":
-                run = prolog
-                declarations = [m for m in run if _is_declaration(m)]
-                if declarations:
-                    run = run[run.index(declarations[0]) :]
-                doc_start = run[0].start() if run else match.start()
-                comments = [m.group(0) for m in run if m.group("comment")]
-                if match.group("empty"):
-                    emit(match.end(), truncated=False)
-                    prolog, comments = [], []
-                else:
-                    depth = 1
-            else:
-                prolog = []
-        else:
-            if kind == "comment":
-                comments.append(match.group(0))
-            elif kind == "start" and not match.group("empty"):
-                depth += 1
-            elif kind == "end":
+        if depth:  # inside a document (most tokens): only its depth, its comments and a new declaration
+            if kind == "start":
+                if match.group("empty") is None:
+                    depth += 1
+                continue
+            if kind == "end":
                 depth -= 1
                 if depth == 0:
                     emit(match.end(), truncated=False)
                     prolog, comments = [], []
+                    last_end = match.end()  # (only read outside a document)
+                continue
+            if kind == "comment":
+                comments.append(match.group(0))
+                continue
+            if kind != "pi" or not _is_declaration(match):
+                continue
+            emit(match.start(), truncated=True)  # a new declaration: the open document was cut off
+            depth, prolog, comments = 0, [], []
+            last_end = match.start()  # and the declaration starts the next prolog, below
+        if text[last_end : match.start()].strip():
+            prolog = []
+        if kind in ("comment", "pi", "doctype"):
+            prolog.append(match)
+        elif kind == "start":
+            run = prolog
+            declarations = [m for m in run if _is_declaration(m)]
+            if declarations:
+                run = run[run.index(declarations[0]) :]
+            doc_start = run[0].start() if run else match.start()
+            comments = [m.group(0) for m in run if m.group("comment")]
+            if match.group("empty"):
+                emit(match.end(), truncated=False)
+                prolog, comments = [], []
+            else:
+                depth = 1
+        else:
+            prolog = []
         last_end = match.end()
     if depth > 0:
         emit(len(text), truncated=True)
