@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from benchmark.core.errors import InputFormatError
@@ -102,7 +102,7 @@ class StageCases:
                 path,
                 run.model,
                 run.template,
-                run,
+                replace(run, extra={}),  # what scoring reads of it (status, answer, reason), kept
             )
         if study.layout == "study":
             from benchmark.tracks.roundtrip.study.own_layout import study_answers

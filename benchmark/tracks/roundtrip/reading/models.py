@@ -202,8 +202,9 @@ def read_model_data(data: bytes, file: str, kind: ModelKind, tree: etree._Elemen
 
 
 # answers read to a loadable model, by (kind, bytes): a study's answers repeat (a careful model gives the
-# same answer at every k), and such a reading depends on nothing but the bytes (its file is only named)
-ANSWER_MEMO_SIZE = 256
+# same answer at every k, among a case's stage evaluations, which are scored one after the other), and
+# such a reading depends on nothing but the bytes (its file is only named)
+ANSWER_MEMO_SIZE = 32
 _answers: OrderedDict[tuple[ModelKind, bytes], ReadModel] = OrderedDict()
 _answers_lock = threading.Lock()
 
