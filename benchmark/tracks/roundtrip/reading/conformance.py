@@ -238,9 +238,7 @@ class _Walk:
                     return Problem(f"invalid value for {eclass.name}.{local}: {why}", element.sourceline)
             elif (token := _external_reference(value, self.allowed_uris)) is not None:
                 return Problem(f"reference {token!r} points into another resource", element.sourceline)
-        for child in element:
-            if not isinstance(child.tag, str):
-                continue
+        for child in element.iterchildren(etree.Element):  # elements only (not entity references)
             _, local = _qname(child.tag)
             feature = features.get(local)
             if feature is None:
