@@ -231,6 +231,12 @@ def read_answer_data(data: bytes, file: str, kind: ModelKind) -> ReadModel:
     return read
 
 
+def clear_answer_memo() -> None:
+    """Forget the answers read (benchmarks timing a reading)."""
+    with _answers_lock:
+        _answers.clear()
+
+
 def _read_answer_data(data: bytes, file: str, kind: ModelKind) -> ReadModel:
     extracted = extract_model(data, kind.ns_uri, kind.root_classes)
     if extracted.data is None:

@@ -37,6 +37,7 @@ from benchmark.tracks.roundtrip.models.lines import CanonicalLine, has_schema_im
 from benchmark.tracks.roundtrip.reading.models import (
     ModelKind,
     ReadModel,
+    clear_answer_memo,
     kind_of,
     read_answer,
     read_model_data,
@@ -354,9 +355,10 @@ def score(
 
 
 def clear_reference_cache() -> None:
-    """Forget every cached reference model (benchmarks, long sessions)."""
+    """Forget every cached reference model, and the answers read (benchmarks, long sessions)."""
     with _references_lock:
         _references.clear()
+    clear_answer_memo()
 
 
 def score_stage(stage: Stage, output: str | Path) -> ScoreReport:
