@@ -19,8 +19,9 @@ be read (cut off, not UTF-8, too large, not of the documented shape) is a case o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from benchmark.core.errors import InputFormatError
@@ -28,7 +29,7 @@ from benchmark.core.fileio import sha256_file
 from benchmark.core.rows import STUDY_TEMPLATE
 from benchmark.core.track import Collection, GroundTruthCase, RunCase, SkippedInput
 from benchmark.tracks.roundtrip.names import STAGES
-from benchmark.tracks.roundtrip.reading.runfile import RUNS_DIR, read_run
+from benchmark.tracks.roundtrip.reading.runfile import RUNS_DIR, StageRun, read_run
 from benchmark.tracks.roundtrip.scoring.stage import UNREADABLE_TASK
 from benchmark.tracks.roundtrip.study.cases import RoundTripCase, StageCase, Study
 
@@ -49,11 +50,21 @@ class StageCases:
     track: str = "roundtrip"
     _stage_cases: dict[str, StageCase] = field(default_factory=dict)
     _collection: Collection | None = None
+    _runs_by_task: dict[str, tuple[RunCase, ...]] | None = None
 
     def stage_case(self, case: RunCase) -> StageCase:
         if case.case_id not in self._stage_cases:
             self.collect()
         return self._stage_cases[case.case_id]
+
+    def runs_of(self, task: str) -> tuple[RunCase, ...]:
+        """The run cases of a task (a case of the study), in collection order."""
+        if self._runs_by_task is None:
+            by_task: dict[str, list[RunCase]] = {}
+            for run in self.collect().runs:
+                by_task.setdefault(run.task, []).append(run)
+            self._runs_by_task = {task: tuple(runs) for task, runs in by_task.items()}
+        return self._runs_by_task.get(task, ())
 
     def collect(self) -> Collection:
         if self._collection is not None:
@@ -81,7 +92,17 @@ class StageCases:
                 skipped.append(SkippedInput(path, f"run of {run.case_id}, which is not a case of this study"))
                 continue
             self._add(
-                runs, case, run.stage, run.k, run.run, run.provider, "run file", path, run.model, run.template
+                runs,
+                case,
+                run.stage,
+                run.k,
+                run.run,
+                run.provider,
+                "run file",
+                path,
+                run.model,
+                run.template,
+                replace(run, extra={}),  # what scoring reads of it (status, answer, reason), kept
             )
         if study.layout == "study":
             from benchmark.tracks.roundtrip.study.own_layout import study_answers
@@ -116,8 +137,8 @@ class StageCases:
                             model=f"baseline-{baseline.lower()}",
                         )
                     )
-        ids = [run.case_id for run in runs]
-        duplicates = sorted({i for i in ids if ids.count(i) > 1})
+        counts = Counter(run.case_id for run in runs)
+        duplicates = sorted(case_id for case_id, count in counts.items() if count > 1)
         if duplicates:
             raise InputFormatError(
                 f"several runs are the same stage evaluation: {', '.join(duplicates[:5])}", file=study.root
@@ -141,10 +162,11 @@ class StageCases:
         file: Path,
         model: str,
         template: str = STUDY_TEMPLATE,
+        stage_run: StageRun | None = None,
     ) -> None:
         named = "" if template == STUDY_TEMPLATE else f"{template}-"
         case_id = f"{case.domain}-{case.operator}-k{k}-{stage}-{provider}-{named}run{run:02d}"
-        self._stage_cases[case_id] = StageCase(case, stage, k, run, source)
+        self._stage_cases[case_id] = StageCase(case, stage, k, run, source, stage_run)
         runs.append(
             RunCase(
                 self.track,
@@ -164,19 +186,23 @@ class StageCases:
         return self._stage_cases[case.case_id]
 
 
-def input_files(study: Study, runs: Sequence[RunCase]) -> dict[str, str]:
-    """Every input file (the study's models, the SQL metamodel, the run files) with its SHA-256, relative
-    to the study's folder (the track's own ``sql.ecore`` by its path)."""
+def input_files(
+    study: Study, runs: Sequence[RunCase], digest: Callable[[Path], str] = sha256_file
+) -> dict[str, str]:
+    """Every input file (the study's models, the SQL metamodel, the run files) with its SHA-256
+    (``digest``: the scorer's, which knows those it scored with), relative to the study's folder (the
+    track's own ``sql.ecore`` by its path)."""
     root = study.root
     files = {study.sql_metamodel}
     for case in study.cases:
         files |= {case.source, case.target_model, case.delta_source, case.delta_target}
     files |= {run.file for run in runs if run.file is not None}
     found = {}
+    resolved_root = root.resolve()
     for path in sorted(files):
         try:
-            name = path.resolve().relative_to(root.resolve()).as_posix()
+            name = path.resolve().relative_to(resolved_root).as_posix()
         except ValueError:
             name = str(path)  # the track's own sql.ecore, outside the data folder
-        found[name] = sha256_file(path)
+        found[name] = digest(path)
     return found

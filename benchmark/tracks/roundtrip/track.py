@@ -54,7 +54,8 @@ class RoundTripTrack(Track):
     def scorer(self) -> StageScorer:
         from benchmark.tracks.roundtrip.scoring.stage import StageScorer
 
-        return StageScorer(self.study, self.cases.stage_case, self.cache, self.error_row, self.name)
+        cases = self.cases
+        return StageScorer(self.study, cases.stage_case, cases.runs_of, self.cache, self.error_row, self.name)
 
     # ------------------------------------------------------------------------------- the hooks
 
@@ -83,7 +84,7 @@ class RoundTripTrack(Track):
     def input_files(self) -> dict[str, str]:
         from benchmark.tracks.roundtrip.collection import input_files
 
-        return input_files(self.study, self.collect().runs)
+        return input_files(self.study, self.collect().runs, self.scorer.digest)
 
     def options_json(self) -> dict[str, Any]:
         return {

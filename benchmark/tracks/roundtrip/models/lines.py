@@ -31,8 +31,10 @@ shown text keeps the model's spelling of names and the canonical spelling of typ
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from operator import itemgetter
+from typing import NamedTuple
 
 from benchmark.tracks.roundtrip.models.ecoremodel import (
     EcoreAttribute,
@@ -54,29 +56,35 @@ SQL_LINE_KINDS = ("schema", "table", "column", "primary key", "foreign key")
 _QUOTES = {'"': '"', "`": "`", "[": "]"}
 
 
-@dataclass(frozen=True)
-class Property:
+class Property(NamedTuple):
+    """One property of a line: its name, its value as shown, and as compared. A named tuple: a model's
+    lines hold a few hundred thousand of them in a session, made and compared far more cheaply so (and,
+    holding only strings, left alone by the garbage collector)."""
+
     name: str
     shown: str
     normalized: str
 
 
-@dataclass(frozen=True)
+_COMPARED = itemgetter(0, 2)  # (name, normalized) of a Property
+
+
+@dataclass(frozen=True, slots=True)
 class CanonicalLine:
     kind: str
     key: str  # as shown, e.g. "Book/title"
     normalized_key: str  # kind + folded key: what identifies the element across models
     properties: tuple[Property, ...] = ()
+    #: everything compared: two lines with equal identities are the same line (made with the line: the
+    #: matcher asks for it of every line, many times)
+    identity: tuple[str, tuple[tuple[str, str], ...]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "identity", (self.normalized_key, tuple(map(_COMPARED, self.properties))))
 
     @property
     def text(self) -> str:
         return f"{self.kind} {self.key}" + "".join(f"; {p.name}={p.shown}" for p in self.properties)
-
-    @cached_property
-    def identity(self) -> tuple[str, tuple[tuple[str, str], ...]]:
-        """Everything compared: two lines with equal identities are the same line (computed once: the
-        matcher asks for it many times)."""
-        return self.normalized_key, tuple((p.name, p.normalized) for p in self.properties)
 
     def differences(self, other: CanonicalLine) -> tuple[str, ...]:
         """Names of the properties whose normalized values differ (same key assumed)."""
@@ -84,6 +92,7 @@ class CanonicalLine:
         return tuple(p.name for p in self.properties if theirs.get(p.name) != p.normalized)
 
 
+@lru_cache(maxsize=8192)  # every model of a study names the same tables and columns
 def fold(name: str) -> str:
     """An SQL identifier as compared: trimmed and case-folded, or, when quoted, its exact text."""
     text = name.strip()
@@ -104,16 +113,20 @@ def _line(
     kind: str, parts: Iterable[str], properties: Iterable[Property] = (), *, names: Normalizer = exact
 ) -> CanonicalLine:
     parts = [p.strip() for p in parts]
-    return CanonicalLine(
-        kind, "/".join(parts), f"{kind} " + "/".join(names(p) for p in parts), tuple(properties)
-    )
+    return CanonicalLine(kind, "/".join(parts), f"{kind} " + "/".join(map(names, parts)), tuple(properties))
 
 
 def _flag(name: str, value: bool) -> Property:
+    return _flag_of(name, bool(value))
+
+
+@cache  # a few names, two values: one Property each, shared by every line
+def _flag_of(name: str, value: bool) -> Property:
     text = "true" if value else "false"
     return Property(name, text, text)
 
 
+@lru_cache(maxsize=1024, typed=True)  # lower and upper bounds: a few values, shared by every line
 def _bound(name: str, value: int) -> Property:
     return Property(name, str(value), "-1" if value < 0 else str(value))
 
@@ -137,6 +150,7 @@ def _text(name: str, value: str | None) -> Property:
     return Property(name, shown or "none", shown)
 
 
+@lru_cache(maxsize=1024)  # the same few types in every model
 def _ecore_type(value: str) -> Property:
     canonical = canonical_ecore_type(value)
     return Property("type", canonical or value.strip(), normalize_ecore_type(value))

@@ -14,6 +14,7 @@ what tells an enum-typed column from a string one. Parameters of the other types
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 SQL_TYPE_SYNONYMS: dict[str, tuple[str, ...]] = {
     "VARCHAR": (
@@ -63,6 +64,7 @@ def sql_type_family(text: str) -> str:
     return _SQL_LOOKUP.get(bare, bare)
 
 
+@lru_cache(maxsize=4096)  # every schema of a study spells the same few types
 def normalize_sql_type(text: str) -> str:
     """The canonical spelling compared by the scorer: ``varchar( 64 )`` -> ``VARCHAR(64)``,
     ``CHARACTER VARYING(255)`` -> ``VARCHAR(255)``, ``TEXT`` -> ``VARCHAR``, ``int(11)`` -> ``INTEGER``,

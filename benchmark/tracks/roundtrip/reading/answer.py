@@ -31,7 +31,9 @@ import codecs
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
+
+from lxml import etree
 
 from benchmark.core.errors import BenchmarkError
 from benchmark.core.xmlguard import check_xml_prolog, parse_xml_recovering, parse_xml_safely
@@ -65,6 +67,18 @@ class _Document:
     truncated: bool
 
 
+class Ranked(NamedTuple):
+    """A document's rank (module docstring, rule 3), whether it is well-formed, its root as written, and,
+    when it is well-formed, its element tree and the bytes it was parsed from (read again by nobody:
+    :func:`~.models.read_model_data` takes the tree)."""
+
+    rank: int
+    well_formed: bool
+    shown: str
+    tree: etree._Element | None = None
+    data: bytes | None = None
+
+
 @dataclass(frozen=True)
 class _Candidate:
     document: _Document
@@ -73,6 +87,7 @@ class _Candidate:
     rank: int
     well_formed: bool
     root: str  # the root element as written, for notes
+    tree: etree._Element | None = None  # the parsed document, when well-formed
 
 
 @dataclass(frozen=True)
@@ -89,6 +104,8 @@ class ExtractedAnswer:
     prose: bool = False  # the answer had text besides the document
     extracted: bool = field(default=False)  # data is not the answer's own bytes
     text: str | None = None  # the document as text (None when the answer is not UTF-8)
+    # ``data`` parsed (when well-formed) while ranking: read_model_data need not parse it again
+    tree: etree._Element | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -135,39 +152,44 @@ def scan_documents(text: str) -> list[_Document]:
 
     for match in _TOKEN.finditer(text):
         kind = match.lastgroup  # the alternative that matched: the groups inside "start" close before it
-        if depth > 0 and kind == "pi" and _is_declaration(match):
-            emit(match.start(), truncated=True)  # a new declaration: the open document was cut off
-            depth, prolog, comments = 0, [], []
-            last_end = match.start()
-        if depth == 0:
-            if text[last_end : match.start()].strip():
-                prolog = []
-            if kind in ("comment", "pi", "doctype"):
-                prolog.append(match)
-            elif kind == "start":
-                run = prolog
-                declarations = [m for m in run if _is_declaration(m)]
-                if declarations:
-                    run = run[run.index(declarations[0]) :]
-                doc_start = run[0].start() if run else match.start()
-                comments = [m.group(0) for m in run if m.group("comment")]
-                if match.group("empty"):
-                    emit(match.end(), truncated=False)
-                    prolog, comments = [], []
-                else:
-                    depth = 1
-            else:
-                prolog = []
-        else:
-            if kind == "comment":
-                comments.append(match.group(0))
-            elif kind == "start" and not match.group("empty"):
-                depth += 1
-            elif kind == "end":
+        if depth:  # inside a document (most tokens): only its depth, its comments and a new declaration
+            if kind == "start":
+                if match.group("empty") is None:
+                    depth += 1
+                continue
+            if kind == "end":
                 depth -= 1
                 if depth == 0:
                     emit(match.end(), truncated=False)
                     prolog, comments = [], []
+                    last_end = match.end()  # (only read outside a document)
+                continue
+            if kind == "comment":
+                comments.append(match.group(0))
+                continue
+            if kind != "pi" or not _is_declaration(match):
+                continue
+            emit(match.start(), truncated=True)  # a new declaration: the open document was cut off
+            depth, prolog, comments = 0, [], []
+            last_end = match.start()  # and the declaration starts the next prolog, below
+        if text[last_end : match.start()].strip():
+            prolog = []
+        if kind in ("comment", "pi", "doctype"):
+            prolog.append(match)
+        elif kind == "start":
+            run = prolog
+            declarations = [m for m in run if _is_declaration(m)]
+            if declarations:
+                run = run[run.index(declarations[0]) :]
+            doc_start = run[0].start() if run else match.start()
+            comments = [m.group(0) for m in run if m.group("comment")]
+            if match.group("empty"):
+                emit(match.end(), truncated=False)
+                prolog, comments = [], []
+            else:
+                depth = 1
+        else:
+            prolog = []
         last_end = match.end()
     if depth > 0:
         emit(len(text), truncated=True)
@@ -207,21 +229,19 @@ def _root_tag(document: _Document) -> re.Match[str] | None:
     return next((m for m in _TOKEN.finditer(document.text) if m.group("start")), None)
 
 
-def _rank(document: _Document, ns_uri: str, root_classes: tuple[str, ...]) -> tuple[int, bool, str]:
-    """(rank, well-formed, root as written) of one document."""
+def _rank(document: _Document, ns_uri: str, root_classes: tuple[str, ...]) -> Ranked:
+    """:func:`rank_data` of one document."""
     return rank_data(_encode(document.text), _root_tag(document), ns_uri, root_classes)
 
 
-def rank_data(
-    data: bytes, tag: re.Match[str] | None, ns_uri: str, root_classes: tuple[str, ...]
-) -> tuple[int, bool, str]:
-    """(rank, well-formed, root as written) of a document's bytes; ``tag`` is its root start tag as
-    scanned, if known."""
+def rank_data(data: bytes, tag: re.Match[str] | None, ns_uri: str, root_classes: tuple[str, ...]) -> Ranked:
+    """The rank of a document's bytes, with its tree when it is well-formed; ``tag`` is its root start tag
+    as scanned, if known."""
     shown = tag.group("name") if tag is not None else "?"
     try:
         check_xml_prolog(data, "answer")
     except BenchmarkError:
-        return _rank_by_tag(tag, ns_uri, root_classes), False, shown  # never parsed, not even leniently
+        return Ranked(_rank_by_tag(tag, ns_uri, root_classes), False, shown)  # not parsed, not even leniently
     try:
         root = parse_xml_safely(data, "answer")
         well_formed = True
@@ -229,16 +249,18 @@ def rank_data(
         root = parse_xml_recovering(data)
         well_formed = False
     if root is None:
-        return _rank_by_tag(tag, ns_uri, root_classes), False, shown
+        return Ranked(_rank_by_tag(tag, ns_uri, root_classes), False, shown)
     if tag is None:
         shown = root.tag.rpartition("}")[2] if isinstance(root.tag, str) else "?"
     roots = [r for r in model_roots(root) if isinstance(r.tag, str)]
     names = [_qname(r.tag) for r in roots]
     if roots and all(ns == ns_uri and local in root_classes for ns, local in names):
-        return RANK_MATCH, well_formed, shown
-    if any(local in root_classes for _, local in names):
-        return RANK_ROOT_NAME, well_formed, shown
-    return RANK_OTHER, well_formed, shown
+        rank = RANK_MATCH
+    elif any(local in root_classes for _, local in names):
+        rank = RANK_ROOT_NAME
+    else:
+        rank = RANK_OTHER
+    return Ranked(rank, well_formed, shown, root, data) if well_formed else Ranked(rank, False, shown)
 
 
 def _rank_by_tag(tag: re.Match[str] | None, ns_uri: str, root_classes: tuple[str, ...]) -> int:
@@ -262,8 +284,8 @@ def _candidates(
     documents = scan_documents(text)
     for index, document in enumerate(documents, 1):
         label = where if len(documents) == 1 else f"document {index} of {len(documents)} in {where}"
-        rank, well_formed, root = _rank(document, ns_uri, root_classes)
-        yield _Candidate(document, label, offset, rank, well_formed, root)
+        ranked = _rank(document, ns_uri, root_classes)
+        yield _Candidate(document, label, offset, ranked.rank, ranked.well_formed, ranked.shown, ranked.tree)
 
 
 def _nested(candidate: _Candidate, ns_uri: str, root_classes: tuple[str, ...]) -> list[_Candidate]:
@@ -306,21 +328,24 @@ def extract_model(raw: bytes, ns_uri: str, root_classes: tuple[str, ...]) -> Ext
     """The document to score in an answer (module docstring), with its flags and notes."""
     text = _decode(raw)
     if text is None:  # not UTF-8: a bare model in another encoding, or nothing we can split
-        rank, _, _ = rank_data(raw, None, ns_uri, root_classes)
+        ranked = rank_data(raw, None, ns_uri, root_classes)
         notes = ("not UTF-8 text: read as it is",)
-        return ExtractedAnswer(raw, "whole answer", 1, (), notes, rank >= RANK_ROOT_NAME, 1)
+        return ExtractedAnswer(
+            raw, "whole answer", 1, (), notes, ranked.rank >= RANK_ROOT_NAME, 1, tree=ranked.tree
+        )
     whole = scan_documents(text)
     if len(whole) == 1 and not text[: whole[0].start].strip() and not text[whole[0].end :].strip():
-        rank, _, _ = _rank(whole[0], ns_uri, root_classes)
+        ranked = _rank(whole[0], ns_uri, root_classes)
         return ExtractedAnswer(
             raw,
             "whole answer",
             1,
             whole[0].comments,
             (),
-            rank >= RANK_ROOT_NAME,
+            ranked.rank >= RANK_ROOT_NAME,
             1,
             text=text.lstrip("\ufeff"),
+            tree=ranked.tree if ranked.data == raw else None,  # the same bytes: the same tree
         )
     blocks = fenced_blocks(text)
     candidates: list[_Candidate] = []
@@ -361,4 +386,5 @@ def extract_model(raw: bytes, ns_uri: str, root_classes: tuple[str, ...]) -> Ext
         prose=bool(re.sub(r"^[ \t]*(```|~~~).*$", "", rest, flags=re.M).strip()),
         extracted=True,
         text=document.text,
+        tree=chosen.tree,  # parsed from _encode(document.text): data
     )

@@ -34,6 +34,8 @@ _INTEGER_TYPES = {
 }
 _REAL_TYPES = {"EDouble", "EDoubleObject", "EFloat", "EFloatObject", "EBigDecimal"}
 _BOOLEAN_TYPES = {"EBoolean", "EBooleanObject"}
+_CHECKED_TYPES = _INTEGER_TYPES | _REAL_TYPES | _BOOLEAN_TYPES
+_TYPE_KEYS = tuple(f"{{{namespace}}}type" for namespace in (XSI_NS_URI, *XMI_NS_URIS))
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,7 @@ class _Feature:
     enum: Any  # the EEnum of an enum-typed attribute, else None
     declared: Any  # the feature's type as an EClass (for containments)
     abstract: bool
+    checked: bool  # its values can be wrong (a boolean, number or enum type): _value_problem reads them
 
 
 @cache
@@ -74,6 +77,7 @@ def _features(eclass: Any) -> dict[str, _Feature]:
         e_type = feature.eType
         declared = _eclass(e_type)
         is_attribute = isinstance(feature, ecore.EAttribute)
+        type_name = str(getattr(e_type, "name", "") or "")
         found[feature.name] = _Feature(
             name=feature.name,
             derived=bool(feature.derived),
@@ -81,10 +85,11 @@ def _features(eclass: Any) -> dict[str, _Feature]:
             is_attribute=is_attribute,
             data_valued=is_attribute or isinstance(e_type, ecore.EDataType),
             containment=not is_attribute and bool(feature.containment),
-            type_name=str(getattr(e_type, "name", "") or ""),
+            type_name=type_name,
             enum=e_type if isinstance(e_type, ecore.EEnum) else None,
             declared=declared,
             abstract=bool(getattr(declared, "abstract", False)),
+            checked=type_name in _CHECKED_TYPES or isinstance(e_type, ecore.EEnum),
         )
     return found
 
@@ -131,8 +136,8 @@ def model_roots(root: etree._Element) -> list[etree._Element]:
 
 
 def _type_attribute(element: etree._Element) -> str | None:
-    for namespace in (XSI_NS_URI, *XMI_NS_URIS):
-        value = element.get(f"{{{namespace}}}type")
+    for key in _TYPE_KEYS:
+        value = element.get(key)
         if value is not None:
             return value
     return None
@@ -159,6 +164,8 @@ def _value_problem(feature: _Feature, value: str) -> str | None:
 
 def _external_reference(value: str, allowed: frozenset[str]) -> str | None:
     """The first token pointing into another resource (``file.ecore#//X``), unless its URI is allowed."""
+    if "#" not in value:  # most references: ids, or nothing that points anywhere
+        return None
     for token in value.split():
         if "#" in token:
             uri = token.rsplit("#", 1)[0]
@@ -226,14 +233,12 @@ class _Walk:
                     f"feature {local!r} of {eclass.name} is derived and cannot be set", element.sourceline
                 )
             if feature.is_attribute:
-                why = _value_problem(feature, value)
+                why = _value_problem(feature, value) if feature.checked else None
                 if why is not None:
                     return Problem(f"invalid value for {eclass.name}.{local}: {why}", element.sourceline)
             elif (token := _external_reference(value, self.allowed_uris)) is not None:
                 return Problem(f"reference {token!r} points into another resource", element.sourceline)
-        for child in element:
-            if not isinstance(child.tag, str):
-                continue
+        for child in element.iterchildren(etree.Element):  # elements only (not entity references)
             _, local = _qname(child.tag)
             feature = features.get(local)
             if feature is None:
@@ -269,7 +274,7 @@ def conformance_problem(
     (root objects of one of ``root_classes``), or None."""
     if not has_xmi_version(root):
         return Problem("the root element has no xmi:version attribute", root.sourceline)
-    if expected_ns not in declared_namespaces(root):
+    if expected_ns not in root.nsmap.values() and expected_ns not in declared_namespaces(root):
         return Problem(f"the expected metamodel's namespace {expected_ns} is not declared", root.sourceline)
     roots = model_roots(root)
     if not roots:

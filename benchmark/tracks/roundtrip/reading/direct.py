@@ -83,8 +83,8 @@ def _integer(value: str | None, default: int) -> int:
 
 
 def _children(element: etree._Element) -> list[etree._Element]:
-    children = list(element)
-    if any(not isinstance(child.tag, str) for child in children):
+    children = list(element.iterchildren(etree.Element))
+    if len(children) != len(element):  # an entity reference (comments and PIs are not parsed)
         raise NotDirect("a node that is not an element")
     return children
 
@@ -107,10 +107,9 @@ def _checked_root(root: etree._Element, namespaces: dict[str, str]) -> None:
 
 def _attributes(element: etree._Element, allowed: frozenset[str]) -> dict[str, str]:
     """The element's attributes, when every one is known here (namespaced ones by their full key)."""
-    found = dict(element.attrib)
-    unknown = set(found) - allowed
-    if unknown:
-        raise NotDirect(f"attribute {sorted(unknown)[0]} of <{_local(element)}>")
+    found = dict(element.items())  # (a list of pairs: quicker than through the attrib mapping)
+    if not allowed.issuperset(found):
+        raise NotDirect(f"attribute {sorted(set(found) - allowed)[0]} of <{_local(element)}>")
     return found
 
 
@@ -337,7 +336,7 @@ class _SqlReader:
     def __init__(self, root: etree._Element, ns_uri: str) -> None:
         self.root = root
         self.ns_uri = ns_uri
-        self.ids: dict[str, tuple[str, etree._Element]] = {}  # xmi:id -> (class, element)
+        self.ids: dict[str, tuple[str, str]] = {}  # xmi:id -> (class, name of the element carrying it)
 
     def schema(self) -> SqlSchema:
         root = self.root
@@ -345,37 +344,39 @@ class _SqlReader:
             raise NotDirect("the root is not a Schema")
         _checked_root(root, {"xmi": XMI_NS_URI})
         attributes = _attributes(root, _SCHEMA_ATTRIBUTES)
-        tables = _children(root)
-        parts: list[list[etree._Element]] = []
-        for table in tables:
+        tables: list[tuple[dict[str, str], list[tuple[str, dict[str, str]]]]] = []
+        for table in _children(root):
             if _local(table) != "tables":
                 raise NotDirect(f"<{_local(table)}> in the schema")
-            self.identify(table, "Table", _TABLE_ATTRIBUTES)
-            children = _children(table)
-            if sum(1 for c in children if _local(c) == "primaryKey") > 1:
-                raise NotDirect("two primary keys in one table")
-            for child in children:
+            table_attributes = self.identify(table, "Table", _TABLE_ATTRIBUTES)
+            parts: list[tuple[str, dict[str, str]]] = []  # (part, its attributes), in document order
+            for child in _children(table):
                 part = _local(child)
                 if part not in _TABLE_PARTS:
                     raise NotDirect(f"<{part}> in a table")
-                if _children(child):
+                if len(child):  # elements, or an entity reference
                     raise NotDirect(f"contents in <{part}>")
                 allowed = {"columns": _COLUMN_ATTRIBUTES, "primaryKey": _KEY_ATTRIBUTES}
-                self.identify(child, part, allowed.get(part, _FOREIGN_KEY_ATTRIBUTES))
-            parts.append(children)
+                parts.append((part, self.identify(child, part, allowed.get(part, _FOREIGN_KEY_ATTRIBUTES))))
+            if sum(1 for part, _ in parts if part == "primaryKey") > 1:
+                raise NotDirect("two primary keys in one table")
+            tables.append((table_attributes, parts))
         return SqlSchema(
             name=attributes.get("name") or "",
-            tables=tuple(self.table(t, c) for t, c in zip(tables, parts, strict=True)),
+            tables=tuple(self.table(table, parts) for table, parts in tables),
         )
 
-    def identify(self, element: etree._Element, cls: str, allowed: frozenset[str]) -> None:
-        identifier = _attributes(element, allowed).get(_XMI_ID)
+    def identify(self, element: etree._Element, cls: str, allowed: frozenset[str]) -> dict[str, str]:
+        """The element's attributes, its ``xmi:id`` (if any) noted as naming it."""
+        attributes = _attributes(element, allowed)
+        identifier = attributes.get(_XMI_ID)
         if identifier is not None:
             if identifier in self.ids:
                 raise NotDirect(f"xmi:id {identifier!r} given twice")
-            self.ids[identifier] = (cls, element)
+            self.ids[identifier] = (cls, attributes.get("name") or "")
+        return attributes
 
-    def table(self, element: etree._Element, children: list[etree._Element]) -> SqlTable:
+    def table(self, table: dict[str, str], parts: list[tuple[str, dict[str, str]]]) -> SqlTable:
         columns = tuple(
             SqlColumn(
                 name=c.get("name") or "",
@@ -383,10 +384,10 @@ class _SqlReader:
                 nullable=_boolean(c.get("nullable"), True),
                 unique=_boolean(c.get("unique"), False),
             )
-            for c in children
-            if _local(c) == "columns"
+            for part, c in parts
+            if part == "columns"
         )
-        key = next((c for c in children if _local(c) == "primaryKey"), None)
+        key = next((c for part, c in parts if part == "primaryKey"), None)
         foreign_keys = tuple(
             SqlForeignKey(
                 name=fk.get("name") or "",
@@ -394,11 +395,11 @@ class _SqlReader:
                 referenced_table=self.referenced_table(fk.get("referencedTable")),
                 referenced_columns=self.names(fk.get("referencedColumns"), "columns"),
             )
-            for fk in children
-            if _local(fk) == "foreignKeys"
+            for part, fk in parts
+            if part == "foreignKeys"
         )
         return SqlTable(
-            name=element.get("name") or "",
+            name=table.get("name") or "",
             columns=columns,
             primary_key=SqlPrimaryKey(self.names(key.get("columns"), "columns")) if key is not None else None,
             foreign_keys=foreign_keys,
@@ -408,7 +409,7 @@ class _SqlReader:
         found = self.ids.get(token) if _ID.fullmatch(token) else None
         if found is None or found[0] != cls:
             raise NotDirect(f"reference {token!r}")
-        return found[1].get("name") or ""
+        return found[1]
 
     def names(self, value: str | None, cls: str) -> tuple[str, ...]:
         tokens = (value or "").split()

@@ -20,8 +20,10 @@ or a study's own metamodel with the same classes and features under its own nsUR
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -161,8 +163,10 @@ def read_model(path: str | Path, kind: ModelKind) -> ReadModel:
     return read_model_data(_read_bytes(path), str(path), kind)
 
 
-def read_model_data(data: bytes, file: str, kind: ModelKind) -> ReadModel:
-    """:func:`read_model` of bytes; ``file`` names them in the result and anchors relative references."""
+def read_model_data(data: bytes, file: str, kind: ModelKind, tree: etree._Element | None = None) -> ReadModel:
+    """:func:`read_model` of bytes; ``file`` names them in the result and anchors relative references.
+    ``tree``: the element tree already parsed from these very bytes (by :func:`parse_xml_safely`, after
+    :func:`check_xml_prolog`: an answer's extraction ranks its documents so), not parsed again."""
 
     def failed(reason: str, root: etree._Element | None) -> ReadModel:
         lines = kind.lenient(root) if root is not None else ()
@@ -177,7 +181,7 @@ def read_model_data(data: bytes, file: str, kind: ModelKind) -> ReadModel:
     except BenchmarkError as refused:
         return failed(_reason(refused), None)
     try:
-        root = parse_xml_safely(data, file)
+        root = tree if tree is not None else parse_xml_safely(data, file)
     except BenchmarkError as error:
         return failed(_reason(error), parse_xml_recovering(data))
     problem: Problem | None = conformance_problem(
@@ -197,14 +201,47 @@ def read_model_data(data: bytes, file: str, kind: ModelKind) -> ReadModel:
     return ReadModel(file, kind.name, True, None, "model", lines)
 
 
+# answers read to a loadable model, by (kind, bytes): a study's answers repeat (a careful model gives the
+# same answer at every k, among a case's stage evaluations, which are scored one after the other), and
+# such a reading depends on nothing but the bytes (its file is only named)
+ANSWER_MEMO_SIZE = 32
+_answers: OrderedDict[tuple[ModelKind, bytes], ReadModel] = OrderedDict()
+_answers_lock = threading.Lock()
+
+
 def read_answer_data(data: bytes, file: str, kind: ModelKind) -> ReadModel:
     """An answer's model: extracted from the text (``answer.py``), then read like a model file. When the
     model was cut out of a longer answer, a load error's line is the extracted document's, whose first
-    line is ``answer.start_line`` of the answer (the JSON report says so)."""
+    line is ``answer.start_line`` of the answer (the JSON report says so). An answer with the same bytes as
+    one read to a loadable model shortly before is that reading again (under its own file name)."""
+    key = (kind, data)
+    with _answers_lock:
+        found = _answers.get(key)
+        if found is not None:
+            _answers.move_to_end(key)
+    if found is not None:
+        return replace(found, file=file)
+    read = _read_answer_data(data, file, kind)
+    if read.loadable:
+        kept = replace(read, answer=replace(read.answer, tree=None)) if read.answer is not None else read
+        with _answers_lock:
+            _answers[key] = kept
+            while len(_answers) > ANSWER_MEMO_SIZE:
+                _answers.popitem(last=False)
+    return read
+
+
+def clear_answer_memo() -> None:
+    """Forget the answers read (benchmarks timing a reading)."""
+    with _answers_lock:
+        _answers.clear()
+
+
+def _read_answer_data(data: bytes, file: str, kind: ModelKind) -> ReadModel:
     extracted = extract_model(data, kind.ns_uri, kind.root_classes)
     if extracted.data is None:
         return ReadModel(file, kind.name, False, "; ".join(extracted.notes), "nothing", (), extracted)
-    read = read_model_data(extracted.data, file, kind)
+    read = read_model_data(extracted.data, file, kind, extracted.tree)
     error = read.load_error
     if error is not None and extracted.extracted:
         error = (

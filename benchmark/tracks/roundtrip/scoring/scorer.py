@@ -27,8 +27,9 @@ import threading
 from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from benchmark.core.errors import InputFormatError
 from benchmark.core.metrics import ratio
@@ -36,6 +37,7 @@ from benchmark.tracks.roundtrip.models.lines import CanonicalLine, has_schema_im
 from benchmark.tracks.roundtrip.reading.models import (
     ModelKind,
     ReadModel,
+    clear_answer_memo,
     kind_of,
     read_answer,
     read_model_data,
@@ -49,8 +51,10 @@ Verdict = Literal["Cr", "InCr", "Miss", "Ad"]
 DeltaRole = Literal["added", "changed", "removed"]
 
 
-@dataclass(frozen=True)
-class LineVerdict:
+class LineVerdict(NamedTuple):
+    """One line's verdict. A named tuple: a session makes one per line of every scored model (some
+    hundred thousand), far more cheaply than a frozen dataclass."""
+
     verdict: Verdict
     kind: str
     key: str
@@ -78,20 +82,18 @@ def match_lines(expected: Sequence[CanonicalLine], output: Sequence[CanonicalLin
     outputs_by_key: dict[str, list[int]] = defaultdict(list)
     for index, line in enumerate(output):
         outputs_by_key[line.normalized_key].append(index)
+    # the output lines of each identity, last first: the first unused one is at the end (an output line
+    # is only ever taken by an expected line of its own identity in the first pass)
+    outputs_by_identity: dict[tuple[str, tuple[tuple[str, str], ...]], list[int]] = {}
+    for index in range(len(output) - 1, -1, -1):
+        outputs_by_identity.setdefault(output[index].identity, []).append(index)
     used: set[int] = set()
     partner: dict[int, int] = {}
     for index, line in enumerate(expected):  # identical lines first, so duplicates cannot steal them
-        same = next(
-            (
-                o
-                for o in outputs_by_key[line.normalized_key]
-                if o not in used and output[o].identity == line.identity
-            ),
-            None,
-        )
-        if same is not None:
-            partner[index] = same
-            used.add(same)
+        same = outputs_by_identity.get(line.identity)
+        if same:
+            partner[index] = taken = same.pop()
+            used.add(taken)
     identical = set(partner)  # same identity: the same normalized properties, so no differences
     for index, line in enumerate(expected):
         if index in partner:
@@ -172,9 +174,18 @@ class ScoreReport:
     expected_lines: int
     counts: LineCounts
     delta: DeltaScores
-    lines: tuple[LineVerdict, ...]
+    verdicts: tuple[LineVerdict, ...]  # as matched (:func:`match_lines`)
+    roles: tuple[DeltaRole | None, ...]  # each verdict's delta role (:func:`_delta`)
     flags: tuple[str, ...] = ()
     extraction: dict[str, Any] | None = None
+
+    @cached_property
+    def lines(self) -> tuple[LineVerdict, ...]:
+        """The verdicts with their delta roles (made when asked for: a stage evaluation's payload needs
+        only the counts)."""
+        return tuple(
+            verdict._replace(delta=role) for verdict, role in zip(self.verdicts, self.roles, strict=True)
+        )
 
     @property
     def delta_detected(self) -> bool:
@@ -228,13 +239,13 @@ def _delta(
     expected: Sequence[CanonicalLine],
     output: Sequence[CanonicalLine],
     verdicts: Sequence[LineVerdict],
-) -> tuple[DeltaScores, list[LineVerdict]]:
-    """The delta scores and the verdicts annotated with their delta role (module docstring)."""
+) -> tuple[DeltaScores, tuple[DeltaRole | None, ...]]:
+    """The delta scores and each verdict's delta role (module docstring)."""
     base_identities = {line.identity for line in base}
     base_keys = {line.normalized_key for line in base}
     removed_keys = base_keys - {line.normalized_key for line in expected}
     output_keys = {line.normalized_key for line in output}
-    annotated: list[LineVerdict] = []
+    roles: list[DeltaRole | None] = []
     misses: list[str] = []
     delta_lines = reproduced = 0
     for verdict in verdicts:
@@ -249,22 +260,11 @@ def _delta(
         elif verdict.output is not None and verdict.output.normalized_key in removed_keys:
             role = "removed"
             misses.append(f"removed line still present: {verdict.output.text}")
-        annotated.append(
-            LineVerdict(
-                verdict.verdict,
-                verdict.kind,
-                verdict.key,
-                verdict.expected,
-                verdict.output,
-                verdict.differences,
-                role,
-                verdict.harmful,
-            )
-        )
+        roles.append(role)
     delta_lines += len(removed_keys)
     reproduced += len(removed_keys - output_keys)
     changes = sum(1 for line in output if line.identity not in base_identities) + len(base_keys - output_keys)
-    return DeltaScores(delta_lines, reproduced, changes, tuple(misses)), annotated
+    return DeltaScores(delta_lines, reproduced, changes, tuple(misses)), tuple(roles)
 
 
 def score_lines(
@@ -277,7 +277,7 @@ def score_lines(
 ) -> ScoreReport:
     """Score already-read lines (the file-free core of :func:`score`)."""
     verdicts = match_lines(expected, read.lines)
-    delta, annotated = _delta(base, expected, read.lines, verdicts)
+    delta, roles = _delta(base, expected, read.lines, verdicts)
     return ScoreReport(
         model=read.kind,
         base=base_file,
@@ -289,7 +289,8 @@ def score_lines(
         expected_lines=len(expected),
         counts=counts_of(verdicts),
         delta=delta,
-        lines=tuple(annotated),
+        verdicts=tuple(verdicts),
+        roles=roles,
         flags=read.flags,
         extraction=read.answer.to_json() if read.answer is not None else None,
     )
@@ -354,9 +355,10 @@ def score(
 
 
 def clear_reference_cache() -> None:
-    """Forget every cached reference model (benchmarks, long sessions)."""
+    """Forget every cached reference model, and the answers read (benchmarks, long sessions)."""
     with _references_lock:
         _references.clear()
+    clear_answer_memo()
 
 
 def score_stage(stage: Stage, output: str | Path) -> ScoreReport:

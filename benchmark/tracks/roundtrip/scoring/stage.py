@@ -11,8 +11,9 @@ message (excluded, listed).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from benchmark.core.diskcache import DiskCache, code_fingerprint, make_key
@@ -27,6 +28,7 @@ from benchmark.tracks.roundtrip.operators.witness import diff_lines
 from benchmark.tracks.roundtrip.payload import STAGE_STATUS_OK, StagePayload, missing_payload
 from benchmark.tracks.roundtrip.reading.models import ReadModel, read_answer, read_answer_data
 from benchmark.tracks.roundtrip.reading.runfile import STATUS_NO_ANSWER, STATUS_NOT_RUN, StageRun, read_run
+from benchmark.tracks.roundtrip.scoring.payload_cache import PayloadCache
 from benchmark.tracks.roundtrip.scoring.scorer import ScoreReport, reference, reference_lines, score_lines
 from benchmark.tracks.roundtrip.study.cases import RoundTripCase, Stage, StageCase, Study
 
@@ -104,6 +106,7 @@ class StageScorer:
         self,
         study: Study,
         stage_case: Callable[[RunCase], StageCase],
+        runs_of: Callable[[str], Sequence[RunCase]],
         cache: DiskCache,
         error_row: Callable[[RunCase, str], Row],
         track: str = "roundtrip",
@@ -114,6 +117,10 @@ class StageScorer:
         self.error_row = error_row  # the track's (the harness's envelope of a run that was not scored)
         self.name = track
         self._problems: dict[str, str | None] = {}
+        self._references: dict[tuple[str, str], References] = {}
+        self._keys: dict[str, str] = {}  # run case id -> its payload's key
+        self._digests: dict[Path, str] = {}  # SHA-256 of the files read for scoring (:meth:`digest`)
+        self.payloads = PayloadCache(cache, "roundtrip", runs_of, self.payload_key)
 
     def _case(self, task: str) -> RoundTripCase:
         try:
@@ -166,6 +173,25 @@ class StageScorer:
         return Facts(self.name, task, str(case.delta_source), error, payload)
 
     # ---------------------------------------------------------------------------------- scoring
+    def references(self, stage_case: StageCase) -> References:
+        """The stage's references, read once per stage and process (every provider, k and run of the
+        stage is scored against the same two files, which do not change under a session)."""
+        key = (stage_case.case.case_id, stage_case.stage)
+        found = self._references.get(key)
+        if found is None:
+            stage = stage_case.case.stage(stage_case.stage)
+            found = self._references[key] = References.of(stage)
+            self._digests[stage.base], self._digests[stage.expected] = found.base_hash, found.expected_hash
+        return found
+
+    def digest(self, path: Path) -> str:
+        """The SHA-256 of a file this process scored with (run files, references), else of the file now
+        (``results.json``'s input files: a session hashes each once)."""
+        found = self._digests.get(path)
+        if found is None:
+            found = self._digests[path] = sha256_file(path)
+        return found
+
     def _read(self, stage_case: StageCase, case: RunCase, references: References) -> tuple[ReadModel, str]:
         stage = stage_case.case.stage(stage_case.stage)
         if case.baseline is not None:  # our own, loadable models: their lines are read already
@@ -178,7 +204,7 @@ class StageScorer:
         assert case.file is not None
         if stage_case.source == "study answer":
             return read_answer(case.file, stage.kind), STAGE_STATUS_OK
-        run: StageRun = read_run(case.file)
+        run: StageRun = stage_case.run if stage_case.run is not None else read_run(case.file)
         if run.status == STATUS_NO_ANSWER:
             raise MissingStage(run.reason or "no answer was obtained", str(case.file))
         if run.status == STATUS_NOT_RUN:
@@ -201,9 +227,17 @@ class StageScorer:
             report, stage_case.case, stage_case.stage, stage_case.k, stage_case.run_index, status
         ).to_json()
 
-    def _payload_key(self, case: RunCase, stage_case: StageCase, references: References) -> str:
+    def payload_key(self, case: RunCase) -> str:
         """A stage's payload is a function of the scored file's bytes, of its two reference models and of
-        this code: the key of its disk-cache entry (a repeated session reads it back)."""
+        this code: the key of its disk-cache entry (a repeated session reads it back; made once per case
+        and process)."""
+        key = self._keys.get(case.case_id)
+        if key is None:
+            stage_case = self.stage_case(case)
+            key = self._keys[case.case_id] = self._payload_key(case, stage_case, self.references(stage_case))
+        return key
+
+    def _payload_key(self, case: RunCase, stage_case: StageCase, references: References) -> str:
         stage = stage_case.case.stage(stage_case.stage)
         return make_key(
             stage_case.case.case_id,
@@ -213,7 +247,7 @@ class StageScorer:
             str(stage_case.k),
             str(stage_case.run_index),
             stage.kind.ns_uri,
-            sha256_file(case.file) if case.file is not None else "",
+            self.digest(case.file) if case.file is not None else "",
             references.base_hash,
             references.expected_hash,
             code_fingerprint("tracks.roundtrip", "lang.ecore", "core.xmlguard"),
@@ -229,11 +263,8 @@ class StageScorer:
                 read_run(case.file)  # raises the positioned reason (the collection could not read it)
                 return self.error_row(case, f"{case.file}: not a stage evaluation of this study")
             stage_case = self.stage_case(case)
-            references = References.of(stage_case.case.stage(stage_case.stage))
-            key = self._payload_key(case, stage_case, references)
-            payload = self.cache.get_or_compute(
-                "roundtrip", key, lambda: self._payload(case, stage_case, references)
-            )
+            references = self.references(stage_case)
+            payload = self.payloads.get_or_compute(case, lambda: self._payload(case, stage_case, references))
         except MissingStage as missing:  # says nothing about the model: listed, never scored
             row = self.error_row(case, str(missing))
             return replace(row, payload=missing_payload(missing.reason))

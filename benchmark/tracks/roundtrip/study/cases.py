@@ -16,10 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from benchmark.tracks.roundtrip.models.sqlmeta import SQL_METAMODEL_FILE
 from benchmark.tracks.roundtrip.names import FORWARD, INVERSE
 from benchmark.tracks.roundtrip.reading.models import ECORE, SQL, ModelKind
+
+if TYPE_CHECKING:
+    from benchmark.tracks.roundtrip.reading.runfile import StageRun
 
 
 @dataclass(frozen=True)
@@ -106,3 +110,5 @@ class StageCase:
     k: int | None  # None for a baseline
     run_index: int | None
     source: str  # "run file" | "study answer" | "baseline"
+    # the run file as the collection read it (scoring reads it from here, not from the file again)
+    run: StageRun | None = field(default=None, compare=False, repr=False)

@@ -176,3 +176,14 @@ def test_an_answer_stored_in_a_json_file_still_loads_as_xmi(models: types.Simple
     assert read_answer_data(answer, "runs/x/y/OpenAI-k1-run01-inverse.json", ECORE).loadable
     t_answer = ("T':\n" + fenced(models.EXPECTED_T)).encode("utf-8")
     assert read_answer_data(t_answer, "runs/x/y/OpenAI-k1-run01-forward.json", SQL).loadable
+
+
+def test_an_answer_read_again_is_the_same_reading_under_its_own_name(models: types.SimpleNamespace) -> None:
+    answer = ("Here is T':\n\n" + fenced(models.EXPECTED_T)).encode("utf-8")
+    first = read_answer_data(answer, "first.json", SQL)
+    again = read_answer_data(answer, "again.json", SQL)
+    assert (first.file, again.file) == ("first.json", "again.json")
+    assert again.loadable and again.lines == first.lines and again.answer == first.answer
+    broken = answer.replace(b"</", b"<", 1)  # not loadable: read each time (its reason is its own)
+    assert not read_answer_data(broken, "b.json", SQL).loadable
+    assert read_answer_data(broken, "c.json", SQL).file == "c.json"
