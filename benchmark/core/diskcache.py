@@ -107,6 +107,22 @@ _computing = 0  # get_or_compute calls under way in this process (a value comput
 _computed_seconds = 0.0
 
 
+@contextmanager
+def computing() -> Iterator[None]:
+    """Around the computing (and storing) of a value the cache did not hold, by
+    :meth:`DiskCache.get_or_compute` or by a track's own cache layout on top of :class:`DiskCache`: its CPU
+    time counts in :func:`computed_seconds`, once however deeply such blocks nest."""
+    global _computing, _computed_seconds
+    started = time.process_time()
+    _computing += 1
+    try:
+        yield
+    finally:
+        _computing -= 1
+        if not _computing:
+            _computed_seconds += time.process_time() - started
+
+
 def computed_seconds() -> float:
     """CPU seconds this process has spent computing values the cache did not hold (outermost computations
     only: a value computed while computing another is counted once). A session subtracts them from its
@@ -164,14 +180,7 @@ class DiskCache:
             return found  # type: ignore[no-any-return]
         require_stored(f"{namespace}/{key}")
         self.misses += 1
-        global _computing, _computed_seconds
-        started = time.process_time()
-        _computing += 1
-        try:
+        with computing():
             value = compute()
             self.put(namespace, key, value)
-        finally:
-            _computing -= 1
-            if not _computing:
-                _computed_seconds += time.process_time() - started
         return value

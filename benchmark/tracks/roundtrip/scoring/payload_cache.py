@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from benchmark.core.diskcache import DiskCache, make_key, require_stored
+from benchmark.core.diskcache import DiskCache, computing, make_key, require_stored
 from benchmark.core.errors import BenchmarkError
 from benchmark.core.track import RunCase
 
@@ -84,7 +84,8 @@ class PayloadCache:
         require_stored(f"{self.namespace}/{key}")
         self.cache.misses += 1
         try:
-            value = compute()
+            with computing():  # what a warm session will not spend (benchmark.harness.autoworkers)
+                value = compute()
         except BaseException:
             self._handle(task, handled, case.case_id)
             raise
