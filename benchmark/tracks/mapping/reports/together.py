@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from benchmark.core.forked import run_forked
+from benchmark.core.gcpause import collector_paused
 from benchmark.core.phases import phase
 from benchmark.tracks.mapping.reports.figures import FIGURES, Figure, figure_calls, import_matplotlib
 from benchmark.tracks.mapping.reports.html import drilldown_html
@@ -33,6 +34,11 @@ def statistics_figures_and_drilldown(
     """The statistics of ``results`` (with their per-item verdicts) computed with ``options`` (the keyword
     arguments of :func:`~benchmark.tracks.mapping.stats.summary.compute_statistics` a report passes), every
     figure (in report order) and the drill-down."""
+    with collector_paused():  # in this process, and in the forked ones (they exit without collecting)
+        return _computed(results, options)
+
+
+def _computed(results: MappingResults, options: dict[str, Any]) -> tuple[Statistics, list[Figure], str]:
     rows = results.rows
     with phase("statistics without the paired comparisons"):
         first = statistics_without_pairs(rows, **options)
