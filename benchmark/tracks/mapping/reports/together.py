@@ -3,13 +3,16 @@
 The paired comparisons of the providers are most of the statistics' time (bootstrap, permutation and
 McNemar tests, with scipy to import), and no figure and not the drill-down reads them. So, when the
 statistics are computed, the rest of them is computed here first
-(:func:`~benchmark.tracks.mapping.stats.summary.statistics_without_pairs`); then the paired comparisons
-and the drill-down start in a forked process (:class:`Aside`) while this one imports matplotlib, and the
-four figures are drawn side by side in more forked processes (:mod:`benchmark.core.forked`), instead of
-the comparisons, then the figures, then the drill-down (each runs here, one after the other, where
-forking is unsafe). It all runs with the cyclic collector paused: the forked processes exit without ever
-collecting over the heap they inherit. Every part is a pure function of the rows and the options, so the
-report is the same to the byte whichever way it is computed.
+(:func:`~benchmark.tracks.mapping.stats.summary.statistics_without_pairs`); then the four figures are
+drawn side by side in forked processes (:mod:`benchmark.core.forked`) while the paired comparisons and
+the drill-down are computed, instead of the comparisons, then the figures, then the drill-down: by the
+drawer a cold session forked during its scoring, with matplotlib imported there
+(:mod:`~benchmark.tracks.mapping.reports.drawer`), while this process computes the comparisons; without
+one, the comparisons start in a forked process (:class:`Aside`) while this one imports matplotlib, then
+draws (each runs here, one after the other, where forking is unsafe). It all runs with the cyclic
+collector paused: the forked processes exit without ever collecting over the heap they inherit. Every
+part is a pure function of the rows and the options, so the report is the same to the byte whichever way
+it is computed.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from benchmark.core import phases
 from benchmark.core.forked import can_fork, run_forked, usable_cpus
 from benchmark.core.gcpause import collector_paused
 from benchmark.core.phases import phase
+from benchmark.tracks.mapping.reports import drawer as drawers
 from benchmark.tracks.mapping.reports.figures import FIGURES, Figure, figure_calls, import_matplotlib
 from benchmark.tracks.mapping.reports.html import drilldown_html
 from benchmark.tracks.mapping.reports.results import MappingResults
@@ -54,11 +58,22 @@ def _computed(results: MappingResults, options: dict[str, Any]) -> tuple[Statist
         with phase("report drill-down"):
             return pairs, drilldown_html(results, first)
 
+    drawer = drawers.take()  # forked during the scoring, matplotlib imported there (.drawer)
+    if drawer is not None and drawer.draw(first):
+        pairs_done, drill = pairs_and_drilldown()  # here, while it draws
+        figures = drawer.figures()
+        if figures is None:  # pragma: no cover - the drawer was killed
+            figures = _drawn(first)
+        return with_pairs(first, pairs_done), figures, drill
     aside = Aside(pairs_and_drilldown)  # forked before matplotlib is imported here, which it needs not
-    import_matplotlib()
-    figures = run_forked(figure_calls(first, FIGURES))
+    figures = _drawn(first)
     pairs_done, drill = aside.result()
     return with_pairs(first, pairs_done), figures, drill
+
+
+def _drawn(stats: Statistics) -> list[Figure]:
+    import_matplotlib()
+    return run_forked(figure_calls(stats, FIGURES))
 
 
 class Aside:
