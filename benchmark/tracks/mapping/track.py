@@ -250,7 +250,8 @@ class AtlTrack(Track):
     def write_reports(self, results: Any, section: Any, out_dir: Path, options: Any) -> Any:
         from benchmark.tracks.mapping.reports.files import section_report
 
-        self._ahead.stop()  # the session has scored every case: a helper still at work has no use
+        if "ahead" in self._memo:  # the session has scored every case: a helper still at work has no use
+            self._ahead.stop()
         rows = section.rows
         report, stats = section_report(results, section, out_dir, options, self.cache, self.decoded(rows))
         self._memo["aggregation"] = (rows, stats.partial_weight, stats.aggregation)

@@ -25,7 +25,6 @@ from benchmark.core import phases
 from benchmark.core.forked import can_fork, run_forked, usable_cpus
 from benchmark.core.gcpause import collector_paused
 from benchmark.core.phases import phase
-from benchmark.tracks.mapping.reports import drawer as drawers
 from benchmark.tracks.mapping.reports.figures import FIGURES, Figure, figure_calls, import_matplotlib
 from benchmark.tracks.mapping.reports.html import drilldown_html
 from benchmark.tracks.mapping.reports.results import MappingResults
@@ -58,7 +57,9 @@ def _computed(results: MappingResults, options: dict[str, Any]) -> tuple[Statist
         with phase("report drill-down"):
             return pairs, drilldown_html(results, first)
 
-    drawer = drawers.take()  # forked during the scoring, matplotlib imported there (.drawer)
+    from benchmark.tracks.mapping.reports.drawer import take
+
+    drawer = take()  # forked during the scoring, matplotlib imported there (.drawer)
     if drawer is not None and drawer.draw(first):
         pairs_done, drill = pairs_and_drilldown()  # here, while it draws
         figures = drawer.figures()
