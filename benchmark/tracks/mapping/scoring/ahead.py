@@ -8,7 +8,7 @@ scores each through the same :class:`~.runs.RunScorer` and the same disk cache
 (:mod:`benchmark.core.diskcache`): the ground truths, metamodel views, baseline answers and rows it
 computes are stored under their content keys, where the session's own scoring then finds them, as a
 repeated session would. The helper stops where it meets the session (the next row it would compute is
-in the cache already), when told to (:meth:`ScoringAhead.stop`, before the reports), or at its end.
+in the cache already), at its end, or when ended (:meth:`ScoringAhead.stop`, before the reports).
 
 Nothing it does is read but through the cache, whose values are pure functions of their keys, so the
 rows, verdicts and reports are the same as when this process computes everything itself; a failure in
@@ -20,15 +20,13 @@ no cache directory), e.g. in a pytest-xdist worker.
 from __future__ import annotations
 
 import multiprocessing
+import signal
 from collections.abc import Sequence
 from typing import Any
 
 from benchmark.core.diskcache import DiskCache
 from benchmark.core.forked import can_fork, usable_cpus
 from benchmark.core.track import RunCase
-
-#: how long :meth:`ScoringAhead.stop` waits for the helper to finish its case before ending it
-STOP_WAIT_SECONDS = 5.0
 
 
 class ScoringAhead:
@@ -37,7 +35,6 @@ class ScoringAhead:
 
     def __init__(self) -> None:
         self._process: Any = None
-        self._stop: Any = None
         self._started = False
 
     def start(self, scorer: Any, cases: Sequence[RunCase], cache: DiskCache) -> None:
@@ -49,29 +46,27 @@ class ScoringAhead:
         if usable_cpus() < 2 or not can_fork():
             return
         context = multiprocessing.get_context("fork")
-        self._stop = context.Event()
         self._process = context.Process(
-            target=_score_backwards, args=(scorer, tuple(reversed(cases)), cache, self._stop), daemon=True
+            target=_score_backwards, args=(scorer, tuple(reversed(cases)), cache), daemon=True
         )
         self._process.start()
 
     def stop(self) -> None:
-        """Tell the helper to stop after its current case, and wait for it."""
+        """End the helper now (the session has scored every case: what it does has no use any more).
+        It ends at once, between two statements: a value it was storing is not stored, its temporary
+        file removed (:meth:`~benchmark.core.diskcache.DiskCache.put`)."""
         process, self._process = self._process, None
         if process is None:
             return
-        self._stop.set()
-        process.join(STOP_WAIT_SECONDS)
-        if process.is_alive():  # pragma: no cover - a case of minutes (a huge metamodel pair)
-            process.terminate()
-            process.join()
+        process.terminate()
+        process.join()
 
 
-def _score_backwards(scorer: Any, cases: Sequence[RunCase], cache: DiskCache, stop: Any) -> None:
-    """The helper's work: each case's row into the cache, until a row is there already or ``stop``."""
+def _score_backwards(scorer: Any, cases: Sequence[RunCase], cache: DiskCache) -> None:
+    """The helper's work: each case's row into the cache, until a row is there already. Ended
+    (``SIGTERM``), it leaves as if by an exception, through the cache's clean-up."""
+    signal.signal(signal.SIGTERM, _leave)
     for case in cases:
-        if stop.is_set():
-            return
         try:
             key = scorer.row_key(case)
             if key is None:
@@ -81,6 +76,10 @@ def _score_backwards(scorer: Any, cases: Sequence[RunCase], cache: DiskCache, st
             scorer.score(case)
         except Exception:  # noqa: BLE001, S112 - the session scores this case itself and reports it
             continue
+
+
+def _leave(signum: int, frame: Any) -> None:
+    raise SystemExit(0)
 
 
 __all__ = ["ScoringAhead"]

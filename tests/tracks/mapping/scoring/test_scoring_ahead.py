@@ -72,3 +72,15 @@ def test_no_helper_without_a_cache_directory_or_where_forking_is_unsafe(tmp_path
     scoring.start(atl.scorer, cases(atl), atl.cache)
     assert scoring._process is None
     scoring.stop()  # nothing to stop
+
+
+def test_a_helper_ended_midway_leaves_no_temporary_file(tmp_path, forking):
+    session = track(tmp_path / "cache")
+    every = list(session.collect().runs)
+    scoring = ahead.ScoringAhead()
+    scoring.start(session.scorer, every, session.cache)
+    process = scoring._process
+    process.join(0.5)  # somewhere in the middle of its work, most likely storing something
+    scoring.stop()
+    assert not process.is_alive()
+    assert not list((tmp_path / "cache").rglob("*.tmp"))
