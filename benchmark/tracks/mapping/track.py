@@ -131,7 +131,7 @@ class AtlTrack(Track):
         self._memo["ahead"] = True
         from benchmark.tracks.mapping.reports.drawer import prepare
 
-        prepare()  # the report's figures will be drawn too: matplotlib imported meanwhile
+        prepare(self.cache)  # the report's figures will be drawn too: matplotlib imported meanwhile
         self._ahead.start(self.scorer, self._memo["runs"], self.cache)
 
     def check_ground_truth(self, case: GroundTruthCase) -> Facts:

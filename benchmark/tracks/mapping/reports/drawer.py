@@ -23,20 +23,32 @@ from typing import Any
 from benchmark.core import phases
 from benchmark.core.forked import can_fork, usable_cpus
 
-_drawer: Drawer | None = None
+#: the drawer prepared, and the session it is for (its track's disk cache object)
+_drawer: tuple[object, Drawer] | None = None
 
 
-def prepare() -> None:
-    """Fork the drawer, unless there is one already or forking is ruled out."""
+def prepare(session: object) -> None:
+    """Fork the drawer for ``session`` (the track's disk cache object, one per session), unless there is
+    one already or forking is ruled out. A drawer left by another session (in-process sessions of a
+    test run) is ended: it holds that session's state, not this one's."""
     global _drawer
-    if _drawer is None and usable_cpus() >= 2 and can_fork():
-        _drawer = Drawer()
+    if _drawer is not None and _drawer[0] is session:
+        return
+    stale = take(None)
+    if stale is not None:
+        stale.end()
+    if usable_cpus() >= 2 and can_fork():
+        _drawer = (session, Drawer())
 
 
-def take() -> Drawer | None:
-    """The drawer :func:`prepare` forked (once: a drawer draws one report), or None."""
+def take(session: object) -> Drawer | None:
+    """The drawer :func:`prepare` forked for ``session`` (once: a drawer draws one report), or None;
+    ``None`` takes whichever there is."""
     global _drawer
-    drawer, _drawer = _drawer, None
+    if _drawer is None or (session is not None and _drawer[0] is not session):
+        return None
+    drawer = _drawer[1]
+    _drawer = None
     return drawer
 
 
@@ -60,7 +72,7 @@ class Drawer:
         try:
             self._connection.send(stats)
         except OSError:
-            self._end()
+            self.end()
             return False
         return True
 
@@ -72,13 +84,19 @@ class Drawer:
         except (EOFError, OSError):
             return None
         finally:
-            self._end()
+            self.end()
         phases.extend(recorded)
         if failed:
             raise value
         return value  # type: ignore[no-any-return]
 
-    def _end(self) -> None:
+    def end(self) -> None:
+        """Tell a drawer still waiting for statistics to exit (processes forked since hold this end of
+        the pipe too, so closing it here is not enough), and reap it."""
+        try:
+            self._connection.send(None)
+        except OSError:  # it has exited already
+            pass
         self._connection.close()
         try:
             os.waitpid(self.pid, 0)
@@ -96,7 +114,9 @@ def _serve(connection: Any) -> None:
     try:
         stats = connection.recv()
     except (EOFError, OSError):
-        return  # never used: the session's process ended, or drew its figures itself
+        return  # never used: the session's process ended
+    if stats is None:
+        return  # never used: ended
     phases.take()  # the session's, inherited by the fork
     with collector_paused():  # the processes drawing inherit it, and exit without collecting
         try:

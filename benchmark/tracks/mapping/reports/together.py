@@ -37,16 +37,19 @@ from benchmark.tracks.mapping.stats.summary import (
 
 
 def statistics_figures_and_drilldown(
-    results: MappingResults, options: dict[str, Any]
+    results: MappingResults, options: dict[str, Any], session: object = None
 ) -> tuple[Statistics, list[Figure], str]:
     """The statistics of ``results`` (with their per-item verdicts) computed with ``options`` (the keyword
     arguments of :func:`~benchmark.tracks.mapping.stats.summary.compute_statistics` a report passes), every
-    figure (in report order) and the drill-down."""
+    figure (in report order) and the drill-down; ``session``: the track's disk cache object, whose drawer
+    (:mod:`~benchmark.tracks.mapping.reports.drawer`) draws the figures if it prepared one."""
     with collector_paused():  # in this process, and in the forked ones (they exit without collecting)
-        return _computed(results, options)
+        return _computed(results, options, session)
 
 
-def _computed(results: MappingResults, options: dict[str, Any]) -> tuple[Statistics, list[Figure], str]:
+def _computed(
+    results: MappingResults, options: dict[str, Any], session: object
+) -> tuple[Statistics, list[Figure], str]:
     rows = results.rows
     with phase("statistics without the paired comparisons"):
         first = statistics_without_pairs(rows, **options)
@@ -59,7 +62,7 @@ def _computed(results: MappingResults, options: dict[str, Any]) -> tuple[Statist
 
     from benchmark.tracks.mapping.reports.drawer import take
 
-    drawer = take()  # forked during the scoring, matplotlib imported there (.drawer)
+    drawer = take(session) if session is not None else None  # forked during the scoring (.drawer)
     if drawer is not None and drawer.draw(first):
         pairs_done, drill = pairs_and_drilldown()  # here, while it draws
         figures = drawer.figures()

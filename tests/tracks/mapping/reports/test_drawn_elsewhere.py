@@ -22,11 +22,14 @@ def forking(monkeypatch):
     for module in (forked, drawer, together):
         monkeypatch.setattr(module, "can_fork", lambda: True)
         monkeypatch.setattr(module, "usable_cpus", lambda: 2, raising=False)
-    drawer.take()  # none prepared by an earlier test
+    ended(drawer.take(None))  # none prepared by an earlier test
     yield
-    leftover = drawer.take()
+    ended(drawer.take(None))
+
+
+def ended(leftover) -> None:
     if leftover is not None:
-        leftover._end()
+        leftover.end()
 
 
 def stats_of(results):
@@ -35,10 +38,12 @@ def stats_of(results):
 
 def test_the_drawer_draws_the_figures_the_report_would(small_results, forking):
     stats = stats_of(small_results)
-    drawer.prepare()
-    prepared = drawer.take()
+    session = object()
+    drawer.prepare(session)
+    assert drawer.take(object()) is None  # another session's
+    prepared = drawer.take(session)
     assert prepared is not None and prepared.pid != os.getpid()
-    assert drawer.take() is None  # a drawer draws one report
+    assert drawer.take(session) is None  # a drawer draws one report
     assert prepared.draw(stats)
     drawn = prepared.figures()
     here = [call() for call in figure_calls(stats, FIGURES)]
@@ -50,19 +55,31 @@ def test_the_drawer_draws_the_figures_the_report_would(small_results, forking):
 
 
 def test_an_unused_drawer_ends_with_its_pipe(forking):
-    drawer.prepare()
-    prepared = drawer.take()
+    drawer.prepare("session")
+    prepared = drawer.take("session")
     assert prepared is not None
-    prepared._end()  # closes this end of the pipe, then waits for the drawer to exit
+    prepared.end()  # closes this end of the pipe, then waits for the drawer to exit
     with pytest.raises(ChildProcessError):
         os.waitpid(prepared.pid, os.WNOHANG)
 
 
+def test_a_drawer_left_by_another_session_is_ended_not_used(forking):
+    first, second = object(), object()
+    drawer.prepare(first)
+    stale = drawer._drawer[1]
+    drawer.prepare(second)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(stale.pid, os.WNOHANG)  # ended and reaped
+    fresh = drawer.take(second)
+    assert fresh is not None and fresh.pid != stale.pid
+    fresh.end()
+
+
 def test_no_drawer_where_forking_is_unsafe(monkeypatch):
-    drawer.take()
+    ended(drawer.take(None))
     monkeypatch.setattr(drawer, "can_fork", lambda: False)
-    drawer.prepare()
-    assert drawer.take() is None
+    drawer.prepare("session")
+    assert drawer.take(None) is None
 
 
 def test_a_call_aside_runs_in_another_process_and_its_exception_is_raised_here(forking):
