@@ -374,12 +374,21 @@ def schema() -> dict[str, Any]:
     return json.loads(text)
 
 
-def validate(data: Any, *, source: str | Path | None = None) -> None:
-    """Raise :class:`InputFormatError` naming the JSON path of the first schema violation."""
+@cache
+def _validator() -> Any:
+    """The validator of the schema, built once per process, on the schema with its references inlined
+    (:func:`~benchmark.tracks.mapping.schemas.inline_refs`: the same verdicts and messages, faster)."""
     import jsonschema  # imported here: validation is the only user
 
-    validator = jsonschema.Draft202012Validator(schema())
-    errors = sorted(validator.iter_errors(data), key=lambda e: list(e.absolute_path))
+    from benchmark.tracks.mapping.schemas import inline_refs
+
+    full = schema()
+    return jsonschema.Draft202012Validator(inline_refs(full, full["$defs"]))
+
+
+def validate(data: Any, *, source: str | Path | None = None) -> None:
+    """Raise :class:`InputFormatError` naming the JSON path of the first schema violation."""
+    errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
         first = errors[0]
         path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first.absolute_path)

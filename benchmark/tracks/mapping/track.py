@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from benchmark.tracks.mapping.discovery import Discovery
     from benchmark.tracks.mapping.ground_truth import GroundTruths
     from benchmark.tracks.mapping.payload import RunRow
+    from benchmark.tracks.mapping.scoring.ahead import ScoringAhead
     from benchmark.tracks.mapping.scoring.runs import RunScorer
 
 
@@ -111,10 +112,32 @@ class AtlTrack(Track):
     def collect(self) -> Collection:
         from benchmark.tracks.mapping.collection import collect
 
-        return collect(self.discovery, self.option("atl_baselines"), self.name)
+        collection = collect(self.discovery, self.option("atl_baselines"), self.name)
+        self._memo["runs"] = collection.runs  # what a helper scores ahead (:meth:`_score_ahead`)
+        return collection
+
+    @cached_property
+    def _ahead(self) -> ScoringAhead:
+        from benchmark.tracks.mapping.scoring.ahead import ScoringAhead
+
+        return ScoringAhead()
+
+    def _score_ahead(self) -> None:
+        """Once a case missed the disk cache (a cold session), a forked helper scores the runs from the
+        last one backwards into it (:mod:`.scoring.ahead`), and another imports matplotlib to draw the
+        report's figures (:mod:`.reports.drawer`), on CPUs that would otherwise be idle."""
+        if not self.cache.misses or "runs" not in self._memo or "ahead" in self._memo:
+            return
+        self._memo["ahead"] = True
+        from benchmark.tracks.mapping.reports.drawer import prepare
+
+        prepare(self.cache)  # the report's figures will be drawn too: matplotlib imported meanwhile
+        self._ahead.start(self.scorer, self._memo["runs"], self.cache)
 
     def check_ground_truth(self, case: GroundTruthCase) -> Facts:
-        return self.truths.check(case).to_facts()
+        facts = self.truths.check(case).to_facts()
+        self._score_ahead()
+        return facts
 
     def ground_truth_error(self, task: str) -> str | None:
         return self.truths.error(task)
@@ -123,7 +146,9 @@ class AtlTrack(Track):
         return self.truths.facts(task).to_facts()
 
     def score_run(self, case: RunCase) -> Row:
-        return self.scorer.score(case).to_envelope()
+        row = self.scorer.score(case).to_envelope()
+        self._score_ahead()
+        return row
 
     def error_row(self, case: RunCase, message: str) -> Row:
         return self.scorer.error_row(case, message).to_envelope()
@@ -225,6 +250,8 @@ class AtlTrack(Track):
     def write_reports(self, results: Any, section: Any, out_dir: Path, options: Any) -> Any:
         from benchmark.tracks.mapping.reports.files import section_report
 
+        if "ahead" in self._memo:  # the session has scored every case: a helper still at work has no use
+            self._ahead.stop()
         rows = section.rows
         report, stats = section_report(results, section, out_dir, options, self.cache, self.decoded(rows))
         self._memo["aggregation"] = (rows, stats.partial_weight, stats.aggregation)

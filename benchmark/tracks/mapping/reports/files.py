@@ -130,7 +130,7 @@ def report_and_statistics(
 
     def compute() -> Statistics:
         computed["stats"], computed["figures"], computed["drilldown"] = statistics_figures_and_drilldown(
-            results.with_items(), options
+            results.with_items(), options, cache
         )
         return computed["stats"]
 

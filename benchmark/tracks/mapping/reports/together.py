@@ -3,18 +3,27 @@
 The paired comparisons of the providers are most of the statistics' time (bootstrap, permutation and
 McNemar tests, with scipy to import), and no figure and not the drill-down reads them. So, when the
 statistics are computed, the rest of them is computed here first
-(:func:`~benchmark.tracks.mapping.stats.summary.statistics_without_pairs`), and then the paired
-comparisons, the four figures and the drill-down run side by side in forked processes
-(:mod:`benchmark.core.forked`, one after the other where forking is unsafe), instead of the comparisons,
-then the figures, then the drill-down. Every part is a pure function of the rows and the options, so the
-report is the same to the byte whichever way it is computed.
+(:func:`~benchmark.tracks.mapping.stats.summary.statistics_without_pairs`); then the four figures are
+drawn side by side in forked processes (:mod:`benchmark.core.forked`) while the paired comparisons and
+the drill-down are computed, instead of the comparisons, then the figures, then the drill-down: by the
+drawer a cold session forked during its scoring, with matplotlib imported there
+(:mod:`~benchmark.tracks.mapping.reports.drawer`), while this process computes the comparisons; without
+one, the comparisons start in a forked process (:class:`Aside`) while this one imports matplotlib, then
+draws (each runs here, one after the other, where forking is unsafe). It all runs with the cyclic
+collector paused: the forked processes exit without ever collecting over the heap they inherit. Every
+part is a pure function of the rows and the options, so the report is the same to the byte whichever way
+it is computed.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+from collections.abc import Callable
 from typing import Any
 
-from benchmark.core.forked import run_forked
+from benchmark.core import phases
+from benchmark.core.forked import can_fork, run_forked, usable_cpus
+from benchmark.core.gcpause import collector_paused
 from benchmark.core.phases import phase
 from benchmark.tracks.mapping.reports.figures import FIGURES, Figure, figure_calls, import_matplotlib
 from benchmark.tracks.mapping.reports.html import drilldown_html
@@ -28,26 +37,94 @@ from benchmark.tracks.mapping.stats.summary import (
 
 
 def statistics_figures_and_drilldown(
-    results: MappingResults, options: dict[str, Any]
+    results: MappingResults, options: dict[str, Any], session: object = None
 ) -> tuple[Statistics, list[Figure], str]:
     """The statistics of ``results`` (with their per-item verdicts) computed with ``options`` (the keyword
     arguments of :func:`~benchmark.tracks.mapping.stats.summary.compute_statistics` a report passes), every
-    figure (in report order) and the drill-down."""
+    figure (in report order) and the drill-down; ``session``: the track's disk cache object, whose drawer
+    (:mod:`~benchmark.tracks.mapping.reports.drawer`) draws the figures if it prepared one."""
+    with collector_paused():  # in this process, and in the forked ones (they exit without collecting)
+        return _computed(results, options, session)
+
+
+def _computed(
+    results: MappingResults, options: dict[str, Any], session: object
+) -> tuple[Statistics, list[Figure], str]:
     rows = results.rows
     with phase("statistics without the paired comparisons"):
         first = statistics_without_pairs(rows, **options)
-    import_matplotlib()
 
-    def pairs() -> Any:
+    def pairs_and_drilldown() -> tuple[Any, str]:
         with phase("statistics: paired comparisons"):
-            return pair_comparisons(first, rows)
-
-    def drilldown() -> str:
+            pairs = pair_comparisons(first, rows)
         with phase("report drill-down"):
-            return drilldown_html(results, first)
+            return pairs, drilldown_html(results, first)
 
-    pairs_done, *figures, drill = run_forked([pairs, *figure_calls(first, FIGURES), drilldown])
+    from benchmark.tracks.mapping.reports.drawer import take
+
+    drawer = take(session) if session is not None else None  # forked during the scoring (.drawer)
+    if drawer is not None and drawer.draw(first):
+        pairs_done, drill = pairs_and_drilldown()  # here, while it draws
+        figures = drawer.figures()
+        if figures is None:  # pragma: no cover - the drawer was killed
+            figures = _drawn(first)
+        return with_pairs(first, pairs_done), figures, drill
+    aside = Aside(pairs_and_drilldown)  # forked before matplotlib is imported here, which it needs not
+    figures = _drawn(first)
+    pairs_done, drill = aside.result()
     return with_pairs(first, pairs_done), figures, drill
+
+
+def _drawn(stats: Statistics) -> list[Figure]:
+    import_matplotlib()
+    return run_forked(figure_calls(stats, FIGURES))
+
+
+class Aside:
+    """One call started now in a forked process, its result taken later (:meth:`result`), so that this
+    process does something else meanwhile; the call runs in :meth:`result` instead where forking is
+    unsafe or pointless (:func:`~benchmark.core.forked.can_fork`, one usable CPU), or if the child died
+    without an answer. As with :func:`~benchmark.core.forked.run_forked`, the result (and an exception the
+    call raised) comes back pickled, with the phases the child recorded."""
+
+    def __init__(self, call: Callable[[], Any]) -> None:
+        self._call = call
+        self._process: Any = None
+        if usable_cpus() < 2 or not can_fork():
+            return
+        context = multiprocessing.get_context("fork")
+        self._receive, send = context.Pipe(duplex=False)
+        self._process = context.Process(target=_answer, args=(call, send), daemon=True)
+        self._process.start()
+        send.close()  # the child's end: the child's exit then ends the pipe
+
+    def result(self) -> Any:
+        process, self._process = self._process, None
+        if process is None:
+            return self._call()
+        try:
+            failed, value, recorded = self._receive.recv()
+        except EOFError:  # pragma: no cover - the child was killed
+            process.join()
+            return self._call()
+        finally:
+            self._receive.close()
+        process.join()
+        phases.extend(recorded)
+        if failed:
+            raise value
+        return value
+
+
+def _answer(call: Callable[[], Any], send: Any) -> None:
+    """In the child: the call's result (or the exception it raised), and the phases it recorded."""
+    phases.take()  # the parent's, inherited by the fork
+    try:
+        answer = (False, call())
+    except Exception as error:  # noqa: BLE001 - raised again in the parent
+        answer = (True, error)
+    send.send((*answer, phases.take()))
+    send.close()
 
 
 __all__ = ["statistics_figures_and_drilldown"]

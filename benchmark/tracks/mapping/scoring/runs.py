@@ -133,13 +133,13 @@ class RunScorer:
 
     def score(self, case: RunCase) -> RunRow:
         """The run's row, from the disk cache when nothing it is computed from has changed (see
-        :meth:`_row_key`): a repeated session reads its rows instead of scoring every run again."""
-        key = self._row_key(case)
+        :meth:`row_key`): a repeated session reads its rows instead of scoring every run again."""
+        key = self.row_key(case)
         if key is None:
             return self._score(case)
         return self.cache.get_or_compute("rows", key, lambda: self._score(case))
 
-    def _row_key(self, case: RunCase) -> str | None:
+    def row_key(self, case: RunCase) -> str | None:
         """Everything a run's row is computed from: the run (its file's path and content, or the
         baseline), the ground truth's files (the ATL file's content, each metamodel's content key), the
         confidence filter and the track's code. None when the ground truth is unusable (its error row
