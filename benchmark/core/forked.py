@@ -11,6 +11,7 @@ results.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import threading
@@ -44,8 +45,38 @@ def can_fork() -> bool:
     )
 
 
+def child_started() -> None:
+    """What a forked child does first. It drops the phases it inherited (the parent's, not this child's to
+    hand back), and freezes the objects it inherited (``gc.freeze``), so that its own collections scan only
+    what it allocates: not the parent's whole heap (about 0.25 s CPU per report process after a cold
+    session), nor copy its pages by writing to them."""
+    phases.take()
+    gc.freeze()
+
+
+def send_answer(connection: Any, call: Callable[[], Any]) -> None:
+    """In a forked child: ``call()``'s result, or the exception it raised, and the phases it recorded,
+    sent through ``connection`` (:func:`receive_answer` reads them in the parent)."""
+    try:
+        answer = (False, call())
+    except Exception as error:  # noqa: BLE001 - raised again in the parent
+        answer = (True, error)
+    connection.send((*answer, phases.take()))
+
+
+def receive_answer(connection: Any) -> Any:
+    """In the parent: the result :func:`send_answer` sent, with the child's phases added to this
+    process's; the exception the call raised is raised here. ``EOFError`` (or ``OSError``) when the child
+    ended without an answer."""
+    failed, value, recorded = connection.recv()
+    phases.extend(recorded)
+    if failed:
+        raise value
+    return value
+
+
 def _call(index: int) -> tuple[Any, list[dict[str, object]]]:
-    phases.take()  # the parent's phases, inherited by the fork: not this child's to hand back
+    child_started()
     return _calls[index](), phases.take()
 
 
@@ -70,4 +101,4 @@ def run_forked(calls: Sequence[Callable[[], T]], jobs: int | None = None) -> lis
     return results
 
 
-__all__ = ["can_fork", "run_forked", "usable_cpus"]
+__all__ = ["can_fork", "child_started", "receive_answer", "run_forked", "send_answer", "usable_cpus"]

@@ -20,8 +20,7 @@ import multiprocessing
 import os
 from typing import Any
 
-from benchmark.core import phases
-from benchmark.core.forked import can_fork, usable_cpus
+from benchmark.core.forked import can_fork, receive_answer, usable_cpus
 
 #: the drawer prepared, and the session it is for (its track's disk cache object)
 _drawer: tuple[object, Drawer] | None = None
@@ -80,15 +79,11 @@ class Drawer:
         """The figures, in report order, with the phases their drawing recorded; None if the drawer died
         without an answer (the caller draws them). An exception a figure raised is raised here."""
         try:
-            failed, value, recorded = self._connection.recv()
+            return receive_answer(self._connection)  # type: ignore[no-any-return]
         except (EOFError, OSError):
             return None
         finally:
             self.end()
-        phases.extend(recorded)
-        if failed:
-            raise value
-        return value  # type: ignore[no-any-return]
 
     def end(self) -> None:
         """Tell a drawer still waiting for statistics to exit (processes forked since hold this end of
@@ -106,7 +101,7 @@ class Drawer:
 
 def _serve(connection: Any) -> None:
     """In the drawer: import matplotlib, wait for the statistics, draw every figure and send them back."""
-    from benchmark.core.forked import run_forked
+    from benchmark.core.forked import child_started, run_forked, send_answer
     from benchmark.core.gcpause import collector_paused
     from benchmark.tracks.mapping.reports.figures import FIGURES, figure_calls, import_matplotlib
 
@@ -117,13 +112,9 @@ def _serve(connection: Any) -> None:
         return  # never used: the session's process ended
     if stats is None:
         return  # never used: ended
-    phases.take()  # the session's, inherited by the fork
+    child_started()
     with collector_paused():  # the processes drawing inherit it, and exit without collecting
-        try:
-            answer = (False, run_forked(figure_calls(stats, FIGURES)))
-        except Exception as error:  # noqa: BLE001 - raised again in the report
-            answer = (True, error)
-    connection.send((*answer, phases.take()))
+        send_answer(connection, lambda: run_forked(figure_calls(stats, FIGURES)))
 
 
 __all__ = ["Drawer", "prepare", "take"]

@@ -21,8 +21,14 @@ import multiprocessing
 from collections.abc import Callable
 from typing import Any
 
-from benchmark.core import phases
-from benchmark.core.forked import can_fork, run_forked, usable_cpus
+from benchmark.core.forked import (
+    can_fork,
+    child_started,
+    receive_answer,
+    run_forked,
+    send_answer,
+    usable_cpus,
+)
 from benchmark.core.gcpause import collector_paused
 from benchmark.core.phases import phase
 from benchmark.tracks.mapping.reports.figures import FIGURES, Figure, figure_calls, import_matplotlib
@@ -103,27 +109,18 @@ class Aside:
         if process is None:
             return self._call()
         try:
-            failed, value, recorded = self._receive.recv()
+            return receive_answer(self._receive)
         except EOFError:  # pragma: no cover - the child was killed
-            process.join()
             return self._call()
         finally:
             self._receive.close()
-        process.join()
-        phases.extend(recorded)
-        if failed:
-            raise value
-        return value
+            process.join()
 
 
 def _answer(call: Callable[[], Any], send: Any) -> None:
     """In the child: the call's result (or the exception it raised), and the phases it recorded."""
-    phases.take()  # the parent's, inherited by the fork
-    try:
-        answer = (False, call())
-    except Exception as error:  # noqa: BLE001 - raised again in the parent
-        answer = (True, error)
-    send.send((*answer, phases.take()))
+    child_started()
+    send_answer(send, call)
     send.close()
 
 

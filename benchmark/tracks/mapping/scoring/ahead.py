@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from benchmark.core.diskcache import DiskCache
-from benchmark.core.forked import can_fork, usable_cpus
+from benchmark.core.forked import can_fork, child_started, usable_cpus
 from benchmark.core.track import RunCase
 
 
@@ -65,6 +65,7 @@ class ScoringAhead:
 def _score_backwards(scorer: Any, cases: Sequence[RunCase], cache: DiskCache) -> None:
     """The helper's work: each case's row into the cache, until a row is there already. Ended
     (``SIGTERM``), it leaves as if by an exception, through the cache's clean-up."""
+    child_started()
     signal.signal(signal.SIGTERM, _leave)
     for case in cases:
         try:
