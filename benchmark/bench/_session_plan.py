@@ -152,13 +152,21 @@ def _wall(runs: list[Timed]) -> str:
     return f"{median(walls):.2f}{spread}"
 
 
-def _started(asked: str, runs: list[Timed]) -> str:
-    """The -n value, with the workers it started when that was decided at run time (``auto``: 2, or 0 in
-    one process; two counts when the sessions differed, as a cold line's first and later sessions may)."""
-    counts = sorted({t.workers for t in runs if t.workers is not None})
-    if asked.isdigit() or not counts:
+def _started(asked: str, by_side: dict[str, list[Timed]], sides: Sequence[str]) -> str:
+    """The -n value, with the workers its sessions started when that was decided at run time (``auto``:
+    ``auto (2)``, or ``auto (0)`` in one process), per checkout when they differ (``auto (0; abc1234: 2)``,
+    as when one of them predates the choice), several counts when a checkout's sessions differed."""
+    counts = {}
+    for side in sides:
+        started = sorted({t.workers for t in by_side.get(side, []) if t.workers is not None})
+        counts[side] = "/".join(str(c) for c in started)
+    if asked.isdigit() or not any(counts.values()):
         return asked
-    return f"{asked} ({'/'.join(str(c) for c in counts)})"
+    shown = [c for c in counts.values() if c]
+    if len(set(shown)) == 1 and all(counts.values()):
+        return f"{asked} ({shown[0]})"
+    parts = [counts[sides[0]] or "?"] + [f"{side}: {counts[side] or '?'}" for side in sides[1:]]
+    return f"{asked} ({'; '.join(parts)})"
 
 
 def summary_rows(measurements: Measurements, sides: Sequence[str]) -> tuple[list[str], list[list[str]]]:
@@ -173,7 +181,7 @@ def summary_rows(measurements: Measurements, sides: Sequence[str]) -> tuple[list
     rows = []
     for key, by_side in measurements.items():
         runs = [t for side in sides for t in by_side.get(side, [])]
-        line = [f"{key.scale}x", f"pytest {ROWS[key.row]}", _started(key.workers, runs), key.cache]
+        line = [f"{key.scale}x", f"pytest {ROWS[key.row]}", _started(key.workers, by_side, sides), key.cache]
         line.append(str(max((t.cases for t in runs), default=0)))
         for side in sides:
             mine = by_side.get(side, [])

@@ -123,17 +123,19 @@ def test_the_table_gives_medians_the_spread_the_ratio_and_the_load() -> None:
 
 
 def test_the_workers_auto_started_are_shown_beside_it() -> None:
-    def started(workers: int | None) -> Timed:
-        return Timed(3.0, 0, [], {}, cpu=3.0, cases=10, workers=workers)
+    def started(*counts: int | None) -> list[Timed]:
+        return [Timed(3.0, 0, [], {}, cpu=3.0, cases=10, workers=c) for c in counts]
 
-    for asked, counts, shown in [
-        ("auto", [2, 0, 0], "auto (0/2)"),
-        ("auto", [0], "auto (0)"),
-        ("auto", [None], "auto"),  # a checkout that did not record it
-        ("2", [2], "2"),
+    for asked, by_side, shown in [
+        ("auto", {"this": started(0, 0), "abc1234": started(0)}, "auto (0)"),
+        ("auto", {"this": started(0, 0), "abc1234": started(2, 2)}, "auto (0; abc1234: 2)"),
+        ("auto", {"this": started(2, 0), "abc1234": started(2)}, "auto (0/2; abc1234: 2)"),
+        ("auto", {"this": started(0), "abc1234": started(None)}, "auto (0; abc1234: ?)"),
+        ("auto", {"this": started(None), "abc1234": started(None)}, "auto"),  # not recorded
+        ("2", {"this": started(2), "abc1234": started(2)}, "2"),
     ]:
-        measurements = {Key(1, "all", asked, "warm"): {"this": [started(c) for c in counts]}}
-        headers, rows = summary_rows(measurements, ["this"])
+        measurements = {Key(1, "all", asked, "warm"): by_side}
+        headers, rows = summary_rows(measurements, ["this", "abc1234"])
         assert dict(zip(headers, rows[0], strict=True))["-n"] == shown
 
 
