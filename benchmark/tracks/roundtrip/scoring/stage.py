@@ -12,7 +12,8 @@ message (excluded, listed).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -72,22 +73,27 @@ def stage_payload(
     )
 
 
-@dataclass(frozen=True)
 class References:
-    """A stage's base and expected models as its scoring uses them: their lines, and the hashes of their
-    bytes that its disk-cache key is made of, each file read once per stage evaluation
-    (:func:`~.scorer.reference`)."""
+    """A stage's base and expected models as its scoring uses them: the hashes of their bytes, which its
+    disk-cache key is made of, and their lines (:func:`~.scorer.reference`), read only when a stage is
+    scored: a session whose payloads are all in the disk cache hashes the two files and parses neither."""
 
-    base_hash: str
-    base: tuple[CanonicalLine, ...]
-    expected_hash: str
-    expected: tuple[CanonicalLine, ...]
+    def __init__(self, stage: Stage, base_hash: str, expected_hash: str) -> None:
+        self.stage = stage
+        self.base_hash = base_hash
+        self.expected_hash = expected_hash
 
-    @classmethod
-    def of(cls, stage: Stage) -> References:
-        return cls(*reference(stage.base, stage.kind), *reference(stage.expected, stage.kind))
+    @cached_property
+    def base(self) -> tuple[CanonicalLine, ...]:
+        return reference(self.stage.base, self.stage.kind)[1]
+
+    @cached_property
+    def expected(self) -> tuple[CanonicalLine, ...]:
+        return reference(self.stage.expected, self.stage.kind)[1]
 
 
+#: the code a stage's payload and a task's reference models are computed by (part of their disk-cache keys)
+CODE = ("tracks.roundtrip", "lang.ecore", "core.xmlguard")
 UNREADABLE_TASK = "runs"  # the task of a run file that cannot be read (collection.UNREADABLE_TASK)
 
 
@@ -116,7 +122,7 @@ class StageScorer:
         self.cache = cache
         self.error_row = error_row  # the track's (the harness's envelope of a run that was not scored)
         self.name = track
-        self._problems: dict[str, str | None] = {}
+        self._problems: dict[str, tuple[str | None, dict[str, int]]] = {}  # task -> (_models)
         self._references: dict[tuple[str, str], References] = {}
         self._keys: dict[str, str] = {}  # run case id -> its payload's key
         self._digests: dict[Path, str] = {}  # SHA-256 of the files read for scoring (:meth:`digest`)
@@ -132,16 +138,45 @@ class StageScorer:
         """Why the case's four models cannot be read (once per task and process)."""
         if task == UNREADABLE_TASK:  # an unreadable run file's case: its row says why
             return None
-        if task not in self._problems:
+        return self._models(task)[0]
+
+    def _models(self, task: str) -> tuple[str | None, dict[str, int]]:
+        """Why the task's four models cannot be read (``None``: they can), and their line counts: once per
+        task and process, and from the disk cache when the same four files (same paths, same bytes) were
+        read before by the same code, since reading them is most of a warm session's ground-truth checks."""
+        found = self._problems.get(task)
+        if found is None:
+            case = self._case(task)
+            models = [
+                (stage, path)
+                for stage in (case.inverse, case.forward)
+                for path in (stage.base, stage.expected)
+            ]
             try:
-                case = self._case(task)
-                for stage in (case.inverse, case.forward):
-                    reference_lines(stage.base, stage.kind)
-                    reference_lines(stage.expected, stage.kind)
-                self._problems[task] = None
-            except BenchmarkError as error:
-                self._problems[task] = f"case {task} is unusable: {error}"
-        return self._problems[task]
+                parts = [f"{path}\0{stage.kind.ns_uri}\0{self.digest(path)}" for stage, path in models]
+            except OSError:  # a file that cannot be read: reading the models says so
+                found = self._read_models(task, case)
+            else:
+                key = make_key("task-models", task, *parts, code_fingerprint(*CODE))
+                found = self.cache.get_or_compute(
+                    "roundtrip-models", key, lambda: self._read_models(task, case)
+                )
+            self._problems[task] = found
+        return found
+
+    @staticmethod
+    def _read_models(task: str, case: RoundTripCase) -> tuple[str | None, dict[str, int]]:
+        counts: dict[str, int] = {}
+        try:
+            for stage in (case.inverse, case.forward):
+                base = reference_lines(stage.base, stage.kind)
+                expected = reference_lines(stage.expected, stage.kind)
+                counts[f"{stage.name}BaseLines"] = len(base)
+                counts[f"{stage.name}ExpectedLines"] = len(expected)
+                counts[f"{stage.name}DeltaLines"] = len(diff_lines(base, expected).entries())
+        except BenchmarkError as error:
+            return f"case {task} is unusable: {error}", {}
+        return None, counts
 
     def check(self, case: GroundTruthCase) -> Facts:
         problem = self.error(case.task)
@@ -161,15 +196,8 @@ class StageScorer:
             return Facts(self.name, task, str(self.study.root), "run files that cannot be read")
         case = self._case(task)
         payload: dict[str, Any] = {"pair": case.domain, "operator": case.operator, "seed": case.seed}
-        error = self.error(task)
-        if error is None:
-            for stage in (case.inverse, case.forward):
-                base = reference_lines(stage.base, stage.kind)
-                expected = reference_lines(stage.expected, stage.kind)
-                diff = diff_lines(base, expected)
-                payload[f"{stage.name}BaseLines"] = len(base)
-                payload[f"{stage.name}ExpectedLines"] = len(expected)
-                payload[f"{stage.name}DeltaLines"] = len(diff.entries())
+        error, counts = self._models(task)
+        payload.update(counts)
         return Facts(self.name, task, str(case.delta_source), error, payload)
 
     # ---------------------------------------------------------------------------------- scoring
@@ -180,8 +208,9 @@ class StageScorer:
         found = self._references.get(key)
         if found is None:
             stage = stage_case.case.stage(stage_case.stage)
-            found = self._references[key] = References.of(stage)
-            self._digests[stage.base], self._digests[stage.expected] = found.base_hash, found.expected_hash
+            found = self._references[key] = References(
+                stage, self.digest(stage.base), self.digest(stage.expected)
+            )
         return found
 
     def digest(self, path: Path) -> str:
@@ -250,7 +279,7 @@ class StageScorer:
             self.digest(case.file) if case.file is not None else "",
             references.base_hash,
             references.expected_hash,
-            code_fingerprint("tracks.roundtrip", "lang.ecore", "core.xmlguard"),
+            code_fingerprint(*CODE),
         )
 
     def score(self, case: RunCase) -> Row:
