@@ -101,11 +101,16 @@ class Harness:
         return Results(header=header, sections=tuple(sections))
 
     def write_reports(
-        self, results: Results, directory: Path | None = None, verbose: bool | None = None
+        self,
+        results: Results,
+        directory: Path | None = None,
+        verbose: bool | None = None,
+        computed: bool = False,
     ) -> list[Path]:
         """The report files; with ``verbose`` given, each track's terminal tables too, computed in the
         process that wrote its files (they may be written side by side) and kept for
-        :meth:`summary_lines`."""
+        :meth:`summary_lines`. ``computed``: the session computed values its disk cache did not hold
+        (:func:`~benchmark.reports.write_session_reports`)."""
         from benchmark.reports import write_session_reports
 
         summaries: dict[str, list[str]] | None = None if verbose is None else {}
@@ -115,6 +120,7 @@ class Harness:
             self.tracks,
             summaries=summaries,
             verbose=bool(verbose),
+            computed=computed,
         )
         if summaries is not None:
             self._summaries = (results, bool(verbose), summaries)

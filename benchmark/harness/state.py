@@ -31,6 +31,8 @@ COLLECTED_KEY = "atlbench_collected"  # config.workeroutput[...] = whether the w
 # config.workeroutput[...] = the CPU seconds its benchmark cases took, less those spent computing values the
 # disk cache did not hold (benchmark.harness.autoworkers)
 WORK_KEY = "atlbench_case_work_seconds"
+# config.workeroutput[...] = the CPU seconds the worker spent computing values the disk cache did not hold
+COMPUTED_KEY = "atlbench_computed_seconds"
 
 
 def session_of(config: pytest.Config) -> BenchmarkSession:
@@ -65,6 +67,8 @@ class BenchmarkSession:
     # less those spent computing values the disk cache did not hold
     cases_reported: int = 0
     case_work: float = 0.0
+    computed_elsewhere: float = 0.0  # the workers' computed_seconds(): did the session fill its cache?
+    drawing_imported: bool = False  # the controller imported the reports' drawing library (xdist)
 
     @property
     def is_controller(self) -> bool:
@@ -90,6 +94,18 @@ class BenchmarkSession:
             self.collector.accept(report.nodeid, report.when or "", report.outcome, report.keywords)
             self.benchmark_seen = self.benchmark_seen or case
             self.cases_reported += case and report.when == "teardown"
+            if case and not self.drawing_imported and self.config.getoption("dist", "no") != "no":
+                self._import_drawing_while_the_workers_score()
+
+    def _import_drawing_while_the_workers_score(self) -> None:
+        """Under xdist the controller waits while the workers score: it imports the report kit's drawing
+        library then (about 0.4 s, once the first case has come back and every worker has its work), so
+        that the report processes it forks later share it instead of each importing it."""
+        from benchmark.reports.figures import import_drawing
+
+        self.drawing_imported = True
+        with phases.phase("report drawing imported (while the workers score)"):
+            import_drawing()
 
     @contextmanager
     def _measured(self, item: pytest.Item) -> Iterator[None]:
@@ -127,6 +143,7 @@ class BenchmarkSession:
         )
         self.collector.merge_facts(output.get(FACTS_OUTPUT_KEY, []))
         self.case_work += float(output.get(WORK_KEY, 0.0))
+        self.computed_elsewhere += float(output.get(COMPUTED_KEY, 0.0))
 
     @pytest.hookimpl(tryfirst=True)  # before junitxml writes its file: the suite properties go in it
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
@@ -135,6 +152,7 @@ class BenchmarkSession:
             self.config.workeroutput[FACTS_OUTPUT_KEY] = self.collector.export_facts()  # type: ignore[attr-defined]
             self.config.workeroutput[COLLECTED_KEY] = self.benchmark_collected  # type: ignore[attr-defined]
             self.config.workeroutput[WORK_KEY] = self.case_work  # type: ignore[attr-defined]
+            self.config.workeroutput[COMPUTED_KEY] = computed_seconds()  # type: ignore[attr-defined]
             self._freeze_if_only_benchmark_cases()
             return
         self._record_stages(time.time())
@@ -250,7 +268,8 @@ class BenchmarkSession:
         directory = self.harness.options.reports_dir
         try:
             verbose = self.config.get_verbosity() > 0  # the terminal tables are computed with the files
-            self.written.extend(self.harness.write_reports(results, directory, verbose))
+            computed = computed_seconds() + self.computed_elsewhere > 0  # a cold session: see write_reports
+            self.written.extend(self.harness.write_reports(results, directory, verbose, computed))
         except ImportError as error:  # a broken install (numpy, scipy, matplotlib are dependencies)
             self.written.append(results.save(directory / RESULTS_JSON))
             self.failures.append(f"atlbench: only results.json was written; the reports need {error}")

@@ -41,6 +41,7 @@ def write_session_reports(
     on_report: Callable[[str, TrackReport], None] | None = None,
     summaries: dict[str, list[str]] | None = None,
     verbose: bool = False,
+    computed: bool = False,
 ) -> list[Path]:
     """Write the session's files into ``out_dir``; returns the paths written, in a fixed order.
 
@@ -49,7 +50,9 @@ def write_session_reports(
     track alone. ``on_report`` receives each track's :class:`~benchmark.core.track.TrackReport`.
     ``summaries``, when given, receives each track's terminal tables (:meth:`~Track.summary_lines` with
     ``verbose``) by track name, computed in the process that wrote the track's files, with what that
-    process computed for them at hand.
+    process computed for them at hand. ``computed`` says that the session computed values its disk cache did
+    not hold (a cold session): its reports' values are then taken to be missing too, and no track is first
+    tried from the cache (trying costs a cold session about 0.4 s, reading its rows to find out).
     """
     from benchmark.reports import sensitivity
     from benchmark.reports.page import PagePart, render_page
@@ -87,15 +90,21 @@ def write_session_reports(
     # cost more than it saves); the others, whose statistics and figures must be computed, side by side on
     # the usable CPUs (forked processes, benchmark.core.forked; a track's own forks, its figures, then run
     # in its process). Their results are taken in section order.
-    # With one track there is nothing to write beside it: no need to learn whether its values are stored.
+    # With one track there is nothing to write beside it: no need to learn whether its values are stored;
+    # nor after a session that computed what its cache did not hold (``computed``).
     done: dict[int, tuple[TrackReport, Any, list[str] | None]] = {}
-    for index, section in enumerate(sections if len(sections) > 1 else ()):
+    for index, section in enumerate(sections if len(sections) > 1 and not computed else ()):
         try:
             with stored_only():
                 done[index] = track_files(tracks[section.track], section, " (from the cache)")()
         except NotStored:
             continue
     pending = [index for index in range(len(sections)) if index not in done]
+    if len(pending) > 1 and computed:  # the report processes will draw: import that once, here
+        from benchmark.reports.figures import import_drawing
+
+        with phases.phase("report drawing imported"):
+            import_drawing()
     calls = [track_files(tracks[sections[index].track], sections[index], "") for index in pending]
     done.update(zip(pending, run_forked(calls), strict=True))
     parts = []

@@ -108,3 +108,28 @@ def test_a_session_of_one_track_writes_it_here_without_trying_the_cache_first(tm
     assert [p["phase"] for p in phases.take() if "reports of track" in str(p["phase"])] == [
         "reports of track alone"
     ]
+
+
+def test_after_a_session_that_computed_values_every_track_is_written_in_a_child(tmp_path: Path, monkeypatch):
+    """A cold session's reports are taken to be cold too: no track is first tried from the cache, so even
+    a track whose values happen to be stored is written beside the others."""
+    from benchmark.core import phases
+
+    monkeypatch.setattr(forked, "can_fork", lambda: not multiprocessing.current_process().daemon)
+    monkeypatch.setenv(phases.ENV, str(tmp_path / "phases.json"))
+    phases.take()
+    warm, cold = (_PidTrack(name, tmp_path / "cache") for name in ("warm", "cold"))
+    warm.cache.put("pid", "warm", 1)
+    lines: dict[str, tuple[str, ...]] = {}
+    write_session_reports(
+        Results(ResultsHeader(), (TrackSection("warm"), TrackSection("cold"))),
+        tmp_path / "out",
+        {"warm": warm, "cold": cold},
+        save_results=False,
+        on_report=lambda name, report: lines.__setitem__(name, report.lines),
+        computed=True,
+    )
+    here = str(os.getpid())
+    assert lines["warm"][0] == "warm computed in 1" and lines["warm"][1] != f"warm written in {here}"
+    assert lines["cold"][1].rsplit(" ", 1)[1] != here
+    assert not [p for p in phases.take() if "(from the cache)" in str(p["phase"])]

@@ -310,8 +310,9 @@ FIGURES = ("pr_scatter", "f1_heatmap", "confidence", "categories")  # the order 
 
 def import_matplotlib() -> None:
     """Import what the figures draw with, before a fork: each forked child would import it again."""
-    import matplotlib.backends.backend_agg  # noqa: F401
-    import matplotlib.figure  # noqa: F401
+    from benchmark.reports.figures import import_drawing
+
+    import_drawing()
 
 
 def figure_calls(stats: Statistics, names: Sequence[str] = FIGURES) -> list[Callable[[], Figure]]:

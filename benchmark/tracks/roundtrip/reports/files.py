@@ -67,9 +67,9 @@ def summaries_and_figures(
     the stage summary. matplotlib is imported here first, so that no child imports it again. Each summary
     is a pure function of the rows, ``draws`` and ``seed`` (its own random stream), so where it is computed
     changes nothing in it."""
-    import matplotlib.backends.backend_agg  # noqa: F401  (before the fork: each child would import it)
-    import matplotlib.figure  # noqa: F401
+    from benchmark.reports.figures import import_drawing
 
+    import_drawing()  # before the fork: each child would import it
     keys = {name: by for name, by, _ in GROUPINGS}
 
     def summary(name: str) -> list[Group]:
