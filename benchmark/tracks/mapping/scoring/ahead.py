@@ -20,6 +20,7 @@ no cache directory), e.g. in a pytest-xdist worker.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 from collections.abc import Sequence
 from typing import Any
@@ -36,6 +37,7 @@ class ScoringAhead:
     def __init__(self) -> None:
         self._process: Any = None
         self._started = False
+        self._owner = 0  # the process that forked the helper: only it may wait for the helper's end
 
     def start(self, scorer: Any, cases: Sequence[RunCase], cache: DiskCache) -> None:
         """Fork the helper over ``cases`` (the session's run cases in its order), unless one was started
@@ -50,6 +52,7 @@ class ScoringAhead:
             target=_score_backwards, args=(scorer, tuple(reversed(cases)), cache), daemon=True
         )
         self._process.start()
+        self._owner = os.getpid()
 
     def stop(self) -> None:
         """End the helper now (the session has scored every case: what it does has no use any more).
@@ -57,6 +60,12 @@ class ScoringAhead:
         file removed (:meth:`~benchmark.core.diskcache.DiskCache.put`)."""
         process, self._process = self._process, None
         if process is None:
+            return
+        if os.getpid() != self._owner:  # a process forked from the session (its report writer): the
+            try:  # helper is its sibling, which it may end but not wait for; the session reaps it
+                os.kill(process.pid, signal.SIGTERM)
+            except ProcessLookupError:  # it had ended
+                pass
             return
         process.terminate()
         process.join()

@@ -84,3 +84,25 @@ def test_a_helper_ended_midway_leaves_no_temporary_file(tmp_path, forking):
     scoring.stop()
     assert not process.is_alive()
     assert not list((tmp_path / "cache").rglob("*.tmp"))
+
+
+def test_a_report_writer_forked_from_the_session_ends_the_helper(tmp_path, forking):
+    """In a session of several tracks the mapping report is written in a process forked from the session:
+    it ends the helper (its sibling), which it cannot wait for; the session reaps it."""
+    import multiprocessing
+
+    session = track(tmp_path / "cache")
+    scoring = ahead.ScoringAhead()
+    scoring.start(session.scorer, list(session.collect().runs), session.cache)
+    helper = scoring._process
+
+    def write_reports() -> None:
+        scoring.stop()  # raised "can only join a child process" before
+
+    writer = multiprocessing.get_context("fork").Process(target=write_reports)
+    writer.start()
+    writer.join(60)
+    assert writer.exitcode == 0
+    helper.join(60)
+    assert not helper.is_alive()
+    scoring.stop()  # the session's own stop still reaps it
