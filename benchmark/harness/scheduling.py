@@ -4,9 +4,10 @@ one by one.
 xdist's default (``--dist load``) deals the cases out to the workers in small batches, so with ``-n 2`` each
 worker scores some cases of every track and each pays every track's first use: the imports of its scoring
 code, its grammars and compilers, its study, the models and variants a case needs and the other worker has
-already built. A cold ``pytest cases -n 2`` on the bundled data spent 15.8 s of CPU in its two workers that
-way, and 11.1 s when each track module went to one worker (``--dist loadfile``), the same cases scored
-(2026-12-02, 2 CPUs). :class:`TrackScheduling` keeps that grouping for the benchmark's track modules only:
+already built. With a track module's cases on one worker, a cold ``pytest cases -n auto`` on the bundled
+data took 23.8 s of CPU instead of 26.4 s, and 13.5 s instead of 14.5 s (medians of 3 pairs run in turn,
+2026-12-02, 2 CPUs at load 2.3-3.1). :class:`TrackScheduling` keeps that grouping for the benchmark's
+track modules only:
 a track module's cases form one unit of work, or, with more workers than track modules, as many
 contiguous slices of it (cases in collection order, so a task's cases stay together) as it takes to give
 every worker one. Any other test is a unit of its own, as with ``--dist load``. Units go out largest first,
