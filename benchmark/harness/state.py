@@ -202,12 +202,12 @@ class BenchmarkSession:
         """What this session's cases cost once the disk cache holds everything, for the next ``-n auto``
         (:mod:`benchmark.harness.autoworkers`): only after a session that ran benchmark cases alone, to its
         end, with a disk cache to leave the note in."""
-        from benchmark.harness import autoworkers
-
         folder = self.harness.cache_dir
         complete = session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED)
         if not (self.only_benchmark_cases and rows and complete and folder is not None) or session.shouldstop:
             return
+        from benchmark.harness import autoworkers
+
         work = max(0.0, self.case_work)
         try:
             stamp = autoworkers.stamp(self.config, autoworkers.data_roots(self.harness.options))

@@ -103,9 +103,10 @@ def _serve(connection: Any) -> None:
     """In the drawer: import matplotlib, wait for the statistics, draw every figure and send them back."""
     from benchmark.core.forked import child_started, run_forked, send_answer
     from benchmark.core.gcpause import collector_paused
-    from benchmark.tracks.mapping.reports.figures import FIGURES, figure_calls, import_matplotlib
+    from benchmark.reports.figures import import_drawing
+    from benchmark.tracks.mapping.reports.figures import FIGURES, figure_calls
 
-    import_matplotlib()
+    import_drawing()
     try:
         stats = connection.recv()
     except (EOFError, OSError):

@@ -308,13 +308,6 @@ def category_bars(stats: Statistics) -> Figure:
 FIGURES = ("pr_scatter", "f1_heatmap", "confidence", "categories")  # the order of the report
 
 
-def import_matplotlib() -> None:
-    """Import what the figures draw with, before a fork: each forked child would import it again."""
-    from benchmark.reports.figures import import_drawing
-
-    import_drawing()
-
-
 def figure_calls(stats: Statistics, names: Sequence[str] = FIGURES) -> list[Callable[[], Figure]]:
     """One call per figure of ``names`` (default: all, in report order), each timed as a phase."""
     colours = provider_colours([p.provider for p in stats.providers])
@@ -338,7 +331,9 @@ def figure_calls(stats: Statistics, names: Sequence[str] = FIGURES) -> list[Call
 def all_figures(stats: Statistics, names: Sequence[str] = FIGURES) -> list[Figure]:
     """The figures ``names`` (default: all, in report order), drawn side by side in forked processes
     (:mod:`benchmark.core.forked`) once matplotlib is imported here, so the children need not import it."""
-    import_matplotlib()
+    from benchmark.reports.figures import import_drawing
+
+    import_drawing()
     return run_forked(figure_calls(stats, names))
 
 
@@ -347,4 +342,4 @@ def write_figures(figures: list[Figure], out_dir: Path) -> list[Path]:
         return kit.write_figures(figures, out_dir)
 
 
-__all__ = ["FIGURES", "Figure", "all_figures", "figure_calls", "import_matplotlib", "write_figures"]
+__all__ = ["FIGURES", "Figure", "all_figures", "figure_calls", "write_figures"]

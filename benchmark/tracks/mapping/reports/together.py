@@ -25,13 +25,12 @@ from benchmark.core.forked import (
     can_fork,
     child_started,
     receive_answer,
-    run_forked,
     send_answer,
     usable_cpus,
 )
 from benchmark.core.gcpause import collector_paused
 from benchmark.core.phases import phase
-from benchmark.tracks.mapping.reports.figures import FIGURES, Figure, figure_calls, import_matplotlib
+from benchmark.tracks.mapping.reports.figures import Figure, all_figures
 from benchmark.tracks.mapping.reports.html import drilldown_html
 from benchmark.tracks.mapping.reports.results import MappingResults
 from benchmark.tracks.mapping.stats.summary import (
@@ -73,17 +72,12 @@ def _computed(
         pairs_done, drill = pairs_and_drilldown()  # here, while it draws
         figures = drawer.figures()
         if figures is None:  # pragma: no cover - the drawer was killed
-            figures = _drawn(first)
+            figures = all_figures(first)
         return with_pairs(first, pairs_done), figures, drill
     aside = Aside(pairs_and_drilldown)  # forked before matplotlib is imported here, which it needs not
-    figures = _drawn(first)
+    figures = all_figures(first)
     pairs_done, drill = aside.result()
     return with_pairs(first, pairs_done), figures, drill
-
-
-def _drawn(stats: Statistics) -> list[Figure]:
-    import_matplotlib()
-    return run_forked(figure_calls(stats, FIGURES))
 
 
 class Aside:
