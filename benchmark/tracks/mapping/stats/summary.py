@@ -52,7 +52,13 @@ from benchmark.tracks.mapping.stats.baseline import (
     BaselineRelativeRecall,
     baseline_relative_recall,
 )
-from benchmark.tracks.mapping.stats.items import binding_categories, has_verdicts, majority_right, truth_keys
+from benchmark.tracks.mapping.stats.items import (
+    BindingKey,
+    binding_categories,
+    has_verdicts,
+    majority_right,
+    truth_keys,
+)
 from benchmark.tracks.mapping.stats.profiles import (
     CategoryProfile,
     ConfidenceProfile,
@@ -235,20 +241,47 @@ def _f1_difference(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     return scores_array(*first.T)["f1"] - scores_array(*second.T)["f1"]
 
 
-def _mcnemar_counts(first: Sequence[RunRow], second: Sequence[RunRow]) -> tuple[int, int, int]:
+def _mcnemar_counts(
+    first: Sequence[RunRow], second: Sequence[RunRow], memo: dict[Any, Any] | None = None
+) -> tuple[int, int, int]:
     """(items, b, c) over the union of binding keys: b = first right and second wrong (by majority over
-    each side's runs), c the reverse."""
-    truth = truth_keys([*first, *second])
-    cats_first = binding_categories(first, truth_keys=truth)
-    cats_second = binding_categories(second, truth_keys=truth)
-    keys = sorted(set(cats_first) | set(cats_second))
+    each side's runs), c the reverse. ``memo`` (one per set of comparisons, holding its sides alive)
+    keeps each side's ground-truth keys and majority verdicts: a provider is in a pair with every other
+    one, and they were computed again for each pair."""
+    memo = {} if memo is None else memo
+    truth = frozenset(_side_truth(first, memo) | _side_truth(second, memo))
+    rights_first, default_first = _side_rights(first, truth, memo)
+    rights_second, default_second = _side_rights(second, truth, memo)
+    keys = sorted(set(rights_first) | set(rights_second))
     b = c = 0
     for key in keys:
-        right_first = majority_right(cats_first.get(key, [ABSENT] * len(first)))
-        right_second = majority_right(cats_second.get(key, [ABSENT] * len(second)))
+        right_first = rights_first.get(key, default_first)
+        right_second = rights_second.get(key, default_second)
         b += right_first and not right_second
         c += right_second and not right_first
     return len(keys), b, c
+
+
+def _side_truth(runs: Sequence[RunRow], memo: dict[Any, Any]) -> set[BindingKey]:
+    key = ("truth", id(runs))
+    if key not in memo:
+        memo[key] = truth_keys(runs)
+    return memo[key]  # type: ignore[no-any-return]
+
+
+def _side_rights(
+    runs: Sequence[RunRow], truth: frozenset[BindingKey], memo: dict[Any, Any]
+) -> tuple[dict[BindingKey, bool], bool]:
+    """Whether ``runs`` are right by majority on each key they or ``truth`` name, and on any other key
+    (which none of them lists: absent in every run)."""
+    key = ("rights", id(runs), truth)
+    if key not in memo:
+        categories = binding_categories(runs, truth_keys=truth)
+        memo[key] = (
+            {k: majority_right(v) for k, v in categories.items()},
+            majority_right([ABSENT] * len(runs)),
+        )
+    return memo[key]  # type: ignore[no-any-return]
 
 
 def _power_note(pairs: Sequence[PairComparison], alpha: float) -> str | None:
@@ -490,6 +523,14 @@ def _pairs(
         if g.transformation != ALL
     }
     drafts: list[PairComparison] = []
+    memo: dict[Any, Any] = {}  # per provider and transformation, not per pair (_mcnemar_counts, counts)
+
+    def counts(provider: str, transformation: str) -> np.ndarray:
+        key = ("counts", provider, transformation)
+        if key not in memo:
+            memo[key] = _counts(grouped[provider][transformation], w, level)
+        return memo[key]  # type: ignore[no-any-return]
+
     for first_stats, second_stats in combinations(providers, 2):
         first, second = first_stats.provider, second_stats.provider
         common = tuple(sorted(set(grouped[first]) & set(grouped[second])))
@@ -503,8 +544,8 @@ def _pairs(
         # ΔF1, its interval and its test measure one thing: the micro F1 difference on the common
         # transformations, each transformation's counts being its runs' mean (the pooled micro F1 when a
         # provider has as many runs on every transformation); docs/STATISTICS.md §3
-        counts_first = [_counts(grouped[first][t], w, level) for t in common]
-        counts_second = [_counts(grouped[second][t], w, level) for t in common]
+        counts_first = [counts(first, t) for t in common]
+        counts_second = [counts(second, t) for t in common]
         means_first = np.array([c.mean(axis=0) for c in counts_first])
         means_second = np.array([c.mean(axis=0) for c in counts_second])
         delta = float(_f1_difference(means_first.sum(axis=0)[None, :], means_second.sum(axis=0)[None, :])[0])
@@ -531,7 +572,7 @@ def _pairs(
             if not all(has_verdicts(r) for r in (*runs_first, *runs_second)):
                 tests.append(TransformationTest(t, 0, None, note="rows without per-item verdicts"))
                 continue
-            items, b, c = _mcnemar_counts(runs_first, runs_second)
+            items, b, c = _mcnemar_counts(runs_first, runs_second, memo)
             tests.append(TransformationTest(t, items, mcnemar(b, c)))
         note = None
         if len(common) < max(len(grouped[first]), len(grouped[second])):
