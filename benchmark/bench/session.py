@@ -16,6 +16,12 @@ table's ``-n`` column says how many each line's sessions started, ``auto (2)`` o
 interpreter: ``benchmark/bench/_checkout.py`` says why), in pairs run in turn (this, COMMIT, this,
 COMMIT...), and adds the ratio of the medians (this / COMMIT).
 
+``--bytecode compiled`` (the default) byte-compiles every checkout's modules before timing, as Python
+leaves a checkout after its first session; ``--bytecode source`` removes the checkouts' ``__pycache__``
+folders and runs every session with ``PYTHONDONTWRITEBYTECODE=1`` (a fresh clone's first session, or an
+environment that writes no bytecode: each session then compiles the checkout's modules, 0.2 to 0.3 s per
+process). Both checkouts are always in the same state; the report's first line says which.
+
 ``--scales 1,4,16`` times the sessions on the bundled data at k times its runs
 (``benchmark/bench/_scaled.py``; 1x is the bundled data itself) and prints, per line, the milliseconds
 per additional case and, with ``-n 0``, per additional case beyond the cases' own work (the sum of the
@@ -90,6 +96,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--validation-root", type=Path, default=REPO / "validation", help=argparse.SUPPRESS)
     parser.add_argument("--against", metavar="COMMIT", help="time the same lines on COMMIT, in turn")
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write every timed session to FILE")
+    parser.add_argument(
+        "--bytecode",
+        choices=("compiled", "source"),
+        default="compiled",
+        help="the checkouts' modules byte-compiled before timing (default), or compiled from source by "
+        "every session",
+    )
 
 
 def children_cpu() -> float:
@@ -126,7 +139,7 @@ def time_session(command: list[str], cwd: Path, env: dict[str, str], phase_file:
 
 
 def run(args: argparse.Namespace) -> int:
-    from benchmark.bench._checkout import other_checkout, this_checkout
+    from benchmark.bench._checkout import BYTECODE_STATES, other_checkout, prepare_bytecode, this_checkout
     from benchmark.bench._scaled import scaled_roots
     from benchmark.reports.table import terminal_lines
 
@@ -145,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
         checkouts = [this_checkout()]
         if args.against:
             checkouts.append(stack.enter_context(other_checkout(args.against)))
+        checkouts = [prepare_bytecode(checkout, args.bytecode) for checkout in checkouts]
         sides = [c.label for c in checkouts]
         for scale in multipliers:
             roots: ScaledRoots = scaled_roots(args.validation_root, tmp / f"data-x{scale}", scale, rows)
@@ -157,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
                         failed = failed or any(
                             t.status not in (0, 1) for runs in measurements[key].values() for t in runs
                         )
-        print_report(measurements, sides, repeat, terminal_lines)
+        print_report(measurements, sides, repeat, terminal_lines, BYTECODE_STATES[args.bytecode])
     if args.json:
         args.json.write_text(json.dumps(as_json(measurements), indent=1), encoding="utf-8")
     return 1 if failed else 0
@@ -201,13 +215,16 @@ def _workers(one: Timed) -> str:
     return "no worker (one process)" if one.workers == 0 else f"{one.workers} workers"
 
 
-def print_report(measurements: Measurements, sides: list[str], repeat: int, terminal_lines: Any) -> None:
+def print_report(
+    measurements: Measurements, sides: list[str], repeat: int, terminal_lines: Any, bytecode: str
+) -> None:
     cores = os.cpu_count()
     print(
         f"whole pytest sessions, medians of {repeat} [min-max]"
         + (", pairs run in turn" if len(sides) == 2 else "")
         + f"; {cores} CPUs; load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
+    print(f"bytecode: {bytecode}")
     headers, rows = summary_rows(measurements, sides)
     print("\n".join(terminal_lines(headers, rows)))
     slopes = slope_lines(measurements, sides)

@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmark.bench._checkout import this_checkout
+from benchmark.bench._checkout import BYTECODE_STATES, prepare_bytecode, this_checkout
 from benchmark.bench._session_plan import ScaledRoots, median, pytest_command
 from benchmark.bench.session import REPO, children_cpu, time_session
 from benchmark.core.wording import plain_text
@@ -135,7 +135,7 @@ def _sessions(args: argparse.Namespace, built: Path, tmp: Path) -> bool:
     runs = sum(len(f.suggestion_files) for f in discovery.transformations)
     tasks = len(discovery.transformations)
     cases = tasks + runs + 2 * tasks  # ground truths, run files, two baselines each
-    here = this_checkout()
+    here = prepare_bytecode(this_checkout(), "compiled")
     rows, breakdowns, failed = [], [], False
     for worker in [w.strip() for w in args.workers.split(",") if w.strip()]:
         for warm in (False, True):
@@ -159,7 +159,8 @@ def _sessions(args: argparse.Namespace, built: Path, tmp: Path) -> bool:
             breakdowns.append((label, breakdown))
     print(
         f"\npytest cases/test_rq1.py: {tasks} transformations, {runs} run files "
-        f"({', '.join(names)} x {args.runs}) and 2 baselines each; medians of {args.repeat}"
+        f"({', '.join(names)} x {args.runs}) and 2 baselines each; medians of {args.repeat}; "
+        f"bytecode: {BYTECODE_STATES['compiled']}"
     )
     print(_table(rows))
     for label, breakdown in breakdowns:

@@ -4,6 +4,7 @@ checkout of ``--against``. Nothing here is timed: the timings are made up."""
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -226,6 +227,29 @@ def test_a_commit_with_other_dependencies_is_refused_before_any_checkout(repo: P
     assert git(repo, "worktree", "list").count("\n") == 1
     with pytest.raises(ConfigurationError, match="--against"), _checkout.other_checkout("nope", repo=repo):
         pass
+
+
+def test_both_bytecode_states_are_what_they_say(repo: Path) -> None:
+    """compiled: every module of the checkout has its bytecode before a session; source: none has, and
+    the sessions write none, whatever the bench's own environment says."""
+    with _checkout.other_checkout("HEAD~1", repo=repo) as checkout:
+        (checkout.root / "cases").mkdir()
+        (checkout.root / "cases" / "test_x.py").write_text("import benchmark\n")
+        compiled = _checkout.prepare_bytecode(checkout, "compiled")
+        caches = sorted(p.relative_to(checkout.root).as_posix() for p in checkout.root.rglob("*.pyc"))
+        assert [c.split(".")[0] for c in caches] == [
+            "benchmark/__pycache__/__init__",
+            "cases/__pycache__/test_x",
+        ]
+        assert "PYTHONDONTWRITEBYTECODE" not in compiled.env({})
+        source = _checkout.prepare_bytecode(compiled, "source")
+        assert not list(checkout.root.rglob("*.pyc")) and not list(checkout.root.rglob("__pycache__"))
+        env = source.env({"PATH": os.environ["PATH"]})
+        assert env["PYTHONDONTWRITEBYTECODE"] == "1"
+        subprocess.run([sys.executable, "-c", "import benchmark"], cwd=source.root, env=env, check=True)
+        assert not list(checkout.root.rglob("*.pyc"))
+        with pytest.raises(ConfigurationError, match="--bytecode"):
+            _checkout.prepare_bytecode(checkout, "warm")
 
 
 def test_scaled_data_of_the_rows_tracks_only(tmp_path: Path) -> None:
