@@ -197,6 +197,13 @@ class Track(ABC):
     def score_run(self, case: RunCase) -> Row:
         """The run's row; input problems give an error row (:meth:`error_row`), never an exception."""
 
+    def scoring_done(self) -> None:
+        """Every case of this process has run: called once at the session's end in each process that ran
+        cases (each pytest-xdist worker, or the single process), before the controller builds the
+        results. A track that keeps computed values back to store them together (the round-trip's
+        per-task payloads) stores what it still holds. Default: nothing."""
+        return
+
     @abstractmethod
     def facts(self, task: str) -> Facts:
         """Characteristics of a ground truth, for the validation-set table."""

@@ -57,6 +57,11 @@ class Harness:
                 self._collections[name] = Collection(skipped=(SkippedInput(root, f"no {name} data here"),))
         return self._collections[name]
 
+    def scoring_done(self) -> None:
+        """Tell each track this process used that its cases have all run (:meth:`Track.scoring_done`)."""
+        for track in self._tracks.values():
+            track.scoring_done()
+
     @property
     def tracks(self) -> dict[str, Track]:
         return {name: self.track(name) for name in self.classes}

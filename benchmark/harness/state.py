@@ -147,6 +147,7 @@ class BenchmarkSession:
 
     @pytest.hookimpl(tryfirst=True)  # before junitxml writes its file: the suite properties go in it
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        self._scoring_done()
         if not self.is_controller:
             self.config.workeroutput[WORKER_OUTPUT_KEY] = self.collector.export()  # type: ignore[attr-defined]
             self.config.workeroutput[FACTS_OUTPUT_KEY] = self.collector.export_facts()  # type: ignore[attr-defined]
@@ -197,6 +198,14 @@ class BenchmarkSession:
         self._leave_note_for_auto_workers(session, rows)
         self.clock["terminal summary and teardown"] = time.time()
         self._freeze_if_only_benchmark_cases()
+
+    def _scoring_done(self) -> None:
+        """The tracks store what they kept back for later cases (in each process that ran cases). The
+        disk cache only saves time: a value it cannot store is computed again next time."""
+        try:
+            self.harness.scoring_done()
+        except OSError as error:
+            self.messages.append(f"atlbench: could not store computed values in the disk cache: {error}")
 
     def _leave_note_for_auto_workers(self, session: pytest.Session, rows: list[Any]) -> None:
         """What this session's cases cost once the disk cache holds everything, for the next ``-n auto``

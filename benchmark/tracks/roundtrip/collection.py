@@ -180,11 +180,6 @@ class StageCases:
             )
         )
 
-    def _stage_case(self, case: RunCase) -> StageCase:
-        if case.case_id not in self._stage_cases:
-            self.collect()
-        return self._stage_cases[case.case_id]
-
 
 def input_files(
     study: Study, runs: Sequence[RunCase], digest: Callable[[Path], str] = sha256_file

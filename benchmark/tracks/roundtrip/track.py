@@ -59,6 +59,12 @@ class RoundTripTrack(Track):
 
     # ------------------------------------------------------------------------------- the hooks
 
+    def scoring_done(self) -> None:
+        """The payloads of the last task this process scored part of (module docstring of
+        :mod:`.scoring.payload_cache`), stored now rather than computed again next session."""
+        if "scorer" in self.__dict__:  # a process that scored no run case has no scorer to ask
+            self.scorer.payloads.flush()
+
     def collect(self) -> Collection:
         return self.cases.collect()
 

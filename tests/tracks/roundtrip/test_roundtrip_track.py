@@ -164,3 +164,23 @@ def test_an_unloadable_reference_makes_every_run_of_the_case_an_error_row(tmp_pa
     rows = [subject.score_run(case) for case in subject.collect().runs]
     assert rows and all(not row.ok for row in rows)
     assert "case library/to_many is unusable" in str(rows[0].error)
+
+
+def test_a_process_that_scored_part_of_its_last_task_stores_it_when_its_cases_are_done(
+    tmp_path: Path,
+) -> None:
+    """A pytest-xdist worker (or ``-k``) handles some of a task's run cases, the last task it sees: at the
+    session's end (the harness calls ``scoring_done``) their payloads go to the disk cache, so the next
+    session computes none of them."""
+    root = small_study(tmp_path / "study", pairs=("library",))
+    context = TrackContext(root, {"roundtrip_baselines": ("Echo", "Oracle")}, cache_dir=tmp_path / "cache")
+    first = RoundTripTrack(context)
+    part = [case for case in first.collect().runs if case.provider == "Oracle"]
+    assert part and len(part) < len(first.collect().runs)
+    rows = [first.score_run(case).payload for case in part]
+    assert first.cache.misses > len(part)  # the payloads, and the task's reference models
+    first.scoring_done()
+    second = RoundTripTrack(context)
+    assert [second.score_run(case).payload for case in part] == rows
+    assert second.cache.misses == 0 and second.cache.hits > len(part)
+    RoundTripTrack(context).scoring_done()  # a process that scored nothing has nothing to store

@@ -10,9 +10,9 @@ payload under its own key, so what is served is exactly what one entry per paylo
 
 A process that handles only part of a task (pytest-xdist gave the rest to another worker, or ``-k``
 selected some) writes the payloads it computed one by one, each under its own key as before, when it
-moves on to another task; a payload the task's entry does not hold is looked for on its own. The last
-task of such a process is not written (the track has no end-of-session hook): its payloads are
-recomputed next time, never wrong. A stage that raised (no answer was obtained, an unreadable file) is
+moves on to another task, and those of its last task when the session ends (:meth:`PayloadCache.flush`,
+from the track's ``scoring_done``); a payload the task's entry does not hold is looked for on its own.
+A stage that raised (no answer was obtained, an unreadable file) is
 handled and holds no payload, as it was never stored.
 """
 
@@ -106,6 +106,12 @@ class PayloadCache:
         if key is not None:
             self.cache.put(self.namespace, key, dict(self._values.get(task, {})))
             self._computed[task] = set()
+
+    def flush(self) -> None:
+        """The session's cases have all run: the payloads of the task this process was on, if it
+        computed some it has not written (its task's entry is written when the process handles all of
+        the task's cases)."""
+        self._leave(self._current)
 
     def _leave(self, task: str | None) -> None:
         """Moving on from a task this process may not finish: its computed payloads, each on its own."""

@@ -56,6 +56,19 @@ def test_a_task_left_unfinished_writes_its_payloads_one_by_one(tmp_path: Path) -
     assert _score(_payloads(DiskCache(tmp_path)), ALL, again) == values and again == []
 
 
+def test_the_last_unfinished_task_is_written_when_the_session_ends(tmp_path: Path) -> None:
+    part = [RUNS["library/to_many"][0], RUNS["shop/x"][0]]  # another worker scores the rest
+    payloads = _payloads(DiskCache(tmp_path))
+    _score(payloads, part, [])
+    payloads.flush()  # the track's scoring_done
+    assert _entries(tmp_path) == 2  # library's payload, and now shop's too
+    payloads.flush()  # nothing left to write
+    assert _entries(tmp_path) == 2
+    computed: list[str] = []
+    _score(_payloads(DiskCache(tmp_path)), ALL, computed)
+    assert computed == ["lib-1", "lib-2", "shop-1"]  # both payloads scored earlier read back
+
+
 def test_a_stage_that_raised_is_handled_and_never_stored(tmp_path: Path) -> None:
     payloads = _payloads(DiskCache(tmp_path))
     first, *rest = RUNS["library/to_many"]
