@@ -9,7 +9,8 @@ time against 4.3 s with ``-n 0`` (2 CPUs, 2026-12-02).
 
 So each session of benchmark cases leaves a note for the next, ``auto-workers.json`` beside the disk cache:
 
-- a stamp of what decides the work: the command line without its ``-n`` value, the working folder, the
+- a stamp of what decides the work: the command line without its ``-n`` value and the options that only
+  change what the terminal shows (``-q``, ``-v``, ``--tb``, ``-r``...), the working folder, the
   ``ATLBENCH_`` environment variables, the ini file, the benchmark package's code and the data roots' file
   names, sizes and modification times;
 - the number of benchmark cases and the seconds of case work the session would have taken with every cached
@@ -51,6 +52,19 @@ NOTE_FOLDER = ("d", "atlbench")
 STARTUP_SECONDS = 1.0
 PER_CASE_SECONDS = 0.0034
 _NUMPROCESSES_FLAGS = ("-n", "--numprocesses")
+#: options that change what the terminal shows, not the cases nor their work: (spelling, takes a value)
+_DISPLAY_OPTIONS = {
+    "--quiet": False,
+    "--verbose": False,
+    "--no-header": False,
+    "--no-summary": False,
+    "--tb": True,
+    "--color": True,
+    "--code-highlight": True,
+    "--durations": True,
+    "--durations-min": True,
+    "-r": True,
+}
 _IGNORED_VARIABLES = ("ATLBENCH_PHASE_TIMES",)  # where the phase times go: no part of the work
 
 
@@ -77,7 +91,9 @@ def pytest_cache_folder(config: pytest.Config) -> Path | None:
 
 
 def command_without_workers(args: Iterable[str]) -> list[str]:
-    """The command line's arguments without the ``-n``/``--numprocesses`` value, in any spelling."""
+    """The command line's arguments without the ``-n``/``--numprocesses`` value (in any spelling) and without
+    the options that only change what the terminal shows (:data:`_DISPLAY_OPTIONS`, ``-q``, ``-vv``...):
+    ``pytest cases -q`` after ``pytest cases`` has the same work."""
     kept: list[str] = []
     skip = False
     for arg in args:
@@ -85,9 +101,24 @@ def command_without_workers(args: Iterable[str]) -> list[str]:
             skip = False
         elif arg in _NUMPROCESSES_FLAGS:
             skip = True
-        elif not (arg.startswith("--numprocesses=") or (arg.startswith("-n") and not arg.startswith("--"))):
+        elif arg.startswith("--numprocesses=") or (arg.startswith("-n") and not arg.startswith("--")):
+            continue
+        elif _display_only(arg):
+            skip = _DISPLAY_OPTIONS.get(arg, False) and arg != "-r"
+        else:
             kept.append(arg)
     return kept
+
+
+def _display_only(arg: str) -> bool:
+    """``-q``, ``-qq``, ``-v``, ``-vv`` and the options of :data:`_DISPLAY_OPTIONS`, with their value in
+    the same argument (``--tb=short``, ``-rfE``) or, for a long option, in the next one."""
+    if len(arg) > 1 and arg[0] == "-" and arg[1] != "-" and set(arg[1:]) in ({"q"}, {"v"}):
+        return True
+    if arg.startswith("-r") and not arg.startswith("--"):
+        return True
+    name = arg.split("=", 1)[0]
+    return name in _DISPLAY_OPTIONS and name != "-r"
 
 
 def _files_stamp(roots: Iterable[Path]) -> list[list[Any]]:

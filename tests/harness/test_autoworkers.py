@@ -107,14 +107,17 @@ def test_the_variable_wins(pytester, two_cpus, monkeypatch) -> None:
 @pytest.mark.parametrize(
     ("given", "kept"),
     [
-        (["cases", "-n", "auto", "-q"], ["cases", "-q"]),
+        (["cases", "-n", "auto", "-q"], ["cases"]),
+        (["cases", "-vv", "--tb", "short", "-rfE", "--color=yes", "--durations", "5"], ["cases"]),
+        (["cases", "--quiet", "--no-header", "--tb=line", "-x"], ["cases", "-x"]),
+        (["cases", "-qx", "-k", "q"], ["cases", "-qx", "-k", "q"]),  # -x changes the work: kept
         (["cases", "-nauto"], ["cases"]),
         (["-n4", "cases"], ["cases"]),
         (["--numprocesses=auto", "-k", "Grafcet"], ["-k", "Grafcet"]),
-        (["--numprocesses", "0", "--no-header"], ["--no-header"]),
+        (["--numprocesses", "0", "--no-header", "cases"], ["cases"]),
     ],
 )
-def test_the_command_is_compared_without_its_worker_count(given, kept) -> None:
+def test_the_command_is_compared_without_its_worker_count_nor_display_options(given, kept) -> None:
     assert autoworkers.command_without_workers(given) == kept
 
 
