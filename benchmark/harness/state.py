@@ -78,6 +78,22 @@ class BenchmarkSession:
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         self.clock["collection"] = time.time()
+        self._check_junit_family()
+
+    def _check_junit_family(self) -> None:
+        """Say once what pytest's ``record_property`` warns in every case that uses it: the properties
+        each case records (provider, task, run, scores; the harness appends them to the case's
+        ``user_properties`` as that fixture does) go inside ``<testcase>``, which the JUnit XML schema of
+        families other than xunit1 and legacy does not allow."""
+        from _pytest.junitxml import xml_key
+
+        xml = self.config.stash.get(xml_key, None)
+        if xml is not None and xml.family not in ("xunit1", "legacy"):
+            self.messages.append(
+                f"atlbench: junit_family = {xml.family}: each case's properties (provider, task, run, "
+                f"scores) are written inside <testcase>, which the {xml.family} schema does not allow; set "
+                "junit_family = xunit1 (or legacy) for a file that validates"
+            )
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.clock["scoring"] = time.time()

@@ -158,6 +158,23 @@ def test_scores_every_run_identically_with_and_without_xdist(pytester: pytest.Py
     assert {"class_precision", "binding_recall", "overall_accuracy"} <= set(properties)
 
 
+def test_a_junit_family_whose_schema_has_no_case_properties_is_said_once(
+    pytester: pytest.Pytester, tree: Path
+) -> None:
+    """pytest's record_property warns in every case; the harness records the same properties without
+    the fixture, and says it once."""
+    pytester.makeini("[pytest]\njunit_family = xunit2\n")
+    result = run(pytester, "-n", "0", "--junitxml=reports/junit.xml")
+    result.assert_outcomes(passed=7)
+    said = [line for line in result.outlines if "junit_family = xunit2:" in line]
+    assert len(said) == 1 and "set junit_family = xunit1 (or legacy)" in said[0]
+    pytester.makeini("[pytest]\njunit_family = xunit1\n")
+    kept = run(pytester, "-n", "0", "--junitxml=reports/junit.xml")
+    assert not [line for line in kept.outlines if "junit_family =" in line]
+    properties = _junit_properties(pytester.path / "reports" / "junit.xml")
+    assert properties["test_run[Shapes2Figures-Synthetic-Oracle-run01]"]["provider"] == "Synthetic-Oracle"
+
+
 SCORED_LINE = "{} scored (0 unusable) on {}, {} excluded (0 missing), partial weight 0.5, confidence all"
 
 
