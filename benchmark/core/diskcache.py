@@ -13,10 +13,10 @@ entry simply race to write identical bytes.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import pickle
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -131,6 +131,9 @@ def computed_seconds() -> float:
     return _computed_seconds
 
 
+_temporary_names = itertools.count()  # with the process id: unique among this cache's writers
+
+
 class DiskCache:
     """``get_or_compute(namespace, key, compute)``; a ``None`` directory disables caching."""
 
@@ -157,13 +160,15 @@ class DiskCache:
             return
         path = self._path(namespace, key)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=path.parent)
+        # named before it is made, and made inside the ``try``: a process ended at any moment (the helper
+        # that scores ahead is ended with SIGTERM, benchmark.harness.ahead) leaves no temporary file
+        tmp = path.parent / f".{key}.{os.getpid()}.{next(_temporary_names)}.tmp"
         try:
-            with os.fdopen(fd, "wb") as handle:
+            with open(tmp, "xb") as handle:
                 pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, path)
         except BaseException:
-            Path(tmp).unlink(missing_ok=True)
+            tmp.unlink(missing_ok=True)
             raise
 
     def get_or_compute(
