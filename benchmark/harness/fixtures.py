@@ -8,7 +8,7 @@ provider, model, task and run (and the prompt template when it is not the study'
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import pytest
@@ -123,3 +123,26 @@ def atlbench_run(request: pytest.FixtureRequest) -> RunScoring:
         record(track, with_template(track.error_row(case, problem), case))
         pytest.fail(problem, pytrace=False)
     return RunScoring(track, case, record)
+
+
+def work_of(item: pytest.Item) -> Callable[[], object] | None:
+    """What running the benchmark case ``item`` computes, without recording anything (for the helper that
+    scores ahead, :mod:`benchmark.harness.ahead`): a ground-truth case's check; a run case's scoring,
+    when its ground truth is usable (as :func:`atlbench_run` and :meth:`RunScoring.score` do). None for
+    another test, and for the placeholder of a track without cases (pytest's empty parameter set)."""
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    harness = session_of(item.config).harness
+    case = params.get("atlbench_run")
+    if isinstance(case, RunCase):
+        track = harness.track(case.track)
+        run: RunCase = case
+
+        def score() -> object:
+            return None if track.ground_truth_error(run.task) is not None else track.score_run(run)
+
+        return score
+    truth = params.get("atlbench_ground_truth")
+    if isinstance(truth, GroundTruthCase):
+        checking = harness.track(truth.track)
+        return lambda: checking.check_ground_truth(truth)
+    return None

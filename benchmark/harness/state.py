@@ -23,6 +23,7 @@ from benchmark.core.collector import FACTS_OUTPUT_KEY, WORKER_OUTPUT_KEY, RowCol
 from benchmark.core.diskcache import computed_seconds
 from benchmark.core.errors import BenchmarkError
 from benchmark.core.results import Results
+from benchmark.harness.ahead import ScoringAhead
 from benchmark.harness.session import Harness
 
 SESSION_KEY = pytest.StashKey["BenchmarkSession"]()
@@ -69,6 +70,12 @@ class BenchmarkSession:
     case_work: float = 0.0
     computed_elsewhere: float = 0.0  # the workers' computed_seconds(): did the session fill its cache?
     drawing_imported: bool = False  # the controller imported the reports' drawing library (xdist)
+    # a cold session's helper that runs its remaining cases from the last one (benchmark.harness.ahead),
+    # the session's items in order, and the disk cache's computing when the current case began
+    ahead: ScoringAhead = field(default_factory=ScoringAhead)
+    items: list[pytest.Item] = field(default_factory=list)
+    last_position: int = 0
+    computed_before_case: float = 0.0
 
     @property
     def is_controller(self) -> bool:
@@ -97,6 +104,7 @@ class BenchmarkSession:
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.clock["scoring"] = time.time()
+        self.items = list(session.items)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: Any) -> None:
@@ -136,13 +144,43 @@ class BenchmarkSession:
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_setup(self, item: pytest.Item) -> Iterator[None]:
+        if TRACK_MARKER in item.keywords:
+            self.computed_before_case = computed_seconds()
+            self.ahead.at(self._position(item))
         with self._measured(item):
             return (yield)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item: pytest.Item) -> Iterator[None]:
-        with self._measured(item):
-            return (yield)
+        try:
+            with self._measured(item):
+                return (yield)
+        finally:
+            if not self.ahead.started and TRACK_MARKER in item.keywords:
+                self._score_ahead(item)
+
+    def _position(self, item: pytest.Item) -> int:
+        """Where ``item`` is in the session's order (items run in order; a look-up from the last one)."""
+        start = min(self.last_position, len(self.items) - 1)
+        for index in (*range(start, len(self.items)), *range(0, start)):
+            if self.items[index] is item:
+                self.last_position = index
+                return index
+        return -1
+
+    def _score_ahead(self, item: pytest.Item) -> None:
+        """Once a benchmark case computed what the disk cache did not hold (a cold cache), fork the helper
+        that runs the session's remaining benchmark cases from the last one backwards
+        (:mod:`benchmark.harness.ahead`)."""
+        if computed_seconds() <= self.computed_before_case or self.harness.cache_dir is None:
+            return
+        from benchmark.harness.fixtures import work_of
+
+        position = self._position(item)
+        if position < 0:
+            return
+        later = ((index, work_of(other)) for index, other in enumerate(self.items) if index > position)
+        self.ahead.start(position, [(index, call) for index, call in later if call is not None])
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_teardown(self, item: pytest.Item) -> Iterator[None]:
@@ -163,6 +201,7 @@ class BenchmarkSession:
 
     @pytest.hookimpl(tryfirst=True)  # before junitxml writes its file: the suite properties go in it
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        self.ahead.stop()  # every case has run: what the helper does has no use any more
         self._scoring_done()
         if not self.is_controller:
             self.config.workeroutput[WORKER_OUTPUT_KEY] = self.collector.export()  # type: ignore[attr-defined]

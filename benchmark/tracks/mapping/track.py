@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from benchmark.tracks.mapping.discovery import Discovery
     from benchmark.tracks.mapping.ground_truth import GroundTruths
     from benchmark.tracks.mapping.payload import RunRow
-    from benchmark.tracks.mapping.scoring.ahead import ScoringAhead
     from benchmark.tracks.mapping.scoring.runs import RunScorer
 
 
@@ -112,31 +111,23 @@ class AtlTrack(Track):
     def collect(self) -> Collection:
         from benchmark.tracks.mapping.collection import collect
 
-        collection = collect(self.discovery, self.option("atl_baselines"), self.name)
-        self._memo["runs"] = collection.runs  # what a helper scores ahead (:meth:`_score_ahead`)
-        return collection
+        return collect(self.discovery, self.option("atl_baselines"), self.name)
 
-    @cached_property
-    def _ahead(self) -> ScoringAhead:
-        from benchmark.tracks.mapping.scoring.ahead import ScoringAhead
-
-        return ScoringAhead()
-
-    def _score_ahead(self) -> None:
-        """Once a case missed the disk cache (a cold session), a forked helper scores the runs from the
-        last one backwards into it (:mod:`.scoring.ahead`), and another imports matplotlib to draw the
-        report's figures (:mod:`.reports.drawer`), on CPUs that would otherwise be idle."""
-        if not self.cache.misses or "runs" not in self._memo or "ahead" in self._memo:
+    def _prepare_drawer(self) -> None:
+        """Once a case missed the disk cache (a cold session: the report's statistics and figures will be
+        computed too), a forked drawer imports matplotlib on a CPU that would otherwise be idle
+        (:mod:`.reports.drawer`), while the harness's helper scores the remaining cases ahead
+        (:mod:`benchmark.harness.ahead`)."""
+        if not self.cache.misses or "drawer" in self._memo:
             return
-        self._memo["ahead"] = True
+        self._memo["drawer"] = True
         from benchmark.tracks.mapping.reports.drawer import prepare
 
-        prepare(self.cache)  # the report's figures will be drawn too: matplotlib imported meanwhile
-        self._ahead.start(self.scorer, self._memo["runs"], self.cache)
+        prepare(self.cache)
 
     def check_ground_truth(self, case: GroundTruthCase) -> Facts:
         facts = self.truths.check(case).to_facts()
-        self._score_ahead()
+        self._prepare_drawer()
         return facts
 
     def ground_truth_error(self, task: str) -> str | None:
@@ -147,7 +138,7 @@ class AtlTrack(Track):
 
     def score_run(self, case: RunCase) -> Row:
         row = self.scorer.score(case).to_envelope()
-        self._score_ahead()
+        self._prepare_drawer()
         return row
 
     def error_row(self, case: RunCase, message: str) -> Row:
@@ -250,8 +241,6 @@ class AtlTrack(Track):
     def write_reports(self, results: Any, section: Any, out_dir: Path, options: Any) -> Any:
         from benchmark.tracks.mapping.reports.files import section_report
 
-        if "ahead" in self._memo:  # the session has scored every case: a helper still at work has no use
-            self._ahead.stop()
         rows = section.rows
         report, stats = section_report(results, section, out_dir, options, self.cache, self.decoded(rows))
         self._memo["aggregation"] = (rows, stats.partial_weight, stats.aggregation)
