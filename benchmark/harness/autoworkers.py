@@ -23,10 +23,14 @@ When the next ``-n auto`` session has the same stamp, :func:`choose` compares th
 - with ``n`` workers: ``STARTUP_SECONDS + (W + PER_CASE_SECONDS * cases) / n``;
 
 and starts no worker when one process is faster. Without a note, or with a note for another stamp (the first
-session, edited code or data, another selection, the cache deleted or ``--cache-clear``), xdist decides as
-usual. The choice changes how long the session takes, never what it measures: the same cases run and the
-rows, reports and verdicts do not depend on the process that scored them. The report header says what was
-chosen and why; ``-n N`` always starts ``N`` workers, and ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still wins.
+session, edited code or data, another selection, the cache deleted or ``--cache-clear``), a session whose
+paths are all track modules (``pytest cases``, ``pytest cases/test_ocl.py``) runs in one process on a
+machine of at most 2 CPUs: a cold one forks the helper that scores its cases ahead on the other CPU
+(:mod:`benchmark.harness.ahead`), which xdist's workers cannot do, and was measured faster than two
+workers; elsewhere xdist decides as usual. The choice changes how long the session takes, never what it
+measures: the same cases run and the rows, reports and verdicts do not depend on the process that scored
+them. The report header says what was chosen and why; ``-n N`` always starts ``N`` workers, and
+``PYTEST_XDIST_AUTO_NUM_WORKERS`` still wins.
 """
 
 from __future__ import annotations
@@ -51,6 +55,12 @@ NOTE_FOLDER = ("d", "atlbench")
 #: (module docstring)
 STARTUP_SECONDS = 1.0
 PER_CASE_SECONDS = 0.0034
+#: without a note, a session of benchmark cases runs in one process on this many CPUs or fewer
+ONE_PROCESS_CPUS = 2
+ONE_PROCESS_MEASURED = (
+    "cold, pytest cases: 14.3 s against 18.7 s; the ATL Zoo's 1,890 cases: 17.4 s against 27.4 s; "
+    "2026-12-02, python -m benchmark.bench session and zoo"
+)
 _NUMPROCESSES_FLAGS = ("-n", "--numprocesses")
 #: options that change what the terminal shows, not the cases nor their work: (spelling, takes a value)
 _DISPLAY_OPTIONS = {
@@ -179,12 +189,12 @@ def choose(config: pytest.Config, data_roots: Iterable[Path], cpus: int) -> Choi
     for it (xdist decides, and the header says nothing)."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") or cpus < 2:
         return None
+    if config.pluginmanager.is_blocked("cacheprovider"):
+        return None  # no disk cache: nothing to read a note from, nor for a helper to fill
     folder = pytest_cache_folder(config)
-    if folder is None:
-        return None
-    note = read_note(note_path(folder.joinpath(*NOTE_FOLDER)))
+    note = read_note(note_path(folder.joinpath(*NOTE_FOLDER))) if folder is not None else None
     if note is None or note.get("stamp") != stamp(config, data_roots):
-        return None
+        return _without_a_note(config, cpus)
     cases, work = int(note["cases"]), float(note["work_seconds"])
     distributed = STARTUP_SECONDS + (work + PER_CASE_SECONDS * cases) / cpus
     estimate = (
@@ -196,6 +206,29 @@ def choose(config: pytest.Config, data_roots: Iterable[Path], cpus: int) -> Choi
     if work <= distributed:
         return Choice(0, f"-n auto runs in this process: {estimate}; -n {cpus} starts them anyway")
     return Choice(None, f"-n auto starts {cpus} workers: {estimate}")
+
+
+def _without_a_note(config: pytest.Config, cpus: int) -> Choice | None:
+    """No note for this session. On at most :data:`ONE_PROCESS_CPUS` CPUs, a session whose paths are track
+    modules only (:func:`~benchmark.harness.trackmodules.only_track_modules`) runs in one process: a cold
+    one forks the helper that scores its cases ahead on the other CPU (:mod:`benchmark.harness.ahead`),
+    which workers cannot (:data:`ONE_PROCESS_MEASURED`), and a warm one has little to distribute. Else
+    xdist decides."""
+    from benchmark.core.forked import can_fork
+    from benchmark.harness.trackmodules import only_track_modules
+
+    if cpus > ONE_PROCESS_CPUS or not can_fork():
+        return None
+    modules = only_track_modules(config.args, config.invocation_params.dir, config.getini("python_files"))
+    if modules is None:
+        return None
+    return Choice(
+        0,
+        f"-n auto runs in this process: benchmark cases only ({len(modules)} track module"
+        f"{'s' if len(modules) > 1 else ''}) and no note from an earlier session of them; on {cpus} CPUs "
+        f"one process, whose helper scores a cold session's cases ahead on the other CPU, was faster than "
+        f"{cpus} workers ({ONE_PROCESS_MEASURED}); -n {cpus} starts them anyway",
+    )
 
 
 def read_note(path: Path) -> dict[str, Any] | None:

@@ -24,7 +24,6 @@ Used when the session distributes with xdist's default mode (``-n``, or ``--dist
 
 from __future__ import annotations
 
-import ast
 import math
 from pathlib import Path
 from typing import Any
@@ -33,25 +32,7 @@ import pytest
 from xdist.scheduler import LoadScopeScheduling
 
 from benchmark.harness.state import TRACK_MARKER
-
-
-def declares_track(source: bytes) -> bool:
-    """Whether a module's source assigns ``pytestmark`` at module level with the track marker in it
-    (``pytestmark = pytest.mark.atlbench_track("ocl")``, alone or in a list)."""
-    if TRACK_MARKER.encode() not in source:
-        return False
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return False  # pytest reports it when it imports the module
-    for statement in tree.body:
-        if not isinstance(statement, ast.Assign):
-            continue
-        if any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in statement.targets):
-            names = ast.walk(statement.value)
-            if any(isinstance(n, ast.Attribute) and n.attr == TRACK_MARKER for n in names):
-                return True
-    return False
+from benchmark.harness.trackmodules import declares_track
 
 
 def track_scopes(collection: list[str], rootdir: Path, workers: int) -> dict[str, str]:
@@ -103,4 +84,4 @@ class TrackScheduling(LoadScopeScheduling):  # type: ignore[misc]
         return crashed
 
 
-__all__ = ["TrackScheduling", "declares_track", "track_scopes"]
+__all__ = ["TrackScheduling", "track_scopes"]

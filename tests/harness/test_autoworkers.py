@@ -67,27 +67,47 @@ def test_much_work_leaves_the_count_to_xdist_and_says_so(pytester, two_cpus) -> 
     assert any("2 workers [" in line for line in result.outlines)
 
 
+def _edit_data(pytester: pytest.Pytester) -> list[str]:
+    some_file = next(p for p in sorted((pytester.path / "validation").rglob("*")) if p.is_file())
+    some_file.write_bytes(some_file.read_bytes() + b"\n")
+    return []
+
+
 @pytest.mark.parametrize(
     "change",
     [
-        pytest.param(["-k", "test_run"], id="another selection"),
-        pytest.param(["--cache-clear"], id="cache cleared"),
+        pytest.param(lambda pytester: ["-k", "test_run"], id="another selection"),
+        pytest.param(lambda pytester: ["--cache-clear"], id="cache cleared"),
+        pytest.param(_edit_data, id="edited data"),
     ],
 )
-def test_without_a_note_for_this_session_xdist_decides(pytester, two_cpus, change) -> None:
+def test_without_a_note_benchmark_cases_run_in_one_process_on_two_cpus(pytester, two_cpus, change) -> None:
+    """No note for this session: its paths are track modules only, so on 2 CPUs one process (whose helper
+    scores a cold session ahead) rather than two workers."""
     assert run(pytester).ret == 0
-    result = run(pytester, "-n", "auto", *change)
+    result = run(pytester, "-n", "auto", *change(pytester))
     assert result.ret == 0
-    assert _header(result) == []
-    assert any("2 workers [" in line for line in result.outlines)
+    (header,) = _header(result)
+    assert header.startswith("atlbench: -n auto runs in this process: benchmark cases only (1 track module)")
+    assert "no note from an earlier session" in header and header.endswith("-n 2 starts them anyway")
+    assert not any("workers [" in line for line in result.outlines)
 
 
-def test_edited_data_is_another_stamp(pytester, two_cpus) -> None:
-    assert run(pytester).ret == 0
-    some_file = next(p for p in sorted((pytester.path / "validation").rglob("*")) if p.is_file())
-    some_file.write_bytes(some_file.read_bytes() + b"\n")
+def test_without_a_note_xdist_decides_for_other_tests_more_cpus_or_no_cache(
+    pytester, two_cpus, monkeypatch
+) -> None:
+    pytester.makepyfile(test_other="def test_plain():\n    assert 1 + 1 == 2\n")
     result = run(pytester, "-n", "auto")
-    assert _header(result) == []
+    assert result.ret == 0 and _header(result) == []
+    assert any("2 workers [" in line for line in result.outlines)
+    (pytester.path / "test_other.py").unlink()
+    result = run(pytester, "-n", "auto", "-p", "no:cacheprovider")
+    assert result.ret == 0 and _header(result) == []
+    assert any("2 workers [" in line for line in result.outlines)
+    monkeypatch.setattr(xdist.plugin, "pytest_xdist_auto_num_workers", lambda config: 3)
+    result = run(pytester, "-n", "auto")
+    assert result.ret == 0 and _header(result) == []
+    assert any("3 workers [" in line for line in result.outlines)
 
 
 def test_a_session_with_other_tests_leaves_no_note(pytester, two_cpus) -> None:

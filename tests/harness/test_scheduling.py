@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmark.harness.scheduling import declares_track, track_scopes
+from benchmark.harness.scheduling import track_scopes
+from benchmark.harness.trackmodules import declares_track
 from tests.harness.test_plugin import rows, run, tree  # noqa: F401  (tree: the fixture the sessions use)
 
 pytest_plugins = ("pytester",)
