@@ -22,6 +22,7 @@ one usable CPU), e.g. in a pytest-xdist worker, whose execnet threads rule forki
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -57,7 +58,7 @@ class ScoringAhead:
         context = multiprocessing.get_context("fork")
         self._position = context.RawValue("q", position)
         self._process = context.Process(
-            target=_work_backwards, args=(tuple(reversed(work)), self._position), daemon=True
+            target=_work_backwards, args=(tuple(reversed(work)), self._position, os.getpid()), daemon=True
         )
         self._process.start()
 
@@ -72,14 +73,17 @@ class ScoringAhead:
         process.join()
 
 
-def _work_backwards(work: Sequence[Work], position: Any) -> None:
+def _work_backwards(work: Sequence[Work], position: Any, session: int) -> None:
     """The helper: each case's work, until the session has reached the case. Ended (``SIGTERM``), it leaves
-    as if by an exception, through the cache's clean-up."""
+    as if by an exception, through the cache's clean-up. A Ctrl-C, which the terminal sends to the helper
+    too, is the session's to handle (it ends the helper as it finishes); a session that died without
+    ending it (``SIGKILL``) leaves the helper no use: it stops at the next case."""
     child_started()
     signal.signal(signal.SIGTERM, _leave)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     for index, call in work:
-        if position.value >= index:
-            return  # the session is at this case, or past it
+        if position.value >= index or os.getppid() != session:
+            return  # the session is at this case, or past it, or gone
         try:
             call()
         except Exception:  # noqa: BLE001, S112 - the session runs this case itself and reports it

@@ -138,3 +138,21 @@ def test_a_cold_session_starts_the_helper_once_over_the_cases_after_the_first(
     started.clear()
     assert run(pytester, "-n", "0").ret == 0
     assert started == []  # warm: nothing was computed, no helper
+
+
+def test_a_ctrl_c_is_left_to_the_session(tmp_path: Path, forking) -> None:
+    """The terminal sends SIGINT to the helper too: it goes on (no traceback of its own), and the session
+    ends it as it finishes."""
+    import os
+    import signal
+
+    cache = DiskCache(tmp_path)
+    scoring = ahead.ScoringAhead()
+    scoring.start(0, storing(cache, range(1, 30), seconds=0.01))
+    time.sleep(0.05)
+    os.kill(scoring._process.pid, signal.SIGINT)
+    process = scoring._process
+    process.join(60)
+    assert process.exitcode == 0
+    scoring.stop()
+    assert stored(cache, range(1, 30)) == list(range(1, 30))
