@@ -24,7 +24,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from benchmark.core.forked import can_fork, child_started, usable_cpus
@@ -47,18 +47,22 @@ class ScoringAhead:
         if self._position is not None:
             self._position.value = position
 
-    def start(self, position: int, work: Sequence[Work]) -> None:
+    def start(self, position: int, work: Iterable[Work]) -> None:
         """Fork the helper over ``work`` (the benchmark cases after the one at ``position``, in session
-        order), unless one was started already or the conditions above rule it out."""
+        order; taken only when a helper is forked), unless one was started already or the conditions
+        above rule it out."""
         if self.started:
             return
         self.started = True
-        if not work or usable_cpus() < 2 or not can_fork():
+        if usable_cpus() < 2 or not can_fork():
+            return
+        backwards = tuple(reversed(list(work)))
+        if not backwards:
             return
         context = multiprocessing.get_context("fork")
         self._position = context.RawValue("q", position)
         self._process = context.Process(
-            target=_work_backwards, args=(tuple(reversed(work)), self._position, os.getpid()), daemon=True
+            target=_work_backwards, args=(backwards, self._position, os.getpid()), daemon=True
         )
         self._process.start()
 

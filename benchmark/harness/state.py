@@ -71,10 +71,11 @@ class BenchmarkSession:
     computed_elsewhere: float = 0.0  # the workers' computed_seconds(): did the session fill its cache?
     drawing_imported: bool = False  # the controller imported the reports' drawing library (xdist)
     # a cold session's helper that runs its remaining cases from the last one (benchmark.harness.ahead),
-    # the session's items in order, and the disk cache's computing when the current case began
+    # the session's items in order, each one's position by node id, and the disk cache's computing when
+    # the current case began
     ahead: ScoringAhead = field(default_factory=ScoringAhead)
     items: list[pytest.Item] = field(default_factory=list)
-    last_position: int = 0
+    positions: dict[str, int] = field(default_factory=dict)
     computed_before_case: float = 0.0
 
     @property
@@ -105,6 +106,7 @@ class BenchmarkSession:
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.clock["scoring"] = time.time()
         self.items = list(session.items)
+        self.positions = {item.nodeid: index for index, item in enumerate(self.items)}
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: Any) -> None:
@@ -160,13 +162,8 @@ class BenchmarkSession:
                 self._score_ahead(item)
 
     def _position(self, item: pytest.Item) -> int:
-        """Where ``item`` is in the session's order (items run in order; a look-up from the last one)."""
-        start = min(self.last_position, len(self.items) - 1)
-        for index in (*range(start, len(self.items)), *range(0, start)):
-            if self.items[index] is item:
-                self.last_position = index
-                return index
-        return -1
+        """Where ``item`` is in the session's order (-1: not one of its collected items)."""
+        return self.positions.get(item.nodeid, -1)
 
     def _score_ahead(self, item: pytest.Item) -> None:
         """Once a benchmark case computed what the disk cache did not hold (a cold cache), fork the helper
@@ -180,7 +177,7 @@ class BenchmarkSession:
         if position < 0:
             return
         later = ((index, work_of(other)) for index, other in enumerate(self.items) if index > position)
-        self.ahead.start(position, [(index, call) for index, call in later if call is not None])
+        self.ahead.start(position, ((index, call) for index, call in later if call is not None))
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_teardown(self, item: pytest.Item) -> Iterator[None]:

@@ -5,6 +5,7 @@ session starts it once, after the first benchmark case that computed something, 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -122,8 +123,9 @@ def test_a_cold_session_starts_the_helper_once_over_the_cases_after_the_first(
     what it does fills the cache; a warm session starts none."""
     started: list[tuple[int, list[int]]] = []
 
-    def start(self: ahead.ScoringAhead, position: int, work: list[ahead.Work]) -> None:
+    def start(self: ahead.ScoringAhead, position: int, work: Iterable[ahead.Work]) -> None:
         self.started = True
+        work = list(work)  # taken once, as the real start does
         started.append((position, [index for index, _ in work]))
         for _, call in work:
             call()
