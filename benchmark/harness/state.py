@@ -34,6 +34,9 @@ COLLECTED_KEY = "atlbench_collected"  # config.workeroutput[...] = whether the w
 WORK_KEY = "atlbench_case_work_seconds"
 # config.workeroutput[...] = the CPU seconds the worker spent computing values the disk cache did not hold
 COMPUTED_KEY = "atlbench_computed_seconds"
+# config.workeroutput[...] = what the worker's harness had to say (a cache it could not write): the controller
+# prints it with its own messages, once however many workers said it
+MESSAGES_KEY = "atlbench_messages"
 
 
 def session_of(config: pytest.Config) -> BenchmarkSession:
@@ -195,6 +198,7 @@ class BenchmarkSession:
         self.collector.merge_facts(output.get(FACTS_OUTPUT_KEY, []))
         self.case_work += float(output.get(WORK_KEY, 0.0))
         self.computed_elsewhere += float(output.get(COMPUTED_KEY, 0.0))
+        self.messages.extend(m for m in output.get(MESSAGES_KEY, ()) if m not in self.messages)
 
     @pytest.hookimpl(tryfirst=True)  # before junitxml writes its file: the suite properties go in it
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
@@ -206,6 +210,7 @@ class BenchmarkSession:
             self.config.workeroutput[COLLECTED_KEY] = self.benchmark_collected  # type: ignore[attr-defined]
             self.config.workeroutput[WORK_KEY] = self.case_work  # type: ignore[attr-defined]
             self.config.workeroutput[COMPUTED_KEY] = computed_seconds()  # type: ignore[attr-defined]
+            self.config.workeroutput[MESSAGES_KEY] = list(self.messages)  # type: ignore[attr-defined]
             self._freeze_if_only_benchmark_cases()
             return
         self._record_stages(time.time())

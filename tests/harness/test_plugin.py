@@ -175,6 +175,32 @@ def test_a_junit_family_whose_schema_has_no_case_properties_is_said_once(
     assert properties["test_run[Shapes2Figures-Synthetic-Oracle-run01]"]["provider"] == "Synthetic-Oracle"
 
 
+def test_what_a_worker_says_reaches_the_controller_once(pytester: pytest.Pytester, tree: Path) -> None:
+    """A worker's harness message (here: its disk cache could not be written at the session's end) is
+    printed by the controller, once for both workers, and the session still passes."""
+    pytester.makeconftest(
+        """
+import os
+
+from benchmark.harness.session import Harness
+
+
+def _disk_full(self):
+    raise OSError(28, "No space left on device")
+
+
+if os.environ.get("PYTEST_XDIST_WORKER"):  # the workers only: they are processes of their own
+    Harness.scoring_done = _disk_full
+"""
+    )
+    result = run(pytester, "-n", "2")
+    result.assert_outcomes(passed=7)
+    said = [line for line in result.outlines if "could not store computed values" in line]
+    assert said == [
+        "atlbench: could not store computed values in the disk cache: [Errno 28] No space left on device"
+    ]
+
+
 SCORED_LINE = "{} scored (0 unusable) on {}, {} excluded (0 missing), partial weight 0.5, confidence all"
 
 
