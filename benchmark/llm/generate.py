@@ -200,7 +200,7 @@ def prepare(
             "tool": spec["tool"],
             **call.provenance(Path(options.validation_root)),
             "track": options.track,
-            "provider": config.manifest(),
+            "provider": {**config.manifest(), "source": _recorded_path(config.source)},
             "task": task.describe(),
             "options": {
                 **spec["options"],
@@ -209,10 +209,10 @@ def prepare(
                 "timeout": options.timeout,
                 "maxAttempts": options.max_attempts,
                 "trackOptions": {k: _plain(v) for k, v in sorted(options.track_options.items())},
-                "promptTemplate": str(options.prompt_template) if options.prompt_template else None,
+                "promptTemplate": _recorded_path(options.prompt_template),
                 **({"templates": list(options.templates)} if options.templates else {}),
-                "validationRoot": str(options.validation_root),
-                "cacheDir": str(cache_dir),
+                "validationRoot": _recorded_path(options.validation_root),
+                "cacheDir": _recorded_path(cache_dir),
             },
             "budget": {"maxCost": options.max_cost, "maxRequests": options.max_requests},
         }
@@ -225,6 +225,20 @@ def prepare(
         manifest=manifest,
         events=events,
     )
+
+
+def _recorded_path(path: str | Path | None) -> str | None:
+    """A path as a call's manifest records it: relative to the current directory when it lies under it
+    (``generate`` runs from the project, and the manifest is committed with the runs it paid for, so it
+    should not carry one machine's folders, e.g. a worktree's or a home directory's), as given
+    otherwise (a cache or a configuration kept elsewhere is named in full)."""
+    if path is None or str(path) == "":
+        return None
+    given = Path(path)
+    try:
+        return given.absolute().relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return str(given)
 
 
 def _plain(value: Any) -> Any:

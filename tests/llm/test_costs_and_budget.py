@@ -257,6 +257,23 @@ def test_dry_run_prints_requests_tokens_cost_and_context_per_track_and_provider(
     assert "budget: 1 of 3 requests fit within --max-cost 0.01 USD (worst case)" in out
 
 
+def test_a_manifest_records_the_paths_under_the_current_directory_relative_to_it(
+    make_options: Options, llm_server: FakeLLMServer, validation_tree: Path, tmp_path: Path, monkeypatch
+) -> None:
+    """A manifest is committed with the runs it paid for: run from the project, it names the project's
+    configuration, cache and data by their place in it, not by one machine's folders."""
+    monkeypatch.chdir(tmp_path)
+    options = priced(make_options, OPENAI_PRICE)
+    assert generate(options(runs=1, selectors=["Book"])).ok
+    [log] = sorted((validation_tree / "Book2Publication" / "runs" / ".log" / "calls").glob("*.jsonl"))
+    manifest = json.loads(log.read_text().splitlines()[0])
+    assert manifest["provider"]["source"] == "atlbench.toml"
+    assert manifest["options"]["cacheDir"] == "cache"
+    assert manifest["options"]["validationRoot"] == validation_tree.relative_to(tmp_path).as_posix()
+    assert manifest["options"]["promptTemplate"] is None
+    assert str(tmp_path) not in log.read_text().splitlines()[0]
+
+
 def test_the_prompts_that_do_not_fit_are_listed_one_size_a_line_the_largest_first() -> None:
     from dataclasses import replace
 
@@ -305,6 +322,9 @@ def test_each_call_writes_a_manifest_and_events_beside_the_runs_and_results_json
     assert manifest["code"]["gitCommit"] and "openai" in manifest["versions"]
     assert manifest["provider"]["apiKeyEnv"] == "FAKE_OPENAI_KEY" and manifest["provider"]["price"]["date"]
     assert manifest["provider"]["parameters"]["seed"] == 100 and manifest["task"]["promptTemplate"]["sha256"]
+    # the configuration and the cache lie outside the current directory: named in full
+    assert manifest["provider"]["source"] == str(tmp_path / "atlbench.toml")
+    assert manifest["options"]["cacheDir"] == str(tmp_path / "cache")
     run = generation(book_run(validation_tree, run=2))
     assert manifest["prompts"]["Book2Publication run02"] == run["promptSha256"]
     assert [e["event"] for e in events] == ["request", "response", "request", "response", "end"]
