@@ -12,8 +12,6 @@ The cached pyecore objects are shared between callers; treat them as read-only.
 from __future__ import annotations
 
 import hashlib
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -22,6 +20,7 @@ from types import MappingProxyType
 from pyecore.ecore import EObject, EPackage
 
 from benchmark.core.fileio import sha256_file
+from benchmark.core.memo import BoundedMemo
 from benchmark.lang.ecore.errors import MetamodelError
 
 KM3_SUFFIX = ".km3"
@@ -55,8 +54,7 @@ def dependencies_unchanged(dependencies: tuple[tuple[str, str], ...]) -> bool:
         return False
 
 
-_cache: OrderedDict[tuple[str, str], LoadedMetamodel] = OrderedDict()
-_cache_lock = threading.Lock()
+_cache: BoundedMemo[tuple[str, str], LoadedMetamodel] = BoundedMemo(CACHE_SIZE)
 
 
 def _read(path: Path, file: str) -> bytes:
@@ -126,21 +124,14 @@ def load_resource(path: str | Path) -> LoadedMetamodel:
     resolved = Path(path).resolve()
     data = _read(resolved, file)
     key = (str(resolved), hashlib.sha256(data).hexdigest())
-    with _cache_lock:
-        cached = _cache.get(key)
-        if cached is not None:
-            _cache.move_to_end(key)
+    cached = _cache.get(key)
     if cached is not None and dependencies_unchanged(cached.dependencies):
         return cached if cached.file == file else replace(cached, file=file)
     loaded = _load_uncached(file, resolved, data)
-    with _cache_lock:
-        _cache[key] = loaded
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
+    _cache.put(key, loaded)
     return loaded
 
 
 def clear_cache() -> None:
     """Forget every cached load (tests that mutate loaded objects, long sessions)."""
-    with _cache_lock:
-        _cache.clear()
+    _cache.clear()

@@ -5,13 +5,12 @@ heavy; :func:`run_baseline` loads the two metamodels and runs one."""
 from __future__ import annotations
 
 import importlib
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchmark.core.errors import ConfigurationError
+from benchmark.core.memo import BoundedMemo
 
 if TYPE_CHECKING:
     from benchmark.lang.ecore.loader import LoadedMetamodel
@@ -81,8 +80,9 @@ def _named(document: dict[str, Any], transformation: str | None) -> dict[str, An
 
 #: loaded pairs of views kept (each baseline of a session runs on the same variants' views)
 VIEW_LOADS_SIZE = 16
-_view_loads: OrderedDict[tuple[str, ...], tuple[LoadedMetamodel, LoadedMetamodel]] = OrderedDict()
-_view_loads_lock = threading.Lock()
+_view_loads: BoundedMemo[tuple[str, ...], tuple[LoadedMetamodel, LoadedMetamodel]] = BoundedMemo(
+    VIEW_LOADS_SIZE
+)
 
 
 def _load_views(source: MetamodelView, target: MetamodelView) -> tuple[LoadedMetamodel, LoadedMetamodel]:
@@ -97,11 +97,9 @@ def _load_views(source: MetamodelView, target: MetamodelView) -> tuple[LoadedMet
 
     files = [(role, view.name, ecore_text(view)) for role, view in (("source", source), ("target", target))]
     key = tuple(part for file in files for part in file)
-    with _view_loads_lock:
-        loaded = _view_loads.get(key)
-        if loaded is not None:
-            _view_loads.move_to_end(key)
-            return loaded
+    loaded = _view_loads.get(key)
+    if loaded is not None:
+        return loaded
     with tempfile.TemporaryDirectory(prefix="atlbench-variant-") as folder:
         paths = []
         for role, stem, text in files:
@@ -110,8 +108,5 @@ def _load_views(source: MetamodelView, target: MetamodelView) -> tuple[LoadedMet
             path.write_text(text, encoding="utf-8")
             paths.append(path)
         loaded = (load_resource(paths[0]), load_resource(paths[1]))
-    with _view_loads_lock:
-        _view_loads[key] = loaded
-        while len(_view_loads) > VIEW_LOADS_SIZE:
-            _view_loads.popitem(last=False)
+    _view_loads.put(key, loaded)
     return loaded

@@ -20,8 +20,6 @@ or a study's own metamodel with the same classes and features under its own nsUR
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -32,6 +30,7 @@ from lxml import etree
 
 from benchmark.core.errors import BenchmarkError, InputFormatError
 from benchmark.core.fileio import MAX_RUN_FILE_BYTES, read_bytes_capped
+from benchmark.core.memo import BoundedMemo
 from benchmark.core.xmlguard import check_xml_prolog, parse_xml_recovering, parse_xml_safely
 from benchmark.lang.ecore.pyecore_loading import load_ecore_data, load_instance_data
 from benchmark.tracks.roundtrip.models.ecore_io import packages_from_pyecore
@@ -205,8 +204,7 @@ def read_model_data(data: bytes, file: str, kind: ModelKind, tree: etree._Elemen
 # same answer at every k, among a case's stage evaluations, which are scored one after the other), and
 # such a reading depends on nothing but the bytes (its file is only named)
 ANSWER_MEMO_SIZE = 32
-_answers: OrderedDict[tuple[ModelKind, bytes], ReadModel] = OrderedDict()
-_answers_lock = threading.Lock()
+_answers: BoundedMemo[tuple[ModelKind, bytes], ReadModel] = BoundedMemo(ANSWER_MEMO_SIZE)
 
 
 def read_answer_data(data: bytes, file: str, kind: ModelKind) -> ReadModel:
@@ -215,26 +213,19 @@ def read_answer_data(data: bytes, file: str, kind: ModelKind) -> ReadModel:
     line is ``answer.start_line`` of the answer (the JSON report says so). An answer with the same bytes as
     one read to a loadable model shortly before is that reading again (under its own file name)."""
     key = (kind, data)
-    with _answers_lock:
-        found = _answers.get(key)
-        if found is not None:
-            _answers.move_to_end(key)
+    found = _answers.get(key)
     if found is not None:
         return replace(found, file=file)
     read = _read_answer_data(data, file, kind)
     if read.loadable:
         kept = replace(read, answer=replace(read.answer, tree=None)) if read.answer is not None else read
-        with _answers_lock:
-            _answers[key] = kept
-            while len(_answers) > ANSWER_MEMO_SIZE:
-                _answers.popitem(last=False)
+        _answers.put(key, kept)
     return read
 
 
 def clear_answer_memo() -> None:
     """Forget the answers read (benchmarks timing a reading)."""
-    with _answers_lock:
-        _answers.clear()
+    _answers.clear()
 
 
 def _read_answer_data(data: bytes, file: str, kind: ModelKind) -> ReadModel:

@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-import threading
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -32,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from benchmark.core.errors import InputFormatError
+from benchmark.core.memo import BoundedMemo
 from benchmark.core.metrics import ratio
 from benchmark.tracks.roundtrip.models.lines import CanonicalLine, has_schema_image
 from benchmark.tracks.roundtrip.reading.models import (
@@ -298,8 +298,9 @@ def score_lines(
 
 # -- reference models, read once per content -------------------------------------------------------------
 REFERENCE_CACHE_SIZE = 1024
-_references: OrderedDict[tuple[str, str, str, str], tuple[CanonicalLine, ...]] = OrderedDict()
-_references_lock = threading.Lock()
+_references: BoundedMemo[tuple[str, str, str, str], tuple[CanonicalLine, ...]] = BoundedMemo(
+    REFERENCE_CACHE_SIZE
+)
 
 
 def reference(path: str | Path, kind: ModelKind) -> tuple[str, tuple[CanonicalLine, ...]]:
@@ -322,18 +323,13 @@ def reference(path: str | Path, kind: ModelKind) -> tuple[str, tuple[CanonicalLi
     # the absolute path, not the resolved one: resolving costs a system call per folder on every call, and
     # two spellings of one file (a symbolic link) only cost a second entry
     key = (kind.name, kind.ns_uri, os.path.abspath(file), digest)
-    with _references_lock:
-        cached = _references.get(key)
-        if cached is not None:
-            _references.move_to_end(key)
-            return digest, cached
+    cached = _references.get(key)
+    if cached is not None:
+        return digest, cached
     read = read_model_data(data, file, kind)
     if not read.loadable:
         raise InputFormatError(f"reference model is not loadable: {read.load_error}", file=file)
-    with _references_lock:
-        _references[key] = read.lines
-        while len(_references) > REFERENCE_CACHE_SIZE:
-            _references.popitem(last=False)
+    _references.put(key, read.lines)
     return digest, read.lines
 
 
@@ -356,8 +352,7 @@ def score(
 
 def clear_reference_cache() -> None:
     """Forget every cached reference model, and the answers read (benchmarks, long sessions)."""
-    with _references_lock:
-        _references.clear()
+    _references.clear()
     clear_answer_memo()
 
 
