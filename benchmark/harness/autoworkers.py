@@ -114,7 +114,7 @@ def command_without_workers(args: Iterable[str]) -> list[str]:
         elif arg.startswith("--numprocesses=") or (arg.startswith("-n") and not arg.startswith("--")):
             continue
         elif _display_only(arg):
-            skip = _DISPLAY_OPTIONS.get(arg, False) and arg != "-r"
+            skip = _DISPLAY_OPTIONS.get(arg, False)  # a value in the next argument: --tb short, -r fE
         else:
             kept.append(arg)
     return kept
@@ -128,7 +128,7 @@ def _display_only(arg: str) -> bool:
     if arg.startswith("-r") and not arg.startswith("--"):
         return True
     name = arg.split("=", 1)[0]
-    return name in _DISPLAY_OPTIONS and name != "-r"
+    return name in _DISPLAY_OPTIONS
 
 
 def _files_stamp(roots: Iterable[Path]) -> list[list[Any]]:

@@ -129,6 +129,7 @@ def test_the_variable_wins(pytester, two_cpus, monkeypatch) -> None:
     [
         (["cases", "-n", "auto", "-q"], ["cases"]),
         (["cases", "-vv", "--tb", "short", "-rfE", "--color=yes", "--durations", "5"], ["cases"]),
+        (["-r", "fE", "cases", "-q"], ["cases"]),
         (["cases", "--quiet", "--no-header", "--tb=line", "-x"], ["cases", "-x"]),
         (["cases", "-qx", "-k", "q"], ["cases", "-qx", "-k", "q"]),  # -x changes the work: kept
         (["cases", "-nauto"], ["cases"]),
