@@ -9,13 +9,19 @@ waits. The report then hands it the statistics (:meth:`Drawer.draw`), computes t
 and the drill-down itself meanwhile, and takes the figures (:meth:`Drawer.figures`), which the drawer
 draws side by side in processes it forks (:func:`benchmark.core.forked.run_forked`), with the cyclic
 collector paused, as the report would. Figures are pure functions of the statistics, so they are the same
-to the byte whichever process draws them. A drawer that is never used ends when this process does (its
-pipe closes); no drawer is forked where forking is unsafe or pointless
+to the byte whichever process draws them. No drawer is forked where forking is unsafe or pointless
 (:func:`benchmark.core.forked.can_fork`, one usable CPU).
+
+The drawer is this process's child, and only this process can reap it. When the report is written here,
+taking the figures reaps it; when a process forked to write the track's report took it (a session of
+several tracks writes each track's report in its own process, :mod:`benchmark.reports`), that process
+cannot, so this one ends and reaps the drawer it prepared as it exits (:func:`end_prepared`), or when the
+next session prepares another: no drawer outlives the session's process, running or as a zombie.
 """
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing
 import os
 from typing import Any
@@ -38,6 +44,7 @@ def prepare(session: object) -> None:
         stale.end()
     if usable_cpus() >= 2 and can_fork():
         _drawer = (session, Drawer())
+        _end_at_exit()
 
 
 def take(session: object) -> Drawer | None:
@@ -51,11 +58,34 @@ def take(session: object) -> Drawer | None:
     return drawer
 
 
+def end_prepared() -> None:
+    """End the drawer :func:`prepare` forked, if this process still holds it, and reap it: at exit, it
+    has either drawn a report for a process forked to write it (which could not reap it) or was never
+    used."""
+    if _drawer is None or _drawer[1].parent != os.getpid():
+        return  # none, or a forked process's inherited copy: the drawer is its sibling, not its child
+    drawer = take(None)
+    if drawer is not None:
+        drawer.end()
+
+
+_registered = False
+
+
+def _end_at_exit() -> None:
+    """Register :func:`end_prepared` to run at exit, once per process."""
+    global _registered
+    if not _registered:
+        atexit.register(end_prepared)
+        _registered = True
+
+
 class Drawer:
     """The forked drawer, from this process's side."""
 
     def __init__(self) -> None:
         here, there = multiprocessing.Pipe()
+        self.parent = os.getpid()
         self.pid = os.fork()
         if self.pid == 0:  # the drawer: never returns into the code that forked it
             try:

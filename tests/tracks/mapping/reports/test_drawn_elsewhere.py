@@ -75,6 +75,49 @@ def test_a_drawer_left_by_another_session_is_ended_not_used(forking):
     fresh.end()
 
 
+def test_a_drawer_a_forked_report_writer_used_is_reaped_by_the_process_that_prepared_it(
+    small_results, forking
+):
+    """A session of several tracks writes the mapping report in a forked process: it takes the drawer
+    but cannot reap it (the drawer is its sibling); the session's process does, as it exits."""
+    stats = stats_of(small_results)
+    drawer.prepare("session")
+    pid = drawer._drawer[1].pid
+    writer = os.fork()
+    if writer == 0:  # the forked report writer
+        code = 1
+        try:
+            used = drawer.take("session")
+            code = 0 if used is not None and used.draw(stats) and used.figures() is not None else 2
+        finally:
+            os._exit(code)
+    assert os.waitstatus_to_exitcode(os.waitpid(writer, 0)[1]) == 0
+    drawer.end_prepared()  # what runs at exit
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # reaped: neither running nor a zombie
+
+
+def test_the_drawer_is_ended_at_exit_by_the_process_that_prepared_it_only(
+    small_results, forking, monkeypatch
+):
+    registered = []
+    monkeypatch.setattr(drawer, "_registered", False)
+    monkeypatch.setattr(drawer.atexit, "register", registered.append)
+    drawer.prepare("session")
+    assert registered == [drawer.end_prepared]
+    child = os.fork()
+    if child == 0:  # a process forked since, exiting: the drawer is not its to end
+        try:
+            drawer.end_prepared()
+        finally:
+            os._exit(0)
+    os.waitpid(child, 0)
+    prepared = drawer.take("session")
+    assert prepared is not None
+    assert prepared.draw(stats_of(small_results))
+    assert prepared.figures() is not None  # still there to draw
+
+
 def test_no_drawer_where_forking_is_unsafe(monkeypatch):
     ended(drawer.take(None))
     monkeypatch.setattr(drawer, "can_fork", lambda: False)
