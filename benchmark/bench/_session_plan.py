@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmark.core.errors import ConfigurationError
+from benchmark.stats.median_interval import median_interval
 
 #: The rows: ``pytest cases`` (every track) and each track's module alone.
 ROWS = {
@@ -152,6 +153,20 @@ def _wall(runs: list[Timed]) -> str:
     return f"{median(walls):.2f}{spread}"
 
 
+def paired_ratio(this: Sequence[Timed], other: Sequence[Timed]) -> str:
+    """The median of the pairs' wall-time ratios (the i-th session of ``this`` over the i-th of ``other``,
+    run in turn: a drift of the machine's speed weighs on both), and from 5 pairs on, in brackets, the
+    interval of two of the ratios that holds their median with at least 90 % confidence
+    (:func:`benchmark.stats.median_interval.median_interval`): a ratio whose interval holds 1 is within
+    the noise."""
+    pairs = zip(this, other, strict=False)  # a bench line runs as many sessions of each; a table may not
+    ratios = [a.seconds / b.seconds for a, b in pairs if b.seconds > 0]
+    if not ratios:
+        return "-"
+    interval = median_interval(ratios)
+    return f"{median(ratios):.2f}" + (f" [{interval[0]:.2f}-{interval[1]:.2f}]" if interval else "")
+
+
 def _started(asked: str, by_side: dict[str, list[Timed]], sides: Sequence[str]) -> str:
     """The -n value, with the workers its sessions started when that was decided at run time (``auto``:
     ``auto (2)``, or ``auto (0)`` in one process), per checkout when they differ (``auto (0; abc1234: 2)``,
@@ -170,8 +185,9 @@ def _started(asked: str, by_side: dict[str, list[Timed]], sides: Sequence[str]) 
 
 
 def summary_rows(measurements: Measurements, sides: Sequence[str]) -> tuple[list[str], list[list[str]]]:
-    """The main table: per key, each checkout's median wall seconds [min-max] and CPU seconds, the ratio
-    of the first checkout's median to the second's, and the load average around the key's sessions."""
+    """The main table: per key, each checkout's median wall seconds [min-max] and CPU seconds, the first
+    checkout's time over the second's (:func:`paired_ratio`), and the load average around the key's
+    sessions."""
     headers = ["scale", "command", "-n", "disk cache", "cases"]
     for side in sides:
         headers += [f"{side}: wall s", f"{side}: CPU s"]
@@ -187,8 +203,7 @@ def summary_rows(measurements: Measurements, sides: Sequence[str]) -> tuple[list
             mine = by_side.get(side, [])
             line += [_wall(mine) if mine else "-", f"{median([t.cpu for t in mine]):.1f}" if mine else "-"]
         if len(sides) == 2:
-            a, b = (median([t.seconds for t in by_side.get(s, [])]) for s in sides)
-            line.append(f"{a / b:.2f}" if by_side.get(sides[0]) and by_side.get(sides[1]) else "-")
+            line.append(paired_ratio(*(by_side.get(side, []) for side in sides)))
         loads = [t.load for t in runs]
         line.append(f"{loads[0][0]:.1f}-{loads[-1][1]:.1f}" if loads else "-")
         line.append(",".join(sorted({str(t.status) for t in runs})))

@@ -123,6 +123,19 @@ def test_the_table_gives_medians_the_spread_the_ratio_and_the_load() -> None:
     assert line["cases"] == "100" and line["exit"] == "0"
 
 
+def test_the_ratio_is_the_pairs_median_with_its_interval_from_five_pairs_on() -> None:
+    key = Key(1, "mapping", "0", "cold")
+    this = [timed(s, 141) for s in (3.0, 3.3, 2.9, 3.6, 3.1)]
+    other = [timed(s, 141) for s in (3.0, 3.0, 3.2, 3.0, 3.1)]  # ratios 1.0, 1.1, 0.906, 1.2, 1.0
+    headers, rows = summary_rows({key: {"this": this, "abc1234": other}}, ["this", "abc1234"])
+    assert dict(zip(headers, rows[0], strict=True))["this / abc1234"] == "1.00 [0.91-1.20]"
+    # pairs, not medians: the drift of the machine's speed from pair to pair cancels out
+    drifting = [timed(s, 141) for s in (2.0, 4.0, 6.0, 8.0, 10.0)]
+    half = [timed(s / 2, 141) for s in (2.0, 4.0, 6.0, 8.0, 10.0)]
+    headers, rows = summary_rows({key: {"this": drifting, "abc1234": half}}, ["this", "abc1234"])
+    assert dict(zip(headers, rows[0], strict=True))["this / abc1234"] == "2.00 [2.00-2.00]"
+
+
 def test_the_workers_auto_started_are_shown_beside_it() -> None:
     def started(*counts: int | None) -> list[Timed]:
         return [Timed(3.0, 0, [], {}, cpu=3.0, cases=10, workers=c) for c in counts]
