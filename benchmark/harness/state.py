@@ -80,6 +80,8 @@ class BenchmarkSession:
     items: list[pytest.Item] = field(default_factory=list)
     positions: dict[str, int] = field(default_factory=dict)
     computed_before_case: float = 0.0
+    # why the session ended before its last benchmark case (Ctrl-C, -x): it then writes no report
+    stopped: str | None = None
 
     @property
     def is_controller(self) -> bool:
@@ -214,19 +216,28 @@ class BenchmarkSession:
             self._freeze_if_only_benchmark_cases()
             return
         self._record_stages(time.time())
-        problems = self.collector.problems()
-        if problems:
-            self.failures.append(
-                "the count table is incomplete: rows were lost between the cases and the controller"
+        self.stopped = self._stopped_early(session)
+        rows: list[Any] = []
+        if self.stopped is not None:  # no report of the cases that ran (a worker may not have sent its rows)
+            self.messages.append(
+                f"atlbench: {self.stopped}: no results, table or report written (the reports folder keeps "
+                "what it held), as a report of the cases that ran would read as the whole study's; run the "
+                "session to its end for them (the values it computed are in the disk cache)"
             )
-            self.failures.extend(f"  {problem}" for problem in problems)
-        # the cases whose row was lost are error rows of their track: the tables list them as excluded
-        rows = self.collector.rows + self.harness.lost_rows(_case_ids(self.collector.lost()))
-        if self.benchmark_seen and not rows and not problems:
-            self.failures.append(
-                "atlbench: this benchmark session scored no run (no run case was collected or all were "
-                "deselected); a session that measures nothing fails"
-            )
+        else:
+            problems = self.collector.problems()
+            if problems:
+                self.failures.append(
+                    "the count table is incomplete: rows were lost between the cases and the controller"
+                )
+                self.failures.extend(f"  {problem}" for problem in problems)
+            # the cases whose row was lost are error rows of their track: the tables list them as excluded
+            rows = self.collector.rows + self.harness.lost_rows(_case_ids(self.collector.lost()))
+            if self.benchmark_seen and not rows and not problems:
+                self.failures.append(
+                    "atlbench: this benchmark session scored no run (no run case was collected or all were "
+                    "deselected); a session that measures nothing fails"
+                )
         if rows:
             for check in (self.harness.missing_check, self.harness.track_checks):
                 messages, failures = check(rows)
@@ -255,6 +266,24 @@ class BenchmarkSession:
         self._leave_note_for_auto_workers(session, rows)
         self.clock["terminal summary and teardown"] = time.time()
         self._freeze_if_only_benchmark_cases()
+
+    def _stopped_early(self, session: pytest.Session) -> str | None:
+        """Why the session ended before its last selected benchmark case, or ``None``: interrupted
+        (Ctrl-C), or stopped by ``-x``/``--maxfail``, ``--stepwise`` or xdist. A session that stopped
+        after its last benchmark case (``-x`` and a failing test after them) is complete."""
+        if not (self.benchmark_seen or self.benchmark_collected):
+            return None
+        if session.exitstatus == pytest.ExitCode.INTERRUPTED:
+            reason = "interrupted"
+        elif session.shouldfail or session.shouldstop:
+            reason = str(session.shouldfail or session.shouldstop)
+        else:
+            return None
+        selected = sum(TRACK_MARKER in item.keywords for item in self.items)  # none known under xdist
+        if selected and self.cases_reported >= selected:
+            return None
+        of = f" of {selected:,}" if selected else ""
+        return f"the session stopped after {self.cases_reported:,}{of} benchmark cases ({reason})"
 
     def _scoring_done(self) -> None:
         """The tracks store what they kept back for later cases (in each process that ran cases). The
@@ -313,6 +342,8 @@ class BenchmarkSession:
             if self.written:
                 names = ", ".join(p.name for p in self.written)
                 write(f"\nreports written to {self.harness.options.reports_dir}: {names}")
+        elif self.stopped is not None:
+            terminalreporter.write_sep("-", "atlbench")  # the message says why, below
         elif self.collector.seen:
             terminalreporter.write_sep("-", "atlbench")
             write("atlbench: benchmark cases ran but none recorded a row; no table printed.")

@@ -52,8 +52,9 @@ def tree(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Path:
     return root
 
 
-def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
-    """An in-process session (fast); xdist still starts real worker processes for ``-n 2``."""
+def run(pytester: pytest.Pytester, *args: str, **options: bool) -> pytest.RunResult:
+    """An in-process session (fast); xdist still starts real worker processes for ``-n 2``. ``options``:
+    pytester's own (``no_reraise_ctrlc``)."""
     return pytester.runpytest(
         "-p",
         "benchmark.harness.plugin",
@@ -64,6 +65,7 @@ def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
         "--baseline",
         "none",
         *args,
+        **options,
     )
 
 
@@ -429,6 +431,53 @@ def test_nothing_selected_says_so(pytester: pytest.Pytester, tree: Path) -> None
     result = run(pytester, "-k", "NoSuchTransformation")
     result.stdout.fnmatch_lines(["*no benchmark case ran in this session*"])
     assert not (pytester.path / "reports" / "results.json").exists()
+
+
+INTERRUPT_AFTER_THE_FIRST_RUN = """
+import pytest
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_logreport(report):
+    if report.when == "teardown" and "test_run" in report.nodeid:
+        raise KeyboardInterrupt  # Ctrl-C once the first run case is done
+"""
+
+
+def test_an_interrupted_session_writes_no_report_and_leaves_the_last_ones(
+    pytester: pytest.Pytester, tree: Path
+) -> None:
+    assert run(pytester, "-n", "0").ret == 0
+    last = {path.name: path.read_bytes() for path in (pytester.path / "reports").iterdir()}
+    assert "results.json" in last and "summary.md" in last
+    pytester.makeconftest(INTERRUPT_AFTER_THE_FIRST_RUN)
+    result = run(pytester, "-n", "0", no_reraise_ctrlc=True)
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(
+        [
+            "atlbench: the session stopped after 3 of 7 benchmark cases (interrupted): no results, table or "
+            "report written (the reports folder keeps what it held)*"
+        ]
+    )
+    assert "Per provider" not in result.stdout.str() and "reports written" not in result.stdout.str()
+    assert {path.name: path.read_bytes() for path in (pytester.path / "reports").iterdir()} == last
+
+
+def test_a_session_stopped_by_x_reports_only_when_every_benchmark_case_ran(
+    pytester: pytest.Pytester, tree: Path
+) -> None:
+    pytester.makepyfile(test_a_fails="def test_fails():\n    assert False\n")
+    before = run(pytester, "-n", "0", "-x")  # the failing test runs first: no benchmark case after it
+    assert before.ret == pytest.ExitCode.TESTS_FAILED
+    before.stdout.fnmatch_lines(
+        ["atlbench: the session stopped after 0 of 7 benchmark cases (stopping after 1 fail*"]
+    )
+    assert not (pytester.path / "reports").exists()
+    (pytester.path / "test_a_fails.py").rename(pytester.path / "test_z_fails.py")
+    after = run(pytester, "-n", "0", "-x")  # it runs last: the benchmark cases all ran
+    assert after.ret == pytest.ExitCode.TESTS_FAILED
+    after.assert_outcomes(passed=7, failed=1)
+    assert "stopped after" not in after.stdout.str()
+    assert (pytester.path / "reports" / "results.json").exists()
 
 
 def test_options_from_the_ini_file_are_relative_to_it(
