@@ -37,6 +37,9 @@ COMPUTED_KEY = "atlbench_computed_seconds"
 # config.workeroutput[...] = what the worker's harness had to say (a cache it could not write): the controller
 # prints it with its own messages, once however many workers said it
 MESSAGES_KEY = "atlbench_messages"
+# config.workeroutput[...] = the benchmark cases the worker collected (every worker collects the session's
+# cases): what the controller, which collects none, checks a session stopped early against
+SELECTED_KEY = "atlbench_selected_cases"
 
 
 def session_of(config: pytest.Config) -> BenchmarkSession:
@@ -80,8 +83,10 @@ class BenchmarkSession:
     items: list[pytest.Item] = field(default_factory=list)
     positions: dict[str, int] = field(default_factory=dict)
     computed_before_case: float = 0.0
-    # why the session ended before its last benchmark case (Ctrl-C, -x): it then writes no report
+    # why the session ended before its last benchmark case (Ctrl-C, -x): it then writes no report; the
+    # benchmark cases the workers collected (the controller collects none)
     stopped: str | None = None
+    selected_in_workers: int = 0
 
     @property
     def is_controller(self) -> bool:
@@ -201,6 +206,7 @@ class BenchmarkSession:
         self.case_work += float(output.get(WORK_KEY, 0.0))
         self.computed_elsewhere += float(output.get(COMPUTED_KEY, 0.0))
         self.messages.extend(m for m in output.get(MESSAGES_KEY, ()) if m not in self.messages)
+        self.selected_in_workers = max(self.selected_in_workers, int(output.get(SELECTED_KEY, 0)))
 
     @pytest.hookimpl(tryfirst=True)  # before junitxml writes its file: the suite properties go in it
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
@@ -213,6 +219,7 @@ class BenchmarkSession:
             self.config.workeroutput[WORK_KEY] = self.case_work  # type: ignore[attr-defined]
             self.config.workeroutput[COMPUTED_KEY] = computed_seconds()  # type: ignore[attr-defined]
             self.config.workeroutput[MESSAGES_KEY] = list(self.messages)  # type: ignore[attr-defined]
+            self.config.workeroutput[SELECTED_KEY] = self._selected()  # type: ignore[attr-defined]
             self._freeze_if_only_benchmark_cases()
             return
         self._record_stages(time.time())
@@ -279,11 +286,15 @@ class BenchmarkSession:
             reason = str(session.shouldfail or session.shouldstop)
         else:
             return None
-        selected = sum(TRACK_MARKER in item.keywords for item in self.items)  # none known under xdist
+        selected = self._selected() or self.selected_in_workers  # unknown: workers ended without a word
         if selected and self.cases_reported >= selected:
             return None
         of = f" of {selected:,}" if selected else ""
         return f"the session stopped after {self.cases_reported:,}{of} benchmark cases ({reason})"
+
+    def _selected(self) -> int:
+        """The benchmark cases this process collected (none in an xdist controller)."""
+        return sum(TRACK_MARKER in item.keywords for item in self.items)
 
     def _scoring_done(self) -> None:
         """The tracks store what they kept back for later cases (in each process that ran cases). The

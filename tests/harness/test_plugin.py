@@ -480,6 +480,18 @@ def test_a_session_stopped_by_x_reports_only_when_every_benchmark_case_ran(
     assert (pytester.path / "reports" / "results.json").exists()
 
 
+def test_under_xdist_x_reports_when_the_workers_ran_every_benchmark_case(
+    pytester: pytest.Pytester, tree: Path
+) -> None:
+    """xdist ends a session stopped by -x as interrupted, and its controller collects nothing: the workers
+    say how many benchmark cases they collected."""
+    pytester.makepyfile(test_z_fails="def test_fails():\n    assert False\n")
+    after = run(pytester, "-n", "1", "-x", no_reraise_ctrlc=True)
+    after.assert_outcomes(passed=7, failed=1)
+    assert "stopped after" not in after.stdout.str()
+    assert (pytester.path / "reports" / "results.json").exists()
+
+
 def test_options_from_the_ini_file_are_relative_to_it(
     pytester: pytest.Pytester, tree: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
