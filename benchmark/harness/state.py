@@ -283,7 +283,8 @@ class BenchmarkSession:
         if session.exitstatus == pytest.ExitCode.INTERRUPTED:
             reason = "interrupted"
         elif session.shouldfail or session.shouldstop:
-            reason = str(session.shouldfail or session.shouldstop)
+            said = session.shouldfail or session.shouldstop  # pytest's, xdist's or a plugin's words, or True
+            reason = said if isinstance(said, str) else "stopped"
         else:
             return None
         selected = self._selected() or self.selected_in_workers  # unknown: workers ended without a word

@@ -4,8 +4,8 @@ Timings on a shared machine are skewed and drift with its load, so the benchmark
 the ratios of sessions run in turn (pairs) and quotes their median. Whether such a median differs from 1 is
 read from the interval between the k-th smallest and the k-th largest of the n values: it holds the
 population median unless at least n - k + 1 values fall on one side of it, which for independent values of
-any continuous distribution has probability 2 P(B <= k - 1), B ~ Binomial(n, 1/2) (the sign test's
-interval; Conover, *Practical Nonparametric Statistics*, 3.2). The coverage is exact, in steps: with 5 values
+any continuous distribution has probability 2 P(B <= k - 1), B ~ Binomial(n, 1/2) (the interval that
+inverts the sign test). The coverage is exact, in steps: with 5 values
 the whole range holds the median with 93.75 % confidence, and no narrower interval reaches 90 %.
 """
 
