@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,6 +32,8 @@ from benchmark.core.options import Option
 from benchmark.core.rows import STATUS_ERROR, STUDY_TEMPLATE, Facts, Row
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from benchmark.core.results import Results, TrackSection
 
 
@@ -119,6 +121,41 @@ class HtmlPart:
 
 
 @dataclass(frozen=True)
+class PairedData:
+    """Two sets of a track's rows as a paired comparison of its headline reads them
+    (:meth:`Track.paired`): the ``units`` both sides measured (transformations, constraints, round-trip
+    pairs), each side's count vectors per unit (``first[t]``: an array ``(runs, k)``, one row per run on
+    unit ``t``) and the ``statistic`` that maps summed vectors ``(P, k)`` to the headline (one value per
+    row): applied to a side's vectors summed over every unit and run it gives that side's headline."""
+
+    units: tuple[str, ...]
+    first: tuple[np.ndarray, ...]
+    second: tuple[np.ndarray, ...]
+    statistic: Callable[[np.ndarray], np.ndarray]
+
+    @classmethod
+    def of(
+        cls,
+        first: Iterable[tuple[str, Sequence[float]]],
+        second: Iterable[tuple[str, Sequence[float]]],
+        statistic: Callable[[np.ndarray], np.ndarray],
+    ) -> PairedData | None:
+        """From each side's ``(unit, vector)`` entries (one per run and unit: a unit's entries are its
+        runs), on the units both sides have, in sorted order; ``None`` when they share none."""
+        import numpy as np
+
+        sides: list[dict[str, list[Sequence[float]]]] = [{}, {}]
+        for side, entries in zip(sides, (first, second), strict=True):
+            for unit, vector in entries:
+                side.setdefault(unit, []).append(vector)
+        units = tuple(sorted(sides[0].keys() & sides[1].keys()))
+        if not units:
+            return None
+        arrays = [tuple(np.array(side[u], dtype=float) for u in units) for side in sides]
+        return cls(units, arrays[0], arrays[1], statistic)
+
+
+@dataclass(frozen=True)
 class TrackReport:
     """What a track's report writer produced: the files, in a fixed order, its part of the page, and the
     lines ``atlbench report`` prints about it (headline figures with their intervals, excluded runs)."""
@@ -155,6 +192,8 @@ class Track(ABC):
     headline_name: str = "score"
     #: the track's own spelling of ``--min-score NAME:PROVIDER=X`` (``--min-f1 PROVIDER=X``), if any
     min_score_alias: str | None = None
+    #: what one unit of its paired comparisons is (:meth:`paired`), in the singular: ``transformation``
+    unit_name: str = "task"
 
     def __init__(self, context: TrackContext) -> None:
         self.context = context
@@ -267,6 +306,14 @@ class Track(ABC):
         rows' :attr:`~benchmark.core.rows.Row.series` (the provider, with its prompt template when that is
         not the study's); the prompt-sensitivity report reads it per template and per repetition."""
         return {}
+
+    def paired(self, first: Sequence[Row], second: Sequence[Row]) -> PairedData | None:
+        """Two sets of rows (a provider's runs under two prompt templates, say) as one paired comparison of
+        the headline: the units both measured and each side's count vectors on them
+        (:class:`PairedData`), ``None`` when they share no unit. The report kit computes Δ, its interval,
+        its test and its minimum detectable effect from it (:mod:`benchmark.stats.paired`). Default: the
+        track has no paired comparison."""
+        return None
 
     def incomparable(self, now: Mapping[str, Any], before: Mapping[str, Any]) -> str | None:
         """Why two sessions run with these options (:meth:`options_json`) must not be given a drop verdict

@@ -221,11 +221,11 @@ class Harness:
             track = self.track(section.track)
             kept = self._summaries
             if kept is not None and kept[0] is results and kept[1] == verbose and track.name in kept[2]:
-                lines = list(kept[2][track.name])
+                lines = list(kept[2][track.name])  # with its "Read this first" and prompt sensitivity
             else:
                 lines = track.summary_lines(results, section, verbose)
-            found = sensitivity(track, section.rows)
-            lines += terminal_lines(found) if found is not None else []
+                found = sensitivity(track, section.rows)
+                lines += terminal_lines(found) if found is not None else []
             skipped = self.collection(section.track).skipped
             if verbose:
                 lines += [f"skipped {item.path}: {item.reason}" for item in skipped]

@@ -13,7 +13,7 @@ files.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -113,12 +113,17 @@ def write_session_reports(
     for index, section in enumerate(sections):
         report, found, summary = done[index]
         track = tracks[section.track]
-        if summaries is not None and summary is not None:
-            summaries[track.name] = summary
         if found is not None:
             sensitive.append(found)
             lines = (*report.lines, *sensitivity.terminal_lines(found))
             report = replace(report, html=sensitivity.with_section(report.html, found), lines=lines)
+        if summaries is not None and summary is not None:
+            read_first = read_first_lines(report.html.notes if report.html else ())
+            summaries[track.name] = [
+                *read_first,
+                *summary,
+                *(sensitivity.terminal_lines(found) if found is not None else []),
+            ]
         for path in report.paths:
             if path.name in owners or path.name in (RESULTS_JSON, INDEX_HTML, *sensitivity.FILE_NAMES):
                 other = owners.get(path.name, "the harness")
@@ -136,8 +141,16 @@ def write_session_reports(
     return paths
 
 
+def read_first_lines(notes: Sequence[str]) -> list[str]:
+    """The notes of a track's "Read this first" (what its comparisons can detect, what its figures cannot
+    show) at the head of its terminal tables, as on the page."""
+    if not notes:
+        return []
+    return ["Read this first:", *(f"  - {note}" for note in notes), ""]
+
+
 def _defaults(track: Track) -> dict[str, Any]:
     return {option.dest: option.convert(option.default, Path.cwd()) for option in track.report_options}
 
 
-__all__ = ["INDEX_HTML", "RESULTS_JSON", "write_session_reports"]
+__all__ = ["INDEX_HTML", "RESULTS_JSON", "read_first_lines", "write_session_reports"]

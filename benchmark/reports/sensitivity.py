@@ -12,7 +12,11 @@ so this one module, for every track, reads from a session's rows:
   (maximum - minimum), the **run spread** (the widest run-to-run range of any of its templates), and
   whether the template spread exceeds it: a template effect larger than the run noise is the finding;
 * whether the providers keep their order across templates: Kendall's W over the templates' rankings and
-  the pairs of providers that swap (:mod:`benchmark.stats.rank_agreement`).
+  the pairs of providers that swap (:mod:`benchmark.stats.rank_agreement`);
+* per provider, each template against the study's (or, without it, the first by name) as a **paired
+  comparison** of the headline on the units both were measured on (:mod:`benchmark.reports.levels`): Δ,
+  its interval, its permutation test, Holm over the track's comparisons and the minimum detectable effect,
+  so that a template effect is claimed, or ruled out to a stated size, by a test and not by the spreads.
 
 Only providers measured under two templates or more are compared (a baseline has no prompt; a provider
 run with one template says nothing about templates), and all of them on the same tasks: those that every
@@ -20,8 +24,10 @@ run with one template says nothing about templates), and all of them on the same
 for the round-trip track the case, k and stage), so that a template is never judged on other tasks than
 another. The report is written only when some provider of some track was measured under two templates:
 ``prompt_sensitivity.csv`` (columns ``track, provider, template, runs, headline, headline_low,
-headline_high``), ``prompt_sensitivity.md`` and ``prompt_sensitivity.tex`` for every track at once, a
-section in each track's part of ``index.html``, and the same tables in the terminal.
+headline_high``), ``prompt_sensitivity_pairs.csv`` (the paired comparisons), ``prompt_sensitivity.json``
+(both), ``prompt_sensitivity.md`` and ``prompt_sensitivity.tex`` for every track at once, a section in each
+track's part of ``index.html`` with one sentence in its "Read this first", and the same tables in the
+terminal.
 """
 
 from __future__ import annotations
@@ -33,15 +39,31 @@ from pathlib import Path
 from benchmark.core.rows import STUDY_TEMPLATE, Row, series_name
 from benchmark.core.track import HtmlPart, Track
 from benchmark.core.wording import plural
-from benchmark.reports import csvtext
+from benchmark.reports import csvtext, levels
+from benchmark.reports.levels import LevelComparison
 from benchmark.reports.table import Column, Table
 from benchmark.stats.rank_agreement import RankAgreement, rank_agreement
 
 CSV_NAME = "prompt_sensitivity.csv"
+PAIRS_CSV_NAME = "prompt_sensitivity_pairs.csv"
+JSON_NAME = "prompt_sensitivity.json"
 MARKDOWN_NAME = "prompt_sensitivity.md"
 LATEX_NAME = "prompt_sensitivity.tex"
-FILE_NAMES = (CSV_NAME, MARKDOWN_NAME, LATEX_NAME)
+FILE_NAMES = (CSV_NAME, PAIRS_CSV_NAME, JSON_NAME, MARKDOWN_NAME, LATEX_NAME)
 CSV_COLUMNS = ("track", "provider", "template", "runs", "headline", "headline_low", "headline_high")
+PAIRS_CSV_COLUMNS = (
+    "track",
+    "provider",
+    "template",
+    "against",
+    "units",
+    "delta",
+    "delta_low",
+    "delta_high",
+    "p_value",
+    "p_holm",
+    "mde",
+)
 SECTION_KEY = "prompt-sensitivity"
 
 
@@ -120,6 +142,8 @@ class Sensitivity:
     headlines: tuple[TemplateHeadline, ...]
     agreement: RankAgreement | None
     notes: tuple[str, ...] = field(default=())
+    comparisons: tuple[LevelComparison, ...] = field(default=())
+    unit: str = "task"
 
     @property
     def spreads(self) -> tuple[ProviderSpread, ...]:
@@ -194,6 +218,9 @@ def sensitivity(track: Track, rows: Sequence[Row]) -> Sensitivity | None:
     headlines.sort(key=lambda h: (h.provider.casefold(), templates.index(h.template)))
     agreement, note = _agreement(headlines, templates)
     notes += [note] if note else []
+    comparisons = levels.compare_levels(
+        track, rows, lambda row: row.template, template_order, axis="template"
+    )
     return Sensitivity(
         track.name,
         track.title,
@@ -204,6 +231,8 @@ def sensitivity(track: Track, rows: Sequence[Row]) -> Sensitivity | None:
         tuple(headlines),
         agreement,
         tuple(notes),
+        comparisons,
+        track.unit_name,
     )
 
 
@@ -279,8 +308,9 @@ def agreement_lines(report: Sensitivity) -> list[str]:
     return [f"{head}; pairs that swap: {swaps}"]
 
 
-def tables(report: Sensitivity) -> tuple[Table, Table]:
-    """The per-template table and the across-templates table of one track."""
+def tables(report: Sensitivity) -> tuple[Table, ...]:
+    """The per-template table, the across-templates table and (when the track compares runs) the paired
+    comparisons of each template with the study's, of one track."""
     what = f"{report.headline_name}, {plural(report.tasks, 'task')}"
     per_template = Table.of(
         f"sensitivity-{report.track}-templates",
@@ -303,7 +333,26 @@ def tables(report: Sensitivity) -> tuple[Table, Table]:
             *agreement_lines(report),
         ),
     )
-    return per_template, across
+    if not report.comparisons:
+        return per_template, across
+    paired = levels.table(
+        report.comparisons,
+        f"sensitivity-{report.track}-pairs",
+        pairs_title(report),
+        report.headline_name,
+        report.unit,
+        "template",
+    )
+    return per_template, across, paired
+
+
+def pairs_title(report: Sensitivity) -> str:
+    return f"Prompt sensitivity, {report.track}: each template against the study's, paired"
+
+
+def sentence(report: Sensitivity) -> str | None:
+    """What the paired template comparisons of one track can detect ("Read this first")."""
+    return levels.sentence(report.comparisons, pairs_title(report), report.unit)
 
 
 def terminal_lines(report: Sensitivity) -> list[str]:
@@ -322,8 +371,8 @@ def markdown(reports: Sequence[Sensitivity]) -> str:
 
 def latex(reports: Sequence[Sensitivity]) -> str:
     parts = [
-        "% Prompt sensitivity (atlbench): per track, the headline per provider and template, then",
-        "% its spread across templates. Needs booktabs.",
+        "% Prompt sensitivity (atlbench): per track, the headline per provider and template, its spread",
+        "% across templates, and each template against the study's, paired. Needs booktabs.",
         "",
     ]
     for report in reports:
@@ -350,20 +399,88 @@ def html_section(report: Sensitivity) -> tuple[str, str, str]:
 
 
 def with_section(part: HtmlPart | None, report: Sensitivity) -> HtmlPart:
+    """The track's part of the page with the section, and what its paired comparisons can detect among
+    the part's "Read this first" notes."""
     from dataclasses import replace
 
     part = part or HtmlPart()
-    return replace(part, sections=(*part.sections, html_section(report)))
+    found = sentence(report)
+    return replace(
+        part,
+        sections=(*part.sections, html_section(report)),
+        notes=(*part.notes, *([found] if found else [])),
+    )
+
+
+def pairs_csv_text(reports: Sequence[Sensitivity]) -> str:
+    def number(value: float | None) -> str:
+        return "" if value is None else f"{value:.6f}"
+
+    def record(report: Sensitivity, c: LevelComparison) -> list[object]:
+        found = c.comparison
+        interval = found.interval if found else None
+        mde = found.detectable.effect if found and found.detectable else None
+        return [
+            report.track,
+            c.group,
+            c.level,
+            c.reference,
+            len(found.units) if found else 0,
+            number(found.delta if found else None),
+            number(interval.low if interval else None),
+            number(interval.high if interval else None),
+            f"{found.p_value:.6g}" if found else "",
+            f"{found.p_holm:.6g}" if found and found.p_holm is not None else "",
+            number(mde),
+        ]
+
+    return csvtext.csv_text(
+        PAIRS_CSV_COLUMNS, (record(report, c) for report in reports for c in report.comparisons)
+    )
+
+
+def json_text(reports: Sequence[Sensitivity]) -> str:
+    import json
+
+    def comparison(c: LevelComparison) -> dict[str, object]:
+        return {
+            "provider": c.group,
+            "template": c.level,
+            "against": c.reference,
+            "comparison": c.comparison.to_json() if c.comparison else None,
+            "note": c.note,
+        }
+
+    data = [
+        {
+            "track": report.track,
+            "headline": report.headline_name,
+            "unit": report.unit,
+            "templates": list(report.templates),
+            "tasks": report.tasks,
+            "headlines": [
+                {"provider": h.provider, "template": h.template, "runs": h.runs, "headline": h.headline}
+                for h in report.headlines
+            ],
+            "comparisons": [comparison(c) for c in report.comparisons],
+            "notes": list(report.notes),
+        }
+        for report in reports
+    ]
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
 def write_files(reports: Sequence[Sensitivity], out_dir: Path) -> list[Path]:
-    """``prompt_sensitivity.csv``, ``.md`` and ``.tex`` for every track that has a report."""
+    """``prompt_sensitivity.csv``, ``prompt_sensitivity_pairs.csv``, ``.json``, ``.md`` and ``.tex`` for every
+    track that has a report."""
     from benchmark.core.fileio import write_text_atomic
 
     if not reports:
         return []
     return [
         write_text_atomic(out_dir / CSV_NAME, csv_text(reports)),
+        write_text_atomic(out_dir / PAIRS_CSV_NAME, pairs_csv_text(reports)),
+        write_text_atomic(out_dir / JSON_NAME, json_text(reports)),
         write_text_atomic(out_dir / MARKDOWN_NAME, markdown(reports)),
         write_text_atomic(out_dir / LATEX_NAME, latex(reports)),
     ]
@@ -372,13 +489,19 @@ def write_files(reports: Sequence[Sensitivity], out_dir: Path) -> list[Path]:
 __all__ = [
     "CSV_COLUMNS",
     "CSV_NAME",
+    "JSON_NAME",
+    "PAIRS_CSV_COLUMNS",
+    "PAIRS_CSV_NAME",
     "LATEX_NAME",
     "MARKDOWN_NAME",
     "ProviderSpread",
     "Sensitivity",
     "TemplateHeadline",
     "csv_text",
+    "json_text",
+    "pairs_csv_text",
     "sensitivity",
+    "sentence",
     "tables",
     "terminal_lines",
     "write_files",

@@ -21,7 +21,14 @@ from benchmark.core.track import (
     TrackReport,
 )
 from benchmark.reports import write_session_reports
-from benchmark.reports.sensitivity import CSV_COLUMNS, csv_text, sensitivity, tables, terminal_lines
+from benchmark.reports.sensitivity import (
+    CSV_COLUMNS,
+    csv_text,
+    sensitivity,
+    sentence,
+    tables,
+    terminal_lines,
+)
 
 
 class Scores(ReportOnlyTrack):
@@ -39,6 +46,26 @@ class Scores(ReportOnlyTrack):
 
     def write_reports(self, results, section, out_dir, options):  # type: ignore[no-untyped-def]
         return TrackReport(html=HtmlPart(sections=(("own", "Own", "<p>own</p>"),)), lines=("own line",))
+
+
+class PairedScores(Scores):
+    """The same track, whose tasks are the units of a paired comparison of its mean score."""
+
+    unit_name = "task"
+
+    def paired(self, first, second):  # type: ignore[no-untyped-def]
+        from benchmark.core.track import PairedData
+
+        def mean(sums):  # type: ignore[no-untyped-def]
+            import numpy as np
+
+            sums = np.atleast_2d(sums)
+            return sums[:, 0] / sums[:, 1]
+
+        def entries(rows):  # type: ignore[no-untyped-def]
+            return [(row.task, (row.payload["score"], 1.0)) for row in rows]
+
+        return PairedData.of(entries(first), entries(second), mean)
 
 
 def row(provider: str, template: str, task: str, run: str, score: float) -> Row:
@@ -112,6 +139,7 @@ def test_csv_and_every_format(track: Scores) -> None:
     assert tuple(lines[0]) == CSV_COLUMNS
     assert lines[1] == ["scores", "A", "study", "2", "0.700000", "0.600000", "0.800000"]
     assert len(lines) == 1 + 4
+    assert report.comparisons == ()  # the track has no paired comparison: no table of them
     per_template, across = tables(report)
     for table in (per_template, across):
         assert table.to_markdown().startswith("## Prompt sensitivity, scores")
@@ -119,6 +147,23 @@ def test_csv_and_every_format(track: Scores) -> None:
     text = "\n".join(terminal_lines(report))
     assert "Kendall's W = 0.000 over 2 providers and 2 templates" in text
     assert "A / B (A ahead under study, B under terse)" in text
+
+
+def test_each_template_against_the_studys_is_a_paired_comparison_of_the_headline(tmp_path: Path) -> None:
+    track = PairedScores(TrackContext(tmp_path))
+    report = sensitivity(track, rows())
+    assert report is not None
+    a, b = report.comparisons
+    assert (a.group, a.level, a.reference, b.group) == ("A", "terse", "study", "B")
+    # A: study 0.8 and 0.6 on each task, terse 0.3 and 0.35: the headline falls by 0.375 on both tasks
+    assert a.comparison.delta == pytest.approx(0.325 - 0.7) == a.comparison.test.statistic
+    assert a.comparison.units == ("t1", "t2") and not a.comparison.mean_runs
+    # two tasks: the exact test's smallest p is 2/4 = 0.5, above 0.05 / 2: nothing can be detected
+    assert a.comparison.p_value == pytest.approx(0.5) and not a.comparison.detectable.reachable
+    assert b.comparison.delta == 0
+    per_template, across, paired = tables(report)
+    assert paired.key == "sensitivity-scores-pairs" and "none" in paired.to_markdown()
+    assert "with these 2 tasks no difference of any size can be claimed" in sentence(report)
 
 
 def _results(given: list[Row]) -> Results:
@@ -136,6 +181,8 @@ def test_the_session_writes_the_files_and_the_section_only_when_there_is_somethi
     assert names == [
         "results.json",
         "prompt_sensitivity.csv",
+        "prompt_sensitivity_pairs.csv",
+        "prompt_sensitivity.json",
         "prompt_sensitivity.md",
         "prompt_sensitivity.tex",
         "index.html",

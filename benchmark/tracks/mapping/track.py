@@ -35,6 +35,7 @@ class AtlTrack(Track):
     report_options = REPORT_OPTIONS
     generate_options = GENERATE_OPTIONS
     headline_name = "micro overall F1"
+    unit_name = "transformation"
     min_score_alias = "--min-f1"
 
     # ------------------------------------------------------------------------------- the rooms
@@ -185,6 +186,24 @@ class AtlTrack(Track):
         weight = self.option("partial_weight") if partial_weight is None else partial_weight
         aggregation = aggregate(self.decode_original(rows), partial_weight=weight)
         return {group.provider: group.micro.overall.f1 for group in aggregation.totals()}
+
+    def paired(self, first: Any, second: Any) -> Any:
+        """Two sets of rows of the original task as one paired comparison of micro overall F1: per
+        transformation, each run's (TP, FP, FN) at this session's partial weight."""
+        from benchmark.core.track import PairedData
+        from benchmark.tracks.mapping.stats.profiles import level_counts
+        from benchmark.tracks.mapping.stats.summary import micro_f1
+
+        weight = self.option("partial_weight")
+
+        def entries(rows: Any) -> list[tuple[str, tuple[float, float, float]]]:
+            return [
+                (row.transformation, level_counts(row.classes, row.bindings, weight, "overall"))
+                for row in self.decode_original(rows)
+                if row.ok
+            ]
+
+        return PairedData.of(entries(first), entries(second), micro_f1)
 
     def junit_properties(self, row: Row) -> list[tuple[str, str]]:
         """The transformation, why an unusable answer could not be used, and P/R/F1/accuracy per level."""

@@ -3,19 +3,22 @@
 :mod:`.scores` compares every transformation mode with the original only (``drop``). This module compares
 **every pair of modes** of a provider, ``original`` included, over the answers both modes have: the same
 (LLM model, run, dataset model, constraint) answered on both variants, so each constraint is its own
-control and the comparison is paired. For a pair (A, B):
+control and the comparison is paired. For a pair (A, B), with constraints as the units (one misunderstood
+requirement drags every run with it) and a constraint's paired answers as its runs
+(:func:`benchmark.stats.paired.compare`, one quantity for all of these):
 
-``delta``       accuracy on A - accuracy on B over the paired answers, with a percentile bootstrap interval
-                that resamples constraints and, within each drawn constraint, its paired runs (one
-                misunderstood requirement drags every run with it; :func:`benchmark.stats.bootstrap.
-                resample_sums`), one generator per (provider, A, B) so adding a provider or a mode changes
-                no other interval;
-``McNemar``     on the discordant answers: ``first_only`` correct on A and wrong on B, ``second_only`` the
-                reverse (:func:`benchmark.stats.significance.mcnemar`: exact binomial below 25 discordant
-                answers, chi-square with continuity correction above); it treats answers as independent,
-                the bootstrap interval is the one that accounts for runs of one constraint being alike;
-``p_holm``      the McNemar p-value after Holm's step-down correction over all pairs of the same provider
-                (one family per provider: its 28 pairs when it answered all eight variants).
+``delta``       accuracy on A - accuracy on B over the paired answers (each constraint's answers pooled:
+                both modes have the same number on every constraint), with a two-level percentile
+                bootstrap interval (constraints, then the paired answers within each drawn one);
+``p``           the paired permutation test of that same delta over the constraints (A's and B's answers
+                to a constraint swapped at random), exact up to 16 constraints;
+``p_holm``      that p-value after Holm's step-down correction over all pairs of the same provider (one
+                family per provider: its 28 pairs when it answered all eight variants), with each pair's
+                minimum detectable effect at that corrected level;
+``first_only``, ``second_only``: the discordant answers (correct on A and wrong on B, the reverse), what
+                the difference is made of.
+
+One generator per (provider, A, B) so adding a provider or a mode changes no other interval.
 """
 
 from __future__ import annotations
@@ -23,21 +26,15 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 
-from benchmark.stats.bootstrap import (
-    DEFAULT_DRAWS,
-    DEFAULT_SEED,
-    Interval,
-    degeneracy_note,
-    percentile_interval,
-    resample_sums,
-    rng_for,
-)
-from benchmark.stats.significance import McNemarResult, holm, mcnemar
+from benchmark.stats.bootstrap import DEFAULT_DRAWS, DEFAULT_SEED, Interval, rng_for
+from benchmark.stats.paired import Paired, compare, holm_family
+from benchmark.stats.power import DEFAULT_ALPHA, Detectable
 from benchmark.tracks.ocl.scores import Judged
 
 _Key = tuple[str, str, str, str]  # (LLM model, run, dataset model, constraint): one answer of a mode
@@ -51,16 +48,53 @@ class ModePair:
     first: str
     second: str
     answers: int  # paired answers: (LLM model, run, dataset model, constraint) answered on both modes
-    constraints: int  # distinct (dataset model, constraint) among them
-    accuracy_first: float
-    accuracy_second: float
-    interval: Interval | None  # of delta; None when there is nothing to resample
-    test: McNemarResult
-    p_holm: float
+    first_only: int  # correct on ``first``, wrong on ``second``
+    second_only: int
+    comparison: Paired
+
+    @property
+    def constraints(self) -> int:
+        """Distinct (dataset model, constraint) among the paired answers: the units."""
+        return len(self.comparison.units)
+
+    @property
+    def accuracy_first(self) -> float:
+        return self.comparison.first_value
+
+    @property
+    def accuracy_second(self) -> float:
+        return self.comparison.second_value
 
     @property
     def delta(self) -> float:
-        return self.accuracy_first - self.accuracy_second
+        return self.comparison.delta
+
+    @property
+    def interval(self) -> Interval | None:
+        return self.comparison.interval
+
+    @property
+    def p_value(self) -> float:
+        return self.comparison.p_value
+
+    @property
+    def p_holm(self) -> float:
+        return math.nan if self.comparison.p_holm is None else self.comparison.p_holm
+
+    @property
+    def detectable(self) -> Detectable | None:
+        return self.comparison.detectable
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "provider": self.provider,
+            "modeA": self.first,
+            "modeB": self.second,
+            "answers": self.answers,
+            "aOnly": self.first_only,
+            "bOnly": self.second_only,
+            **self.comparison.to_json(),
+        }
 
 
 def _mode_order() -> dict[str, int]:
@@ -69,8 +103,19 @@ def _mode_order() -> dict[str, int]:
     return {mode: index for index, mode in enumerate(modes())}
 
 
+def accuracy(sums: np.ndarray) -> np.ndarray:
+    """Correct answers over answers, per row of summed (correct, answers) vectors."""
+    sums = np.atleast_2d(np.asarray(sums, dtype=float))
+    answered = sums[:, 1] > 0
+    return np.where(answered, sums[:, 0] / np.where(answered, sums[:, 1], 1.0), 0.0)
+
+
 def compare_modes(
-    answers: Sequence[Judged], *, draws: int = DEFAULT_DRAWS, seed: int = DEFAULT_SEED
+    answers: Sequence[Judged],
+    *,
+    draws: int = DEFAULT_DRAWS,
+    seed: int = DEFAULT_SEED,
+    alpha: float = DEFAULT_ALPHA,
 ) -> list[ModePair]:
     """Every pair of modes of every provider (study order: ``original``, then the seven modes)."""
     order = _mode_order()
@@ -87,22 +132,8 @@ def compare_modes(
             if not keys:
                 continue
             drafts.append(_pair(provider, first, second, keys, by_mode, draws, seed))
-        adjusted = holm([d.test.p_value for d in drafts])
-        out += [
-            ModePair(
-                d.provider,
-                d.first,
-                d.second,
-                d.answers,
-                d.constraints,
-                d.accuracy_first,
-                d.accuracy_second,
-                d.interval,
-                d.test,
-                p,
-            )
-            for d, p in zip(drafts, adjusted, strict=True)
-        ]
+        corrected = holm_family([d.comparison for d in drafts], alpha=alpha)
+        out += [replace(d, comparison=c) for d, c in zip(drafts, corrected, strict=True) if c is not None]
     return out
 
 
@@ -111,37 +142,31 @@ def _pair(
     first: str,
     second: str,
     keys: list[_Key],
-    by_mode: dict[str, dict[_Key, bool]],
+    by_mode: dict[str, dict[str, dict[_Key, bool]]],
     draws: int,
     seed: int,
 ) -> ModePair:
-    groups: dict[tuple[str, str], list[list[float]]] = defaultdict(list)
+    groups: dict[str, tuple[list[list[float]], list[list[float]]]] = defaultdict(lambda: ([], []))
     b = c = 0
     for key in keys:
         a_ok, b_ok = by_mode[first][key], by_mode[second][key]
         b += a_ok and not b_ok
         c += b_ok and not a_ok
-        groups[(key[2], key[3])].append([float(a_ok), float(b_ok), 1.0])
-    arrays = [np.array(groups[k], dtype=float) for k in sorted(groups)]
-    total = np.sum([a.sum(axis=0) for a in arrays], axis=0)
-    interval = None
-    if draws > 0:
-        (sums,) = resample_sums([arrays], draws, rng_for(seed, "ocl-pair", provider, first, second))
-        delta = (sums[:, 0] - sums[:, 1]) / sums[:, 2]
-        interval = percentile_interval(delta, note=degeneracy_note([len(a) for a in arrays], "constraint"))
-    n = float(total[2])
-    return ModePair(
-        provider,
-        first,
-        second,
-        len(keys),
-        len(arrays),
-        float(total[0]) / n,
-        float(total[1]) / n,
-        interval,
-        mcnemar(int(b), int(c)),
-        math.nan,
+        side_a, side_b = groups[f"{key[2]}/{key[3]}"]
+        side_a.append([float(a_ok), 1.0])
+        side_b.append([float(b_ok), 1.0])
+    units = sorted(groups)
+    comparison = compare(
+        units,
+        [np.array(groups[u][0]) for u in units],
+        [np.array(groups[u][1]) for u in units],
+        accuracy,
+        interval_rng=rng_for(seed, "ocl-pair", provider, first, second),
+        test_rng=rng_for(seed, "ocl-pair-swap", provider, first, second),
+        draws=draws,
+        unit="constraint",
     )
+    return ModePair(provider, first, second, len(keys), int(b), int(c), comparison)
 
 
-__all__ = ["ModePair", "compare_modes"]
+__all__ = ["ModePair", "accuracy", "compare_modes"]

@@ -186,4 +186,52 @@ def headline(scores: Sequence[ModeScore]) -> dict[str, float]:
     return {provider: sum(v) / len(v) for provider, v in by.items() if v}
 
 
-__all__ = ["METRICS", "Judged", "ModeScore", "headline", "judged", "score"]
+def mean_robustness(sums: np.ndarray) -> np.ndarray:
+    """The headline from summed per-mode vectors (both correct, has an original) side by side, one pair of
+    columns per mode: each mode's robustness where it has an original answer, averaged over those modes."""
+    sums = np.atleast_2d(np.asarray(sums, dtype=float))
+    both, has = sums[:, 0::2], sums[:, 1::2]
+    defined = has > 0
+    ratios = np.where(defined, both / np.where(defined, has, 1.0), 0.0)
+    counted = defined.sum(axis=1)
+    return np.where(counted > 0, ratios.sum(axis=1) / np.maximum(counted, 1), 0.0)
+
+
+def paired_robustness(first: Iterable[Any], second: Iterable[Any]) -> Any:
+    """Two sets of rows as one paired comparison of :func:`headline` (mean robustness over modes), on the
+    transformation modes both answered: per constraint (the unit of the study's intervals), one vector per
+    transformed answer, with (correct on both, has an original answer) in its mode's two columns."""
+    from benchmark.core.track import PairedData
+
+    sides = [judged(rows) for rows in (first, second)]
+    modes = sorted(set.intersection(*({j.mode for j in side if j.mode != ORIGINAL} for side in sides)))
+    column = {mode: index for index, mode in enumerate(modes)}
+
+    def entries(answers: list[Judged]) -> list[tuple[str, list[float]]]:
+        before = {(j.llm, j.run, j.model, j.constraint): j.correct for j in answers if j.mode == ORIGINAL}
+        found = []
+        for j in answers:
+            if j.mode not in column:
+                continue
+            was = before.get((j.llm, j.run, j.model, j.constraint))
+            vector = [0.0] * (2 * len(modes))
+            vector[2 * column[j.mode]] = float(bool(was) and j.correct)
+            vector[2 * column[j.mode] + 1] = float(was is not None)
+            found.append((f"{j.model}/{j.constraint}", vector))
+        return found
+
+    if not modes:
+        return None
+    return PairedData.of(entries(sides[0]), entries(sides[1]), mean_robustness)
+
+
+__all__ = [
+    "METRICS",
+    "Judged",
+    "ModeScore",
+    "headline",
+    "judged",
+    "mean_robustness",
+    "paired_robustness",
+    "score",
+]

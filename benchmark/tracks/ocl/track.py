@@ -33,6 +33,7 @@ class OclTrack(Track):
     report_options = REPORT_OPTIONS
     generate_options = GENERATE_OPTIONS
     headline_name = "robustness"
+    unit_name = "constraint"
 
     # ------------------------------------------------------------------------------- the rooms
 
@@ -146,6 +147,13 @@ class OclTrack(Track):
         from benchmark.tracks.ocl.scores import headline, judged, score
 
         return headline(score(judged(rows), draws=1))
+
+    def paired(self, first: Any, second: Any) -> Any:
+        """Two sets of rows as one paired comparison of the headline, mean robustness over the
+        transformation modes both sides answered (:func:`benchmark.tracks.ocl.scores.paired_robustness`)."""
+        from benchmark.tracks.ocl.scores import paired_robustness
+
+        return paired_robustness(first, second)
 
     def junit_properties(self, row: Row) -> list[tuple[str, str]]:
         from benchmark.tracks.ocl.payload import OclPayload

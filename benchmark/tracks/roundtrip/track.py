@@ -35,6 +35,7 @@ class RoundTripTrack(Track):
     report_options = REPORT_OPTIONS
     generate_options = GENERATE_OPTIONS
     headline_name = "mean %WSuccess"
+    unit_name = "pair"
 
     # ------------------------------------------------------------------------------- the rooms
 
@@ -116,6 +117,22 @@ class RoundTripTrack(Track):
                 values.setdefault(row.series, []).append(float(StagePayload.of_row(row).pct_wsuccess))
         return {provider: sum(v) / len(v) for provider, v in values.items()}
 
+    def paired(self, first: Any, second: Any) -> Any:
+        """Two sets of rows as one paired comparison of mean %WSuccess: per round-trip pair (the
+        independent unit of the study's intervals), each scored stage evaluation's (%WSuccess, 1)."""
+        from benchmark.core.track import PairedData
+        from benchmark.tracks.roundtrip.payload import StagePayload
+
+        def entries(rows: Any) -> list[tuple[str, tuple[float, float]]]:
+            found = []
+            for row in rows:
+                if row.ok:
+                    payload = StagePayload.of_row(row)
+                    found.append((payload.pair, (float(payload.pct_wsuccess), 1.0)))
+            return found
+
+        return PairedData.of(entries(first), entries(second), mean_of_sums)
+
     def junit_properties(self, row: Row) -> list[tuple[str, str]]:
         """The sheet's nine columns, the delta scores and the flags of the stage evaluation."""
         from benchmark.tracks.roundtrip.payload import StagePayload
@@ -158,3 +175,12 @@ class RoundTripTrack(Track):
             example_seed=request.options.get("example_seed", 0),
             templates=request.templates,
         )
+
+
+def mean_of_sums(sums: Any) -> Any:
+    """The mean of summed (value, count) vectors: value / count per row (0 where nothing was counted)."""
+    import numpy as np
+
+    sums = np.atleast_2d(np.asarray(sums, dtype=float))
+    counted = sums[:, 1] > 0
+    return np.where(counted, sums[:, 0] / np.where(counted, sums[:, 1], 1.0), 0.0)

@@ -22,10 +22,13 @@ SAVED = Path(__file__).parent / "data" / "reports-before"
 TEXT_FILES = (
     "rq1_per_run.csv",
     "rq1_aggregate.csv",
+    "rq1_pairs.csv",
     "summary.md",
     "statistics.json",
     "tables.tex",
     "prompt_sensitivity.csv",
+    "prompt_sensitivity_pairs.csv",
+    "prompt_sensitivity.json",
     "prompt_sensitivity.md",
     "prompt_sensitivity.tex",
     "index.html",

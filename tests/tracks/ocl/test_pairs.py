@@ -31,14 +31,18 @@ def test_every_pair_of_modes_over_the_answers_both_have() -> None:
     assert list(pairs) == [("original", "rename"), ("original", "full"), ("rename", "full")]  # study order
     first = pairs[("original", "rename")]
     assert (first.answers, first.accuracy_first, first.accuracy_second) == (10, 1.0, 0.2)
-    assert (first.test.b, first.test.c) == (8, 0) and first.test.p_value == pytest.approx(2 / 2**8)
+    # eight constraints differ, two do not: only "none" and "all" of the eight swapped reach |0.8|
+    assert (first.first_only, first.second_only) == (8, 0) and first.p_value == pytest.approx(2 / 2**8)
+    assert first.comparison.test.statistic == first.delta  # the test tests the printed difference
     last = pairs[("rename", "full")]  # i and j are not answered on full: not paired
     assert last.answers == 8 and last.delta == pytest.approx(2 / 8 - 4 / 8)
-    assert (last.test.b, last.test.c) == (0, 2)
+    assert (last.first_only, last.second_only) == (0, 2)
     assert last.interval is not None and last.interval.low <= last.delta <= last.interval.high
     # Holm over the provider's three pairs: the smallest p times 3, then monotone
-    assert first.p_holm == pytest.approx(3 * first.test.p_value)
-    assert all(p.p_holm >= p.test.p_value for p in pairs.values())
+    assert first.p_holm == pytest.approx(3 * first.p_value)
+    assert all(p.p_holm >= p.p_value for p in pairs.values())
+    # what each pair can detect at 0.05 / 3 over its constraints (10: the floor 2/1024 is below the level)
+    assert first.detectable.family == 3 and first.detectable.units == 10 and first.detectable.reachable
 
 
 def test_runs_are_paired_run_by_run_and_providers_are_separate_families() -> None:
@@ -49,8 +53,8 @@ def test_runs_are_paired_run_by_run_and_providers_are_separate_families() -> Non
     ]
     pairs = {p.provider: p for p in compare_modes(answers, draws=200)}
     assert (pairs["P"].answers, pairs["P"].constraints, pairs["P"].delta) == (2, 1, 0.0)
-    assert (pairs["P"].test.b, pairs["P"].test.c) == (1, 1)
-    assert pairs["Q"].p_holm == pairs["Q"].test.p_value  # one pair in Q's family: nothing to adjust
+    assert (pairs["P"].first_only, pairs["P"].second_only) == (1, 1)
+    assert pairs["Q"].p_holm == pairs["Q"].p_value  # one pair in Q's family: nothing to adjust
     alone = compare_modes([a for a in answers if a.provider == "Q"], draws=200)
     assert alone[0].interval == pairs["Q"].interval  # one generator per (provider, pair)
 
@@ -67,7 +71,8 @@ def test_csv_and_terminal_lines() -> None:
         "9",
         "0",
     )
-    assert float(line["delta"]) == pytest.approx(0.9) and line["mcnemar_method"] == "exact binomial"
+    assert float(line["delta"]) == pytest.approx(0.9) and float(line["p_value"]) == pytest.approx(2 / 2**9)
+    assert float(line["mde"]) > 0  # ten constraints at 0.05: something is detectable
     quiet = pair_lines(pairs, False)
     assert quiet[0].startswith("mode pairs: 1 of 1 differ") and any("+90.0" in x for x in quiet)
     same = compare_modes([answer(c, m, True) for c in "ab" for m in ("original", "rename")], draws=10)
@@ -82,7 +87,7 @@ def test_track_reports_write_the_pairs(library_root: Path, tmp_path: Path) -> No
     modes = {a.mode for a in answers}
     assert len(pairs) == 2 * len(modes) * (len(modes) - 1) // 2  # Oracle and Rename-blind, every pair
     oracle = [p for p in pairs if p.provider == "Oracle"]
-    assert all(p.delta == 0 and p.test.discordant == 0 for p in oracle)  # right everywhere
+    assert all(p.delta == 0 and p.first_only + p.second_only == 0 for p in oracle)  # right everywhere
     out = tmp_path / "out"
     out.mkdir()
     report = track_report(SimpleNamespace(rows=rows), out, draws=50)

@@ -16,6 +16,8 @@ TEXT_FILES = (
     "roundtrip_table.tex",
     "roundtrip_cost.tex",
     "prompt_sensitivity.csv",
+    "prompt_sensitivity_pairs.csv",
+    "prompt_sensitivity.json",
     "prompt_sensitivity.md",
     "prompt_sensitivity.tex",
     "index.html",

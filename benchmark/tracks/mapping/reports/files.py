@@ -6,6 +6,7 @@ files. Artefacts, all in ``out_dir``:
 
 * ``rq1_per_run.csv`` (one line per run, error rows included) and ``rq1_aggregate.csv`` (micro and macro
   per provider x transformation and per provider), from :mod:`benchmark.tracks.mapping.aggregate`;
+* ``rq1_pairs.csv``: the paired comparisons of providers (ΔF1, interval, p, Holm, MDE, McNemar counts);
 * ``summary.md``: the headline tables;
 * ``statistics.json``: every statistic (intervals, tests, profiles) in machine-readable form;
 * ``pr_scatter``, ``f1_heatmap``, ``confidence``, ``categories`` as PNG and SVG;
@@ -46,6 +47,21 @@ AGGREGATE_CSV = "rq1_aggregate.csv"
 SUMMARY_MD = "summary.md"
 STATISTICS_JSON = "statistics.json"
 TABLES_TEX = "tables.tex"
+PAIRS_CSV = "rq1_pairs.csv"
+PAIRS_CSV_COLUMNS = (
+    "provider_a",
+    "provider_b",
+    "transformations",
+    "delta_f1",
+    "delta_f1_low",
+    "delta_f1_high",
+    "p_value",
+    "p_holm",
+    "mde",
+    "mcnemar_a_better",
+    "mcnemar_b_better",
+    "mcnemar_tested",
+)
 
 
 def _csv(records: Sequence[dict[str, Any]], columns: Sequence[str]) -> str:
@@ -63,6 +79,35 @@ def per_run_csv(results: MappingResults, partial_weight: float) -> str:
 
 def aggregate_csv(stats: Statistics) -> str:
     return _csv(csv_records(stats.aggregation), CSV_COLUMNS)
+
+
+def pairs_csv(stats: Statistics) -> str:
+    """The paired comparisons of providers, one line per pair: ΔF1 with its interval, p, Holm's p, the
+    minimum detectable effect (blank: none can be reached, or no variance) and the McNemar counts."""
+
+    def blank(value: Any) -> Any:
+        return "" if value is None else value
+
+    records = []
+    for pair in stats.pairs:
+        better, worse = pair.significant_mcnemar(stats.alpha)
+        records.append(
+            {
+                "provider_a": pair.first,
+                "provider_b": pair.second,
+                "transformations": len(pair.transformations),
+                "delta_f1": blank(pair.delta_f1),
+                "delta_f1_low": blank(pair.interval.low if pair.interval else None),
+                "delta_f1_high": blank(pair.interval.high if pair.interval else None),
+                "p_value": blank(pair.permutation.p_value if pair.permutation else None),
+                "p_holm": blank(pair.p_holm),
+                "mde": blank(pair.detectable.effect if pair.detectable else None),
+                "mcnemar_a_better": better,
+                "mcnemar_b_better": worse,
+                "mcnemar_tested": sum(1 for t in pair.mcnemar if t.result is not None),
+            }
+        )
+    return _csv(records, PAIRS_CSV_COLUMNS)
 
 
 def track_report(results: MappingResults, out_dir: str | Path, **options: Any) -> TrackReport:
@@ -177,6 +222,7 @@ def report_and_statistics(
     paths = (
         written(PER_RUN_CSV, lambda: per_run_csv(per_run, stats.partial_weight)),
         written(AGGREGATE_CSV, lambda: aggregate_csv(stats)),
+        written(PAIRS_CSV, lambda: pairs_csv(stats)),
         written(SUMMARY_MD, summary),
         written(STATISTICS_JSON, statistics_json),
         *write_figures(figures, out),
@@ -274,6 +320,7 @@ def write_reports(results: MappingResults, out_dir: str | Path, **options: Any) 
 
 __all__ = [
     "AGGREGATE_CSV",
+    "PAIRS_CSV",
     "PER_RUN_CSV",
     "STATISTICS_JSON",
     "SUMMARY_MD",

@@ -191,7 +191,7 @@ def html_part(
         sections.append((DRILLDOWN_KEY, DRILLDOWN_TITLE, drill or drilldown_html(results, stats)))
     return HtmlPart(
         provenance=tuple(provenance),
-        notes=tuple(stats.notes),
+        notes=(*stats.notes, *filter(None, [tables.pairs_sentence(stats)])),
         sections=tuple(sections),
         footer=(
             "reading",

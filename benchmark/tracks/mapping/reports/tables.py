@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from benchmark.core.wording import plural
+from benchmark.reports import detectable
 from benchmark.reports.cost import cost_table
 from benchmark.reports.table import Table
 from benchmark.tracks.mapping.aggregate import ALL, GroupResult, cost_lines, f1_pivot, name_key, split_rows
@@ -113,8 +114,8 @@ def results_table(stats: Statistics, *, compact: bool = False) -> Table:
 
 def pairs_table(stats: Statistics) -> Table:
     """ΔF1 [CI], p: the paired permutation test of the same ΔF1 over transformations, Holm-adjusted over
-    pairs, plus how many transformations McNemar finds significant (Holm over all pair x transformation
-    tests)."""
+    pairs, the minimum detectable effect after that correction, plus how many transformations McNemar
+    finds significant (Holm over all pair x transformation tests)."""
     headers = (
         "A",
         "B",
@@ -122,6 +123,7 @@ def pairs_table(stats: Statistics) -> Table:
         f"ΔF1 (A − B) [{round(stats.confidence * 100):g}% CI]",
         "p",
         "p (Holm)",
+        detectable.header(),
         f"McNemar: A / B better (of T, α = {stats.alpha:g})",
     )
     rows = []
@@ -136,22 +138,33 @@ def pairs_table(stats: Statistics) -> Table:
                 fmt.with_interval(pair.delta_f1, pair.interval, signed=True),
                 fmt.p_value(pair.permutation.p_value if pair.permutation else None),
                 fmt.p_value(pair.p_holm),
+                detectable.cell(pair.detectable),
                 f"{better} / {worse} (of {tested})" if tested else fmt.DASH,
             )
         )
     notes = [
-        "ΔF1: micro F1 of A minus micro F1 of B on the transformations both have runs on, each "
-        "transformation's counts averaged over the provider's runs on it; interval: paired bootstrap "
-        "(shared transformation draws, runs resampled per provider). p: two-sided paired permutation test "
-        "of the same ΔF1 (the two providers' counts swapped at random on each transformation; exact "
-        "enumeration up to 16 transformations); p (Holm): adjusted over all pairs. McNemar: per "
-        "transformation on binding outcomes (majority over runs; false positives count as wrong), exact "
-        "binomial when fewer than 25 discordant items, Holm-adjusted over all pair x transformation tests."
+        "ΔF1: micro F1 of A minus micro F1 of B on the transformations both have runs on (each "
+        "transformation's counts summed over the runs when both providers have as many runs on it, else "
+        "averaged over them); interval: paired bootstrap (shared transformation draws, runs resampled per "
+        "provider). p: two-sided paired permutation test of the same ΔF1 (the two providers' counts swapped "
+        "at random on each transformation; exact enumeration up to 16 transformations); p (Holm): adjusted "
+        "over all pairs. McNemar: per transformation on binding outcomes (majority over runs; false "
+        "positives count as wrong), exact binomial when fewer than 25 discordant items, Holm-adjusted over "
+        "all pair x transformation tests."
     ]
+    if stats.pairs:
+        notes.append(detectable.note([p.detectable for p in stats.pairs], "ΔF1", "transformation"))
     notes += [f"{p.first} vs {p.second}: {p.note}." for p in stats.pairs if p.note]
     if not stats.pairs:
         notes.append("Fewer than two providers: there is nothing to compare.")
-    return Table("pairs", "Paired comparisons", headers, tuple(rows), align="llrrrrr", notes=tuple(notes))
+    return Table("pairs", "Paired comparisons", headers, tuple(rows), align="llrrrrrr", notes=tuple(notes))
+
+
+def pairs_sentence(stats: Statistics) -> str | None:
+    """What the paired comparisons can detect, in one sentence ("Read this first")."""
+    return detectable.sentence(
+        "Paired comparisons of providers", [p.detectable for p in stats.pairs], "ΔF1", "transformation"
+    )
 
 
 def mcnemar_table(stats: Statistics) -> Table:

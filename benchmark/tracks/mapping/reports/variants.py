@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from benchmark.core.track import HtmlPart
+from benchmark.reports import detectable
 from benchmark.reports.table import Table
 from benchmark.stats.bootstrap import DEFAULT_DRAWS, DEFAULT_SEED
 from benchmark.tracks.mapping.payload import RunRow
@@ -35,6 +36,8 @@ CSV_COLUMNS = (
     "delta_f1_low",
     "delta_f1_high",
     "p_value",
+    "p_holm",
+    "mde",
 )
 READING = (
     "How to read it: a drop under synonym (every name changed, the structure intact) larger than the "
@@ -51,8 +54,9 @@ def _method(stats: VariantStatistics) -> str:
         f"w = {fmt.count(stats.partial_weight)}. ΔF1: the variant's micro F1 minus the original's, on the "
         "transformations the provider has ok runs on in both; interval: paired bootstrap (shared "
         f"transformation draws, runs resampled per side), {stats.draws} draws, seed {stats.seed}. p: "
-        "two-sided sign-flip permutation test on the per-transformation F1 differences; p (Holm): adjusted "
-        "over every comparison of this table."
+        "two-sided paired permutation test of the same ΔF1 over the transformations (the variant's and the "
+        "original's counts swapped at random on each); p (Holm): adjusted over every comparison of this "
+        "table."
     )
 
 
@@ -67,6 +71,7 @@ def variants_table(stats: VariantStatistics) -> Table:
         f"ΔF1 vs original [{round(stats.confidence * 100):g}% CI]",
         "p",
         "p (Holm)",
+        detectable.header(),
     )
     rows = tuple(
         (
@@ -79,17 +84,20 @@ def variants_table(stats: VariantStatistics) -> Table:
             fmt.with_interval(e.delta_f1, e.interval, signed=True) if e.delta_f1 is not None else fmt.DASH,
             fmt.p_value(e.permutation.p_value if e.permutation else None),
             fmt.p_value(e.p_holm),
+            detectable.cell(e.detectable),
         )
         for e in stats.entries
     )
     notes = [READING, _method(stats), *stats.notes]
+    if any(e.comparison for e in stats.entries):
+        notes.append(detectable.note([e.detectable for e in stats.entries], "ΔF1", "transformation"))
     notes += [f"{e.provider}, {e.variant}: {e.note}." for e in stats.entries if e.note]
     return Table(
         "variants",
         "Task variants: the same transformations renamed, reordered or named only",
         headers,
         rows,
-        align="llrrrrrrr",
+        align="llrrrrrrrr",
         notes=tuple(notes),
         grouped=True,
     )
@@ -116,9 +124,18 @@ def csv_records(stats: VariantStatistics) -> list[dict[str, Any]]:
             "delta_f1_low": _csv_value(e.interval.low if e.interval else None),
             "delta_f1_high": _csv_value(e.interval.high if e.interval else None),
             "p_value": _csv_value(e.permutation.p_value if e.permutation else None),
+            "p_holm": _csv_value(e.p_holm),
+            "mde": _csv_value(e.detectable.effect if e.detectable else None),
         }
 
     return [record(e) for e in stats.entries]
+
+
+def sentence(stats: VariantStatistics) -> str | None:
+    """What the variants table can detect, in one sentence ("Read this first")."""
+    return detectable.sentence(
+        "Task variants", [e.detectable for e in stats.entries if e.comparison], "ΔF1", "transformation"
+    )
 
 
 def html_section(stats: VariantStatistics) -> tuple[str, str, str]:
@@ -134,7 +151,8 @@ def with_variants(html: HtmlPart, stats: VariantStatistics) -> HtmlPart:
     keys = [key for key, _title, _body in sections]
     at = keys.index("pairs") + 1 if "pairs" in keys else len(sections)
     sections.insert(at, html_section(stats))
-    return replace(html, sections=tuple(sections))
+    found = sentence(stats)
+    return replace(html, sections=tuple(sections), notes=(*html.notes, *([found] if found else [])))
 
 
 def latex(stats: VariantStatistics) -> str:
@@ -154,7 +172,7 @@ def variants_lines(rows: Sequence[RunRow], partial_weight: float) -> list[str]:
         rows, partial_weight=partial_weight, draws=DEFAULT_DRAWS, seed=DEFAULT_SEED
     )
     table = variants_table(stats)
-    notes = (table.notes[0], *table.notes[2:])  # how to read it, and what concerns these rows
+    notes = (table.notes[0], *table.notes[2:])  # how to read it, what it can detect, these rows' notes
     return ["", table.title, *table.to_terminal(), *(f"  {note}" for note in notes)]
 
 
@@ -165,6 +183,7 @@ __all__ = [
     "csv_records",
     "html_section",
     "latex",
+    "sentence",
     "variants_lines",
     "variants_table",
     "with_variants",

@@ -24,9 +24,10 @@ from benchmark.stats.bootstrap import (
     DEFAULT_SEED,
     Interval,
     cluster_bootstrap,
-    paired_bootstrap_delta,
     rng_for,
 )
+from benchmark.stats.paired import Paired, compare, holm_family
+from benchmark.stats.power import Detectable
 from benchmark.stats.significance import (
     DEFAULT_PERMUTATIONS,
     EXACT_SIGN_FLIP_MAX,
@@ -34,7 +35,6 @@ from benchmark.stats.significance import (
     PermutationResult,
     holm,
     mcnemar,
-    paired_swap_test,
 )
 from benchmark.tracks.mapping.aggregate import (
     ALL,
@@ -132,18 +132,38 @@ class TransformationTest:
 
 @dataclass(frozen=True)
 class PairComparison:
-    """``first`` against ``second`` on the transformations both have ok runs on; ΔF1 = first - second."""
+    """``first`` against ``second`` on the transformations both have ok runs on; ΔF1 = first - second.
+
+    ``comparison`` holds ΔF1, its interval, its permutation test, Holm's p and the minimum detectable
+    effect, all of one quantity (:mod:`benchmark.stats.paired`); ``None`` without a common transformation."""
 
     first: str
     second: str
     transformations: tuple[str, ...]
-    delta_f1: float | None
-    interval: Interval | None
+    comparison: Paired | None
     differences: dict[str, float]
-    permutation: PermutationResult | None
-    p_holm: float | None
     mcnemar: tuple[TransformationTest, ...]
     note: str | None = None
+
+    @property
+    def delta_f1(self) -> float | None:
+        return self.comparison.delta if self.comparison else None
+
+    @property
+    def interval(self) -> Interval | None:
+        return self.comparison.interval if self.comparison else None
+
+    @property
+    def permutation(self) -> PermutationResult | None:
+        return self.comparison.test if self.comparison else None
+
+    @property
+    def p_holm(self) -> float | None:
+        return self.comparison.p_holm if self.comparison else None
+
+    @property
+    def detectable(self) -> Detectable | None:
+        return self.comparison.detectable if self.comparison else None
 
     def significant_mcnemar(self, alpha: float) -> tuple[int, int]:
         """(transformations where first is significantly better, where second is), Holm-adjusted."""
@@ -157,6 +177,7 @@ class PairComparison:
         return better, worse
 
     def to_json(self) -> dict[str, Any]:
+        paired = self.comparison
         return {
             "first": self.first,
             "second": self.second,
@@ -166,6 +187,9 @@ class PairComparison:
             "differences": self.differences,
             "permutation": self.permutation.to_json() if self.permutation else None,
             "pHolm": self.p_holm,
+            "runsCombined": ("mean" if paired.mean_runs else "sum") if paired else None,
+            "variance": paired.components.to_json() if paired else None,
+            "detectable": paired.detectable.to_json() if paired and paired.detectable else None,
             "mcnemar": [t.to_json() for t in self.mcnemar],
             "note": self.note,
         }
@@ -236,9 +260,10 @@ def _counts(rows: Sequence[RunRow], w: float, level: str) -> np.ndarray:
     return np.array([level_counts(r.classes, r.bindings, w, level) for r in rows], dtype=float).reshape(-1, 3)
 
 
-def _f1_difference(first: np.ndarray, second: np.ndarray) -> np.ndarray:
-    """Micro F1 of each row of summed (tp, fp, fn) ``first`` minus that of ``second``."""
-    return scores_array(*first.T)["f1"] - scores_array(*second.T)["f1"]
+def micro_f1(sums: np.ndarray) -> np.ndarray:
+    """Micro F1 of each row of summed (tp, fp, fn) counts: the statistic every paired comparison of the
+    track compares."""
+    return scores_array(*np.atleast_2d(sums).T)["f1"]
 
 
 def _mcnemar_counts(
@@ -282,25 +307,6 @@ def _side_rights(
             majority_right([ABSENT] * len(runs)),
         )
     return memo[key]  # type: ignore[no-any-return]
-
-
-def _power_note(pairs: Sequence[PairComparison], alpha: float) -> str | None:
-    """Say so when the permutation test cannot reach ``alpha`` at all: with T transformations its
-    smallest two-sided p is 2 / 2^T, and Holm multiplies the smallest of m p-values by m."""
-    counts = [p.permutation.n for p in pairs if p.permutation is not None and p.permutation.n > 0]
-    if not counts:
-        return None
-    transformations = max(counts)
-    floor = min(1.0, 2.0 / 2**transformations)
-    adjusted = min(1.0, floor * len(counts))
-    if adjusted < alpha:
-        return None
-    return (
-        f"with {plural(transformations, 'transformation')} the permutation test's smallest p-value is "
-        f"{floor:.4g}, {adjusted:.4g} after Holm over {plural(len(counts), 'pair')}: no pair can reach "
-        f"significance at {alpha:g} this way; read the ΔF1 intervals and the per-transformation McNemar "
-        "tests, or add transformations"
-    )
 
 
 def check_single_track(rows: Iterable[RunRow], *, source: str | None = None) -> None:
@@ -493,16 +499,15 @@ def pair_comparisons(
         stats.draws,
         stats.seed,
         stats.confidence,
+        stats.alpha,
         permutations,
         exact_max,
     )
 
 
 def with_pairs(stats: Statistics, pairs: tuple[PairComparison, ...]) -> Statistics:
-    """``stats`` (without pairs) completed with their ``pairs``, and the note on their power, if any (the
-    last note)."""
-    power = _power_note(pairs, stats.alpha)
-    return replace(stats, pairs=pairs, notes=(*stats.notes, *([power] if power else [])))
+    """``stats`` (without pairs) completed with their ``pairs``."""
+    return replace(stats, pairs=pairs)
 
 
 def _pairs(
@@ -514,6 +519,7 @@ def _pairs(
     draws: int,
     seed: int,
     confidence: float,
+    alpha: float,
     permutations: int,
     exact_max: int,
 ) -> tuple[PairComparison, ...]:
@@ -535,37 +541,24 @@ def _pairs(
         first, second = first_stats.provider, second_stats.provider
         common = tuple(sorted(set(grouped[first]) & set(grouped[second])))
         if not common:
-            drafts.append(
-                PairComparison(
-                    first, second, common, None, None, {}, None, None, (), "no transformation in common"
-                )
-            )
+            drafts.append(PairComparison(first, second, common, None, {}, (), "no transformation in common"))
             continue
-        # ΔF1, its interval and its test measure one thing: the micro F1 difference on the common
-        # transformations, each transformation's counts being its runs' mean (the pooled micro F1 when a
-        # provider has as many runs on every transformation); docs/STATISTICS.md §3
-        counts_first = [counts(first, t) for t in common]
-        counts_second = [counts(second, t) for t in common]
-        means_first = np.array([c.mean(axis=0) for c in counts_first])
-        means_second = np.array([c.mean(axis=0) for c in counts_second])
-        delta = float(_f1_difference(means_first.sum(axis=0)[None, :], means_second.sum(axis=0)[None, :])[0])
-        interval = paired_bootstrap_delta(
-            counts_first,
-            counts_second,
+        # ΔF1, its interval, its test and its MDE measure one thing: the micro F1 difference on the common
+        # transformations (docs/STATISTICS.md §3)
+        comparison = compare(
+            common,
+            [counts(first, t) for t in common],
+            [counts(second, t) for t in common],
+            micro_f1,
+            interval_rng=rng_for(seed, "pair", first, second),
+            test_rng=rng_for(seed, "swap", first, second),
             draws=draws,
-            rng=rng_for(seed, "pair", first, second),
             confidence=confidence,
-            mean_runs=True,
+            permutations=permutations,
+            exact_max=exact_max,
+            unit="transformation",
         )
         differences = {t: f1[(first, t)] - f1[(second, t)] for t in common}
-        permutation = paired_swap_test(
-            means_first,
-            means_second,
-            _f1_difference,
-            exact_max=exact_max,
-            resamples=permutations,
-            rng=rng_for(seed, "swap", first, second),
-        )
         tests = []
         for t in common:
             runs_first, runs_second = grouped[first][t], grouped[second][t]
@@ -577,19 +570,16 @@ def _pairs(
         note = None
         if len(common) < max(len(grouped[first]), len(grouped[second])):
             note = f"compared on the {plural(len(common), 'transformation')} both providers have runs on"
-        drafts.append(
-            PairComparison(
-                first, second, common, delta, interval, differences, permutation, None, tuple(tests), note
-            )
-        )
+        drafts.append(PairComparison(first, second, common, comparison, differences, tuple(tests), note))
 
-    # Holm within two families: the permutation tests of all pairs, and all McNemar tests
-    pair_p = iter(holm([d.permutation.p_value for d in drafts if d.permutation is not None]))
+    # Holm within two families: the permutation tests of all pairs (with their MDE at alpha / m), and all
+    # McNemar tests
+    corrected = iter(holm_family([d.comparison for d in drafts if d.comparison is not None], alpha=alpha))
     test_p = iter(holm([t.result.p_value for d in drafts for t in d.mcnemar if t.result is not None]))
     return tuple(
         replace(
             draft,
-            p_holm=next(pair_p) if draft.permutation is not None else None,
+            comparison=next(corrected) if draft.comparison is not None else None,
             mcnemar=tuple(
                 replace(t, p_holm=next(test_p)) if t.result is not None else t for t in draft.mcnemar
             ),
@@ -607,6 +597,7 @@ __all__ = [
     "TransformationTest",
     "check_single_track",
     "compute_statistics",
+    "micro_f1",
     "pair_comparisons",
     "statistics_without_pairs",
     "with_pairs",

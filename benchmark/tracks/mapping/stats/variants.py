@@ -3,12 +3,11 @@ P/R/F1, and each variant's paired difference to ``original``.
 
 The pairing is the study's usual one (``docs/STATISTICS.md``): a provider's runs on a variant against its
 runs on the original task, on the transformations it has ok runs on in both. ΔF1 = micro overall F1 on
-the variant minus micro overall F1 on the original (negative: the score drops), with the paired cluster
-bootstrap over transformations (runs resampled within each, per side:
-:func:`benchmark.stats.bootstrap.paired_bootstrap_delta`) and the sign-flip permutation test on the
-per-transformation F1 differences (:func:`benchmark.stats.significance.sign_flip_test`), Holm-adjusted over
-every comparison of the table. The level is always ``overall`` (classes and bindings pooled), whatever
-``--level`` the other tables use.
+the variant minus micro overall F1 on the original (negative: the score drops), its paired cluster
+bootstrap over transformations, its permutation test over transformations and its minimum detectable
+effect, all of that one ΔF1 (:func:`benchmark.stats.paired.compare`), Holm-adjusted over every comparison
+of the table. The level is always ``overall`` (classes and bindings pooled), whatever ``--level`` the
+other tables use.
 """
 
 from __future__ import annotations
@@ -25,20 +24,20 @@ from benchmark.stats.bootstrap import (
     DEFAULT_DRAWS,
     DEFAULT_SEED,
     Interval,
-    paired_bootstrap_delta,
     rng_for,
 )
+from benchmark.stats.paired import Paired, compare, holm_family
+from benchmark.stats.power import DEFAULT_ALPHA, Detectable
 from benchmark.stats.significance import (
     DEFAULT_PERMUTATIONS,
     EXACT_SIGN_FLIP_MAX,
     PermutationResult,
-    holm,
-    sign_flip_test,
 )
 from benchmark.tracks.mapping.aggregate import micro, name_key
 from benchmark.tracks.mapping.counts import DEFAULT_PARTIAL_WEIGHT, Scores
 from benchmark.tracks.mapping.payload import RunRow
 from benchmark.tracks.mapping.stats.profiles import level_counts
+from benchmark.tracks.mapping.stats.summary import micro_f1
 from benchmark.tracks.mapping.variants.names import ORIGINAL, SYNONYM, VARIANTS
 
 LEVEL = "overall"
@@ -56,13 +55,31 @@ class VariantScores:
     transformations: tuple[str, ...]
     micro: Scores
     common: tuple[str, ...] = ()
-    delta_f1: float | None = None
-    interval: Interval | None = None
-    permutation: PermutationResult | None = None
-    p_holm: float | None = None
+    comparison: Paired | None = None
     note: str | None = None
 
+    @property
+    def delta_f1(self) -> float | None:
+        return self.comparison.delta if self.comparison else None
+
+    @property
+    def interval(self) -> Interval | None:
+        return self.comparison.interval if self.comparison else None
+
+    @property
+    def permutation(self) -> PermutationResult | None:
+        return self.comparison.test if self.comparison else None
+
+    @property
+    def p_holm(self) -> float | None:
+        return self.comparison.p_holm if self.comparison else None
+
+    @property
+    def detectable(self) -> Detectable | None:
+        return self.comparison.detectable if self.comparison else None
+
     def to_json(self) -> dict[str, Any]:
+        paired = self.comparison
         return {
             "provider": self.provider,
             "variant": self.variant,
@@ -75,6 +92,9 @@ class VariantScores:
             "interval": self.interval.to_json() if self.interval else None,
             "permutation": self.permutation.to_json() if self.permutation else None,
             "pHolm": self.p_holm,
+            "runsCombined": ("mean" if paired.mean_runs else "sum") if paired else None,
+            "variance": paired.components.to_json() if paired else None,
+            "detectable": self.detectable.to_json() if self.detectable else None,
             "note": self.note,
         }
 
@@ -136,33 +156,23 @@ def _compare(
     common = tuple(t for t in rows if t in original)
     if not common:
         return {"note": "no transformation with ok runs on both this variant and the original"}
-    first = [r for t in common for r in rows[t]]
-    second = [r for t in common for r in original[t]]
-    delta = micro(first, w).overall.f1 - micro(second, w).overall.f1
-    interval = paired_bootstrap_delta(
+    comparison = compare(
+        common,
         [_counts(rows[t], w) for t in common],
         [_counts(original[t], w) for t in common],
+        micro_f1,
+        interval_rng=rng_for(seed, "variant", provider, variant),
+        test_rng=rng_for(seed, "variant-swap", provider, variant),
         draws=draws,
-        rng=rng_for(seed, "variant", provider, variant),
         confidence=confidence,
-    )
-    differences = [micro(rows[t], w).overall.f1 - micro(original[t], w).overall.f1 for t in common]
-    permutation = sign_flip_test(
-        differences,
+        permutations=permutations,
         exact_max=exact_max,
-        resamples=permutations,
-        rng=rng_for(seed, "variant-sign-flip", provider, variant),
+        unit="transformation",
     )
     note = None
     if len(common) < max(len(rows), len(original)):
         note = f"compared on the {plural(len(common), 'transformation')} with ok runs on both"
-    return {
-        "common": common,
-        "delta_f1": delta,
-        "interval": interval,
-        "permutation": permutation,
-        "note": note,
-    }
+    return {"common": common, "comparison": comparison, "note": note}
 
 
 def _renaming_notes(rows: Sequence[RunRow]) -> list[str]:
@@ -207,6 +217,7 @@ def compute_variant_statistics(
     confidence: float = DEFAULT_CONFIDENCE,
     permutations: int = DEFAULT_PERMUTATIONS,
     exact_max: int = EXACT_SIGN_FLIP_MAX,
+    alpha: float = DEFAULT_ALPHA,
 ) -> VariantStatistics:
     """Every provider that answered a variant other than ``original``: a line per variant it answered
     (``original`` first), error rows counted as excluded."""
@@ -239,8 +250,8 @@ def compute_variant_statistics(
                     **paired,
                 )
             )
-    adjusted = iter(holm([d.permutation.p_value for d in drafts if d.permutation is not None]))
-    entries = tuple(replace(d, p_holm=next(adjusted)) if d.permutation is not None else d for d in drafts)
+    corrected = iter(holm_family([d.comparison for d in drafts if d.comparison is not None], alpha=alpha))
+    entries = tuple(replace(d, comparison=next(corrected)) if d.comparison is not None else d for d in drafts)
     return VariantStatistics(w, draws, seed, confidence, entries, tuple(_renaming_notes(all_rows)))
 
 

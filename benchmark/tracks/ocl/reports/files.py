@@ -6,7 +6,8 @@
   bootstrap intervals, and the count of every outcome;
 * ``ocl_robustness.tex``: the same scores as a LaTeX ``tabular`` (accuracies and robustness, percent);
 * ``ocl_mode_pairs.csv`` / ``ocl_mode_pairs.tex``: every pair of modes of every provider compared on the
-  answers both have (:mod:`.pairs`: accuracy difference with its bootstrap interval, McNemar, Holm);
+  answers both have (:mod:`.pairs`: accuracy difference with its bootstrap interval, its permutation test,
+  Holm and its minimum detectable effect; ``ocl_statistics.json`` holds them with the scores);
 * ``ocl_cost.tex``: per provider and mode, what the runs cost (tokens, dollars, median seconds per
   request, accuracy per $: :mod:`benchmark.reports.cost`); ``ocl_robustness.csv`` has the same columns;
 * ``ocl_accuracy.png`` / ``.svg``: accuracy on the original against accuracy on the transformed models,
@@ -39,6 +40,7 @@ from benchmark.tracks.ocl.reports.tables import (
     latex_table,
     ocl_excluded_lines,
     outcomes_table,
+    pairs_sentence,
     pairs_table,
     scores_pairs_and_figure,
     scores_table,
@@ -54,6 +56,7 @@ ROBUSTNESS = "ocl_robustness.csv"
 LATEX = "ocl_robustness.tex"
 PAIRS_LATEX = "ocl_mode_pairs.tex"
 COST_LATEX = "ocl_cost.tex"
+STATISTICS_JSON = "ocl_statistics.json"
 
 
 # ------------------------------------------------------------------------------------------------- files
@@ -107,9 +110,9 @@ def mode_pairs_csv(pairs: Sequence[ModePair]) -> str:
         "delta_high",
         "a_only",
         "b_only",
-        "mcnemar_method",
         "p_value",
         "p_holm",
+        "mde",
     ]
     lines = []
     for p in pairs:
@@ -126,14 +129,41 @@ def mode_pairs_csv(pairs: Sequence[ModePair]) -> str:
                 f"{p.delta:.6f}",
                 "" if interval is None else f"{interval.low:.6f}",
                 "" if interval is None else f"{interval.high:.6f}",
-                p.test.b,
-                p.test.c,
-                p.test.method,
-                f"{p.test.p_value:.6g}",
+                p.first_only,
+                p.second_only,
+                f"{p.p_value:.6g}",
                 f"{p.p_holm:.6g}",
+                "" if p.detectable is None or p.detectable.effect is None else f"{p.detectable.effect:.6f}",
             ]
         )
     return csv_text(header, lines)
+
+
+def statistics_json(scores: Sequence[ModeScore], pairs: Sequence[ModePair]) -> str:
+    """Every score with its intervals and every mode pair with its test, Holm and minimum detectable effect,
+    as JSON (NaN, an undefined ratio, as null)."""
+    import json
+    import math
+
+    def number(value: float) -> float | None:
+        return None if math.isnan(value) else value
+
+    data = {
+        "scores": [
+            {
+                "provider": s.provider,
+                "mode": s.mode,
+                "answers": s.items,
+                "paired": s.paired,
+                "values": {k: number(v) for k, v in s.values.items()},
+                "intervals": {k: v.to_json() for k, v in s.intervals.items()},
+                "outcomes": s.outcomes,
+            }
+            for s in scores
+        ],
+        "modePairs": [p.to_json() for p in pairs],
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def track_report(
@@ -160,6 +190,7 @@ def _track_report(section: Any, out_dir: Path, draws: int | None, cache: DiskCac
         write_text_atomic(out_dir / PAIRS, mode_pairs_csv(pairs)),
         write_text_atomic(out_dir / PAIRS_LATEX, latex_pairs(pairs)),
         write_text_atomic(out_dir / COST_LATEX, latex_costs(scores, rows)),
+        write_text_atomic(out_dir / STATISTICS_JSON, statistics_json(scores, pairs)),
     ]
     paths += write_figures([drawn], out_dir)
     notes = (
@@ -169,7 +200,9 @@ def _track_report(section: Any, out_dir: Path, draws: int | None, cache: DiskCac
         "Oracle answers with the transformed reference (robustness 100 % by construction); Rename-blind "
         "with the original reference unchanged. Providers named Synthetic-* are generated noise, not LLMs.",
         "Modes compared pairwise: each provider's modes two by two on the answers both have (same LLM "
-        "model, run and constraint), McNemar's test with Holm's correction per provider.",
+        "model, run and constraint), a paired permutation test over the constraints with Holm's "
+        "correction per provider.",
+        *filter(None, [pairs_sentence(pairs)]),
     )
     sections = (
         (
@@ -204,8 +237,10 @@ def _track_report(section: Any, out_dir: Path, draws: int | None, cache: DiskCac
 __all__ = [
     "COST_LATEX",
     "PAIRS_LATEX",
+    "STATISTICS_JSON",
     "mode_pairs_csv",
     "per_constraint_csv",
     "robustness_csv",
+    "statistics_json",
     "track_report",
 ]

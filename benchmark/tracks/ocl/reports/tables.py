@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchmark.core.rows import run_name
 from benchmark.core.wording import plural
+from benchmark.reports import detectable
 from benchmark.reports.cost import CostLine, Spend, cost_table, spend, spend_by
 from benchmark.reports.excluded import Excluded, excluded, excluded_lines
 from benchmark.reports.table import Column, Table
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from benchmark.core.diskcache import DiskCache
     from benchmark.reports.figures import Figure
 
-ALPHA = 0.05  # what the terminal calls a difference (Holm-adjusted McNemar p below it)
+ALPHA = 0.05  # what the terminal calls a difference (Holm-adjusted permutation p below it)
 PAIRS = "ocl_mode_pairs.csv"  # where every pair is (the terminal lists those that differ)
 
 
@@ -133,10 +134,11 @@ PAIR_COLUMNS: tuple[Column[ModePair], ...] = (
     Column("acc. A %", lambda p: _pct(p.accuracy_first)),
     Column("acc. B %", lambda p: _pct(p.accuracy_second)),
     Column("A - B % [95% CI]", lambda p: f"{100 * p.delta:+.1f} {_delta_ci(p)}"),
-    Column("A only", lambda p: str(p.test.b)),
-    Column("B only", lambda p: str(p.test.c)),
-    Column("McNemar p", lambda p: f"{p.test.p_value:.3g}"),
+    Column("A only", lambda p: str(p.first_only)),
+    Column("B only", lambda p: str(p.second_only)),
+    Column("p", lambda p: f"{p.p_value:.3g}"),
     Column("p (Holm)", lambda p: f"{p.p_holm:.3g}"),
+    Column(f"{detectable.header()} %", lambda p: detectable.cell(p.detectable, digits=1, scale=100)),
 )
 # The paper's tables (ocl_robustness.tex, ocl_mode_pairs.tex): transformation modes only, no counts.
 LATEX_SCORE_COLUMNS: tuple[Column[ModeScore], ...] = (
@@ -157,6 +159,7 @@ LATEX_PAIR_COLUMNS: tuple[Column[ModePair], ...] = (
     Column("A − B (%)", lambda p: f"{100 * p.delta:+.1f}"),
     Column("95% CI", _delta_ci),
     Column("p (Holm)", lambda p: f"{p.p_holm:.3g}"),
+    Column("MDE (%)", lambda p: detectable.cell(p.detectable, digits=1, scale=100)),
 )
 
 
@@ -168,8 +171,30 @@ def outcomes_table(scores: Sequence[ModeScore]) -> Table:
     return Table.of("ocl-outcomes", "OCL outcomes per provider and mode", OUTCOME_COLUMNS, scores)
 
 
+PAIRS_TITLE = "OCL modes compared pairwise per provider"
+
+
+def pairs_method() -> str:
+    return (
+        "A - B: accuracy on mode A minus on mode B over the answers both modes have (same LLM model, run "
+        "and constraint); interval: paired bootstrap over constraints (answers redrawn within each); p: "
+        "two-sided paired permutation test of the same difference over the constraints; p (Holm): within "
+        "each provider's pairs; A only / B only: answers right on one mode and wrong on the other"
+    )
+
+
 def pairs_table(pairs: Sequence[ModePair]) -> Table:
-    return Table.of("ocl-mode-pairs", "OCL modes compared pairwise per provider", PAIR_COLUMNS, pairs)
+    notes = [pairs_method()]
+    if pairs:
+        notes.append(detectable.note([p.detectable for p in pairs], "A - B", "constraint"))
+    return Table.of("ocl-mode-pairs", PAIRS_TITLE, PAIR_COLUMNS, pairs, notes=tuple(notes))
+
+
+def pairs_sentence(pairs: Sequence[ModePair]) -> str | None:
+    """What the mode pairs can detect, in one sentence ("Read this first"), in percentage points."""
+    return detectable.sentence(
+        PAIRS_TITLE, [p.detectable for p in pairs], "A - B", "constraint", scale=100, digits=1
+    )
 
 
 def spends(rows: Sequence[Any]) -> dict[tuple[str, str], Spend]:
@@ -212,7 +237,8 @@ def pair_lines(pairs: Sequence[ModePair], verbose: bool) -> list[str]:
     differ = [p for p in pairs if p.p_holm < ALPHA]
     shown = list(pairs) if verbose else differ
     lines = [
-        f"mode pairs: {len(differ)} of {len(pairs)} differ (McNemar, Holm-adjusted per provider, "
+        f"mode pairs: {len(differ)} of {len(pairs)} differ (paired permutation test over constraints, "
+        "Holm-adjusted per provider, "
         f"p < {ALPHA:g})" + ("" if verbose else f"; -v lists every pair, {PAIRS} has them")
     ]
     if shown:

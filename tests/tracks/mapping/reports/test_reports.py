@@ -28,6 +28,7 @@ FIGURES = ("pr_scatter", "f1_heatmap", "confidence", "categories")
 EXPECTED = (
     "rq1_per_run.csv",
     "rq1_aggregate.csv",
+    "rq1_pairs.csv",
     "summary.md",
     "statistics.json",
     *(f"{name}.{ext}" for name in FIGURES for ext in ("png", "svg")),

@@ -222,20 +222,30 @@ def test_statistics_are_reproducible_and_seed_dependent(small_results):
     assert first != compute_statistics(small_results.rows, draws=300, seed=6).to_json()
 
 
-def test_a_permutation_test_that_cannot_reject_is_announced(small_results, make_row):
-    # three transformations: smallest p = 2/8, x 3 pairs after Holm = 0.75
+def test_a_table_whose_test_cannot_reject_says_it_can_detect_nothing(small_results, make_row):
+    from benchmark.tracks.mapping.reports.tables import pairs_sentence
+
+    # three transformations: smallest p = 2/8 = 0.25, above 0.05 / 3 pairs: no MDE, and the sentence says so
     stats = compute_statistics(small_results.rows, draws=50)
-    assert any(
-        "with 3 transformations the permutation test's smallest p-value is 0.25, 0.75 after Holm over 3 "
-        "pairs" in n
-        for n in stats.notes
-    )
-    # five transformations, one pair: 2/32 = 0.0625 >= 0.05 still; six: 2/64 < 0.05, no note
-    rows = [make_row(p, f"T{t}", "r1", classes=[("S", "X", "tp")]) for p in ("A", "B") for t in range(6)]
-    assert not any("smallest p-value" in n for n in compute_statistics(rows, draws=20).notes)
-    assert any("0.0625" in n for n in compute_statistics(rows[:5] + rows[6:11], draws=20).notes)
-    one_pair = compute_statistics(rows[:1] + rows[6:7], draws=20).notes
-    assert any("with 1 transformation the permutation" in n and "Holm over 1 pair:" in n for n in one_pair)
+    assert all(p.detectable is not None and p.detectable.effect is None for p in stats.pairs)
+    assert "0.25, above the level 0.017" in stats.pairs[0].detectable.reason
+    assert not stats.pairs[0].detectable.reachable
+    sentence = pairs_sentence(stats)
+    assert sentence.startswith("Paired comparisons of providers: with these 3 transformations no difference")
+    assert "after Holm over 3 comparisons" in sentence
+    # five transformations, one pair: 2/32 = 0.0625 >= 0.05 still nothing; six: 2/64 < 0.05, an MDE
+    def classes(provider: str, t: int) -> list[tuple[str, str, str]]:
+        right = [(f"S{i}", f"X{i}", "tp") for i in range(1 + t % 3)]
+        return right + [(f"S{i}", f"Y{i}", "fp") for i in range((t + (provider == "A")) % 2 + 1)]
+
+    rows = [make_row(p, f"T{t}", "r1", classes=classes(p, t)) for p in ("A", "B") for t in range(6)]
+    six = compute_statistics(rows, draws=20).pairs[0].detectable
+    assert six.effect is not None and six.effect > 0 and six.family == 1 and six.alpha == 0.05
+    assert "can detect |ΔF1| ≥" in pairs_sentence(compute_statistics(rows, draws=20))
+    five = compute_statistics(rows[:5] + rows[6:11], draws=20).pairs[0].detectable
+    assert five.effect is None and "0.062" in five.reason
+    one = compute_statistics(rows[:1] + rows[6:7], draws=20).pairs[0].detectable
+    assert one.effect is None and one.reason == "fewer than two units: nothing to test"
 
 
 def test_the_interval_and_the_test_of_a_pair_measure_the_same_difference(make_row):
