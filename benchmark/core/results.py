@@ -2,10 +2,11 @@
 
 The pytest suite and ``atlbench validate`` write it at session end; ``atlbench report`` rebuilds every
 track's tables, plots and pages from it with no other input. So it carries, besides the rows, what a
-reader needs to trust and reproduce them: package versions, git commit, the options used, the validation
-root, a content hash of every input file, and per track its options, ground-truth facts (the validation-set
-table) and rows (:mod:`benchmark.core.rows`: envelope + track payload). Version 2 holds one section per
-track; version 1 files (the mapping track alone) are still read.
+reader needs to trust and reproduce them: package versions, git commit (or, outside a git checkout, why
+there is none: :mod:`benchmark.core.provenance`), the options used, the validation root, a content hash of
+every input file, and per track its options, ground-truth facts (the validation-set table) and rows
+(:mod:`benchmark.core.rows`: envelope + track payload). Version 2 holds one section per track; version 1
+files (the mapping track alone) are still read.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any, TypeVar
 
 from benchmark.core.errors import InputFormatError
 from benchmark.core.fileio import dumps_json, write_text_atomic
+from benchmark.core.provenance import PACKAGE, source_words
 from benchmark.core.rows import Facts, Row
 
 T = TypeVar("T")
@@ -29,14 +31,17 @@ READABLE_VERSIONS = (1, 2)
 
 @dataclass(frozen=True)
 class ResultsHeader:
-    """Provenance of a session. ``inputs`` maps each input file (relative to the validation root) to its
-    SHA-256, so two results files can be checked to have scored the same data. ``generate_calls`` links
-    the ``atlbench generate`` calls that paid for the scored runs (call id -> its manifest and event log
-    files, ``docs/LLM_RUNS.md``, "Manifest"); written only when there is one."""
+    """Provenance of a session. ``git_commit`` is the commit of the project the session ran in; when
+    there is none, ``git_commit_missing`` says why (``not a git checkout``: a source archive, for one).
+    ``inputs`` maps each input file (relative to the validation root) to its SHA-256, so two results files
+    can be checked to have scored the same data. ``generate_calls`` links the ``atlbench generate`` calls
+    that paid for the scored runs (call id -> its manifest and event log files, ``docs/LLM_RUNS.md``,
+    "Manifest"); written only when there is one."""
 
     created: str = ""
     versions: dict[str, str] = field(default_factory=dict)
     git_commit: str | None = None
+    git_commit_missing: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
     validation_root: str = ""
     inputs: dict[str, str] = field(default_factory=dict)
@@ -47,6 +52,7 @@ class ResultsHeader:
             "created": self.created,
             "versions": dict(sorted(self.versions.items())),
             "gitCommit": self.git_commit,
+            **({"gitCommitMissing": self.git_commit_missing} if self.git_commit_missing else {}),
             "options": self.options,
             "validationRoot": self.validation_root,
             "inputs": dict(sorted(self.inputs.items())),
@@ -61,11 +67,17 @@ class ResultsHeader:
             created=data.get("created", ""),
             versions=dict(data.get("versions", {})),
             git_commit=data.get("gitCommit"),
+            git_commit_missing=data.get("gitCommitMissing"),
             options=dict(data.get("options", {})),
             validation_root=data.get("validationRoot", ""),
             inputs=dict(data.get("inputs", {})),
             generate_calls={str(k): list(v) for k, v in dict(data.get("generateCalls", {})).items()},
         )
+
+    def source_words(self) -> str:
+        """The code the session ran, for a report's header: the package version, and the commit or why
+        there is none (:func:`~benchmark.core.provenance.source_words`)."""
+        return source_words(self.git_commit, self.git_commit_missing, self.versions.get(PACKAGE))
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from benchmark.core.errors import BenchmarkError
-from benchmark.core.provenance import git_commit, now, versions
+from benchmark.core.provenance import GitSource, git_source, now, versions
 from benchmark.core.results import Results, ResultsHeader, TrackSection
 from benchmark.core.rows import Facts, Row
 from benchmark.core.track import Collection, SkippedInput, Track, TrackContext, with_template
@@ -27,7 +27,7 @@ class Harness:
     options: SessionOptions
     classes: dict[str, type[Track]]
     cache_dir: Path | None = None
-    source_dir: Path | None = None  # where the git commit is read (the project under test)
+    source_dir: Path | None = None  # where the git commit is read (the project the session runs in)
     _tracks: dict[str, Track] = field(default_factory=dict)
     _collections: dict[str, Collection] = field(default_factory=dict)
     # each track's terminal tables, computed with its report files: (results, verbose) they are for
@@ -94,10 +94,14 @@ class Harness:
             inputs.update(track.input_files())
         from benchmark.llm.calllog import linked_calls  # the LLM layer only when results are built
 
+        source = (
+            git_source(self.source_dir) if self.source_dir else GitSource(missing="no project folder given")
+        )
         header = ResultsHeader(
             created=now(),
             versions=versions(),
-            git_commit=git_commit(self.source_dir) if self.source_dir else None,
+            git_commit=source.commit,
+            git_commit_missing=source.missing,
             options=self.options.to_json(),
             validation_root=str(self.options.validation_root),
             inputs=inputs,

@@ -250,47 +250,28 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def code_provenance(validation_root: Path) -> dict[str, Any]:
-    """The git commits (and whether uncommitted changes were present) of the code and of the data, and
-    the versions of the packages that shape a request (SDKs, tokenizers) besides the usual ones."""
+def code_provenance(validation_root: Path, code_root: Path | None = None) -> dict[str, Any]:
+    """Where the code (``code_root``: the project holding the ``benchmark`` package) and the data come
+    from in git: each one's commit and whether its tracked files had uncommitted changes, or why there is
+    no commit (``gitCommitMissing``: ``not a git checkout`` for a source archive); and the versions of the
+    packages that shape a request (SDKs, tokenizers) besides the usual ones, this package's among them."""
+    from importlib import metadata
+
     import benchmark
-    from benchmark.core.provenance import git_commit, versions
+    from benchmark.core.provenance import git_source, versions
 
     found = versions()
     for package in ("openai", "anthropic", "httpx", "tiktoken", "llama_cpp_python"):
         try:
-            from importlib import metadata
-
             found[package] = metadata.version(package)
         except Exception:
             continue
-    code = Path(benchmark.__file__).resolve().parent.parent
-    data = Path(validation_root).resolve()
+    code = code_root or Path(benchmark.__file__).resolve().parent.parent
     return {
-        "code": {"gitCommit": git_commit(code), "uncommittedChanges": _dirty(code)},
-        "data": {
-            "gitCommit": git_commit(data) if data.is_dir() else None,
-            "uncommittedChanges": _dirty(data),
-        },
+        "code": git_source(code, changes=True).to_json(),
+        "data": git_source(Path(validation_root).resolve(), changes=True).to_json(),
         "versions": dict(sorted(found.items())),
     }
-
-
-def _dirty(directory: Path) -> bool | None:
-    import subprocess
-
-    if not directory.is_dir():
-        return None
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(directory), "status", "--porcelain", "--untracked-files=no", "."],
-            capture_output=True,
-            text=True,
-            timeout=10,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return bool(done.stdout.strip()) if done.returncode == 0 else None
 
 
 def _track(options: GenerateOptions) -> Any:

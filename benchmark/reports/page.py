@@ -93,8 +93,7 @@ def _scoped(content: str, name: str) -> str:
 def render_page(header: ResultsHeader, parts: Sequence[PagePart]) -> str:
     """The page from the session header and each track's part, in track order."""
     provenance = [
-        f"Results created {header.created or 'unknown'}"
-        + (f" · commit {header.git_commit}" if header.git_commit else "")
+        f"Results created {header.created or 'unknown'} · {header.source_words()}"
         + (f" · validation root {header.validation_root}" if header.validation_root else "")
     ]
     several = len(parts) > 1

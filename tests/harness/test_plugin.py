@@ -14,8 +14,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from git_trees import checkout, no_git_above
 
 import benchmark.tracks.mapping.scoring.runs
+from benchmark import __version__
 from benchmark.core.results import Results
 from benchmark.tracks.mapping.payload import RunRow
 
@@ -512,6 +514,28 @@ def test_options_from_the_ini_file_are_relative_to_it(
     assert {row.provider for row in saved.rows} == {"Synthetic-Oracle"}
     assert saved.header.validation_root == str(tree)
     assert not (elsewhere / "out").exists()
+
+
+def test_results_and_reports_name_the_commit_in_a_checkout_and_why_none_outside_one(
+    pytester: pytest.Pytester, tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The project unpacked from a source archive (no ``.git``) says so in ``results.json`` and the
+    reports' headers, with the package's version; the same project as a git checkout names its commit."""
+    reports = pytester.path / "reports"
+
+    def provenance_written(commit: str | None, said: str) -> None:
+        assert run(pytester, "-n", "0", "-k", "Oracle").ret == 0
+        header = json.loads((reports / "results.json").read_text(encoding="utf-8"))["header"]
+        assert header["gitCommit"] == commit and header["versions"]["atl-binding-bench"] == __version__
+        assert header.get("gitCommitMissing") == (None if commit else "not a git checkout")
+        said = f"atl-binding-bench {__version__}, {said}"
+        assert f"; {said}." in (reports / "summary.md").read_text(encoding="utf-8")
+        assert f"· {said} ·" in (reports / "index.html").read_text(encoding="utf-8")
+
+    no_git_above(pytester.path, monkeypatch)
+    provenance_written(None, "no git commit: not a git checkout")
+    commit = checkout(pytester.path, {})
+    provenance_written(commit, f"commit {commit}")
 
 
 def test_bad_option_is_a_usage_error(pytester: pytest.Pytester, tree: Path) -> None:

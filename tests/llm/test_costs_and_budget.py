@@ -8,14 +8,16 @@ import shutil
 from pathlib import Path
 
 import pytest
+from git_trees import archive, checkout, no_git_above
 
+from benchmark import __version__
 from benchmark.bench.support.fake_llm_server import FakeLLMServer
 from benchmark.cli import main
 from benchmark.core.errors import ConfigurationError
 from benchmark.core.results import Results
 from benchmark.llm.calllog import call_files
 from benchmark.llm.config import load_config
-from benchmark.llm.generate import generate, generate_call
+from benchmark.llm.generate import code_provenance, generate, generate_call
 from benchmark.llm.ledger import ledger_entries, run_ledger, summarise
 from tests.llm.conftest import FAKE_OPENAI_KEY
 from tests.llm.test_generate import Options
@@ -319,7 +321,11 @@ def test_each_call_writes_a_manifest_and_events_beside_the_runs_and_results_json
         and manifest["call"] == log.stem
         and manifest["session"] == "atl/OpenAI"
     )
-    assert manifest["code"]["gitCommit"] and "openai" in manifest["versions"]
+    # where the code comes from: a commit, or why there is none (a source archive has no .git); both
+    # cases: test_the_manifest_names_the_code_commit_in_a_checkout_and_why_none_in_a_source_archive
+    code = manifest["code"]
+    assert (code["gitCommit"] is None) == bool(code.get("gitCommitMissing"))
+    assert "openai" in manifest["versions"] and manifest["versions"]["atl-binding-bench"] == __version__
     assert manifest["provider"]["apiKeyEnv"] == "FAKE_OPENAI_KEY" and manifest["provider"]["price"]["date"]
     assert manifest["provider"]["parameters"]["seed"] == 100 and manifest["task"]["promptTemplate"]["sha256"]
     # the configuration and the cache lie outside the current directory: named in full
@@ -349,6 +355,27 @@ def test_each_call_writes_a_manifest_and_events_beside_the_runs_and_results_json
     main(["validate", str(validation_tree), "-o", str(out)])
     header = Results.load(out).header
     assert header.generate_calls == {log.stem: [f"Book2Publication/runs/.log/calls/{log.stem}.jsonl"]}
+
+
+def test_the_manifest_names_the_code_commit_in_a_checkout_and_why_none_in_a_source_archive(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    no_git_above(tmp_path, monkeypatch)
+    repo = tmp_path / "project"
+    commit = checkout(repo, {"benchmark/__init__.py": "", "validation/a.txt": "a\n"})
+    found = code_provenance(repo / "validation", code_root=repo)
+    assert found["code"] == found["data"] == {"gitCommit": commit, "uncommittedChanges": False}
+    (repo / "benchmark" / "__init__.py").write_text("# edited\n")
+    found = code_provenance(repo / "validation", code_root=repo)
+    assert found["code"]["uncommittedChanges"] is True and found["data"]["uncommittedChanges"] is False
+    release = archive(repo, tmp_path / "project-0.1.0")
+    found = code_provenance(release / "validation", code_root=release)
+    unknown = {"gitCommit": None, "uncommittedChanges": None, "gitCommitMissing": "not a git checkout"}
+    assert found["code"] == found["data"] == unknown
+    assert found["versions"]["atl-binding-bench"] == __version__  # what names the code then
+    assert (
+        code_provenance(tmp_path / "absent", code_root=release)["data"]["gitCommitMissing"] == "not a folder"
+    )
 
 
 def test_a_budget_stop_is_an_event_of_the_call(

@@ -461,9 +461,7 @@ def summary_markdown(results: MappingResults, stats: Statistics) -> str:
         f"{plural(stats.aggregation.rows_used, 'scored run')}, {len(stats.aggregation.excluded)} excluded; "
         f"{plural(len(stats.providers), 'provider')}; "
         f"{plural(len(stats.transformations), 'transformation')}. "
-        f"Results file created {results.header.created or 'unknown'}"
-        + (f", commit {results.header.git_commit}" if results.header.git_commit else "")
-        + ".",
+        f"Results file created {results.header.created or 'unknown'}; {results.header.source_words()}.",
         "",
     ]
     if stats.notes:
