@@ -22,7 +22,7 @@ def test_report_regenerates_the_same_bytes_in_and_out_of_process(
     names = sorted(p.name for p in paths)
     assert main(["report", str(results_file), "-o", str(tmp_path / "one"), "--draws", str(REPORT_DRAWS)]) == 0
     printed = capsys.readouterr().out
-    assert "F1 [95% CI]" in printed and "wrote 14 files" in printed
+    assert "F1 [95% CI]" in printed and "wrote 15 files" in printed
     assert "excluded: T01_Model12Model/runs/Alpha-run01.json: $.mappings[0]: not valid JSON" in printed
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "123"}
     command = [
