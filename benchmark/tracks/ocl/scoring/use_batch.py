@@ -307,25 +307,25 @@ class _Batch:
     def _after(self, failure: ShellFailed, jobs: list[Job], at: tuple[str, str, object]) -> list[Job]:
         """The jobs still to run when the shell failed at the command ``at`` (module docstring)."""
         _, kind, about = at
-        number, state = about  # type: ignore[misc]
+        number, what = about  # type: ignore[misc]
         job = jobs[number]
         later = jobs[number + 1 :]
-        if kind == "unload":
+        if kind == "unload":  # every state of the job was checked
             return later
-        if state is None:  # loading: the whole job again
-            failed_states, rest = list(job.states), []
+        if kind == "load":  # nothing checked yet: the whole job again
+            failed, rest = list(job.states), []
         else:
-            position = job.states.index(state)
-            failed_states, rest = [state], job.states[position + 1 :]
+            position = job.states.index(what)
+            failed, rest = ([] if kind == "reset" else [what]), job.states[position + 1 :]
         after = [Job(job.members, rest, job.tries)] if rest else []
-        if job.tries == 0 or (job.tries == 1 and len(job.members) > 1):
-            if job.tries == 0:
-                again = [Job(job.members, failed_states, 1)]
-            else:
-                again = [Job([m], failed_states, 2) for m in job.members]
-            return again + after + later
+        if not failed:
+            return after + later
+        if job.tries == 0:
+            return [Job(job.members, failed, 1), *after, *later]
+        if job.tries == 1 and len(job.members) > 1:
+            return [*(Job([m], failed, 2) for m in job.members), *after, *later]
         for index in job.members:  # it failed alone (or once more, alone already): a judge error
-            for name in failed_states:
+            for name in failed:
                 self.results[index].errors[name] = failure.message()
                 self.cost.judge_errors += 1
         return after + later

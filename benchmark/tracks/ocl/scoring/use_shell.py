@@ -39,6 +39,8 @@ from benchmark.tracks.ocl.scoring.use_install import UseFailed, UseInstallation
 COMMANDS = "atlbench.cmd"
 PROMPT = "use> "
 _VERSION = re.compile(r"^USE version (\S+),")
+#: seconds a shell may take to start (a JVM on a busy machine), however short the timeout of a command
+START_SECONDS = 120.0
 #: the shell's first model: loaded so that its ``?`` queries (the end-of-batch marks) always have a system
 EMPTY_MODEL = "model AtlbenchEmpty\n"
 
@@ -142,7 +144,7 @@ class UseShell:
         mark = f"atlbench-sync-{next(self._marks)}"
         self._send(f"? '{mark}'\n")
         try:
-            preamble, _ = self._read_batch([], mark)
+            preamble, _ = self._read_batch([], mark, max(self.timeout, START_SECONDS))
         except ShellFailed as failed:
             raise UseFailed(f"USE ({self.installation.origin}) did not start: {failed.message()}") from None
         version = next((m.group(1) for line in preamble if (m := _VERSION.match(line))), "")
@@ -158,31 +160,33 @@ class UseShell:
         except OSError:
             pass  # it died: reading says so, with what it printed
 
-    def _read_batch(self, commands: list[str], mark: str) -> tuple[list[str], list[Step]]:
+    def _read_batch(
+        self, commands: list[str], mark: str, timeout: float | None = None
+    ) -> tuple[list[str], list[Step]]:
         """Read USE's output up to the line that answers ``mark``: (the lines before the first command's
-        echo, a step per command, each started by its echo). Each command has ``timeout`` seconds."""
+        echo, a step per command, each started by its echo). Each command has ``timeout`` seconds (the
+        shell's, unless given)."""
+        timeout = self.timeout if timeout is None else timeout
         echo = f"{COMMANDS}> "
         answer = f"-> '{mark}' : String"
         preamble: list[str] = []
         steps: list[Step] = []
-        kept: list[str] = []  # the last lines, for a failure's message
         started = time.perf_counter()
         while True:
             try:
-                stamp, line = self._next_line(started + self.timeout)
+                stamp, line = self._next_line(started + timeout)
             except TimeoutError:
                 doing = f"`{steps[-1].command}'" if steps else "before its first command"
                 self._abandon()
                 raise ShellFailed(
-                    f"USE did not answer within {self.timeout:g} s ({doing})", steps, kept
+                    f"USE did not answer within {timeout:g} s ({doing})", steps, _said(steps, preamble)
                 ) from None
             if line is None:
                 status = self._abandon()
                 doing = f"during `{steps[-1].command}'" if steps else "before its first command"
-                raise ShellFailed(f"USE exited (status {status}) {doing}", steps, kept)
+                raise ShellFailed(f"USE exited (status {status}) {doing}", steps, _said(steps, preamble))
             while line.startswith(PROMPT):
                 line = line[len(PROMPT) :]
-            kept = [*kept[-19:], line]
             if line.startswith(echo):
                 said = line[len(echo) :]
                 if not said:
@@ -195,11 +199,15 @@ class UseShell:
                     continue
                 self._abandon()
                 due = commands[len(steps)] if len(steps) < len(commands) else "the end of the file"
-                raise ShellFailed(f"USE answered out of step: `{said}' where `{due}' was due", steps, kept)
+                raise ShellFailed(
+                    f"USE answered out of step: `{said}' where `{due}' was due", steps, _said(steps, preamble)
+                )
             if line == answer:
                 if len(steps) < len(commands):
                     self._abandon()
-                    raise ShellFailed(f"USE ran {len(steps)} of the {len(commands)} commands", steps, kept)
+                    raise ShellFailed(
+                        f"USE ran {len(steps)} of the {len(commands)} commands", steps, _said(steps, preamble)
+                    )
                 if steps:
                     steps[-1].seconds = stamp - started
                 return preamble, steps
@@ -229,6 +237,11 @@ class UseShell:
         if process is None:
             return None
         return _kill(process)
+
+
+def _said(steps: list[Step], preamble: list[str]) -> list[str]:
+    """What USE printed for the command it failed at (or before its first), for the failure's message."""
+    return steps[-1].lines if steps else preamble
 
 
 def _kill(process: subprocess.Popen[bytes]) -> int | None:
