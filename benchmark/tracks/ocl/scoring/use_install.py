@@ -54,10 +54,6 @@ class UseInstallation:
     origin: str
     files: tuple[str, ...] = ()
 
-    def argv(self, model: str, commands: str) -> list[str]:
-        """A batch run: USE reads the model, runs the command file, and exits."""
-        return [*self.command, "-nogui", "-noplugins", "-nr", model, commands]
-
     def shell_argv(self, model: str) -> list[str]:
         """A shell: USE reads the model, then commands from its standard input."""
         return [*self.command, "-nogui", "-noplugins", "-nr", model]
