@@ -26,6 +26,7 @@ import itertools
 import os
 import re
 import select
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -71,7 +72,7 @@ class Step:
 
 @dataclass
 class ShellStats:
-    """What the shells of a process cost: starts, seconds starting, batches run, seconds reading output."""
+    """What a shell cost: USE processes started, the seconds their starts took, and USE's version."""
 
     starts: int = 0
     start_seconds: float = 0.0
@@ -89,7 +90,7 @@ class UseShell:
         self._buffer = b""
         self._owner = 0
         self._marks = itertools.count(1)
-        self._folder: tempfile.TemporaryDirectory[str] | None = None
+        self._folder: str | None = None  # the shell's own (its first model): removed by its owner only
         atexit.register(self.close)
 
     @property
@@ -112,7 +113,7 @@ class UseShell:
         if process is not None and self._owner == os.getpid():
             _kill(process)
         if self._folder is not None and self._owner == os.getpid():
-            self._folder.cleanup()
+            shutil.rmtree(self._folder, ignore_errors=True)
         self._folder = None
 
     # ----------------------------------------------------------------------------------- internals
@@ -124,14 +125,14 @@ class UseShell:
             self._process, self._folder = None, None
         self.close()
         self._owner = os.getpid()
-        self._folder = tempfile.TemporaryDirectory(prefix="atlbench-use-shell-")
-        empty = Path(self._folder.name) / "empty.use"
+        self._folder = tempfile.mkdtemp(prefix="atlbench-use-shell-")
+        empty = Path(self._folder) / "empty.use"
         empty.write_text(EMPTY_MODEL, encoding="utf-8")
         start = time.perf_counter()
         try:
             self._process = subprocess.Popen(
                 self.installation.shell_argv(str(empty)),
-                cwd=self._folder.name,
+                cwd=self._folder,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
