@@ -19,7 +19,7 @@ from benchmark.tracks.ocl.payload import AGREEMENT, DISAGREEMENT, SYNTAX_ERROR, 
 from benchmark.tracks.ocl.reports.judge import disagreement_records, judge_lines, use_cost
 from benchmark.tracks.ocl.scoring import use_batch
 from benchmark.tracks.ocl.scoring.use_batch import Renamed, UseAnswer, plan_groups, rename_invariants
-from benchmark.tracks.ocl.scoring.use_install import JVM_FLAGS, UseNotFound, find_use
+from benchmark.tracks.ocl.scoring.use_install import UseNotFound, find_use
 from benchmark.tracks.ocl.scoring.use_judge import disagreements
 from benchmark.tracks.ocl.track import OclTrack
 
@@ -44,32 +44,21 @@ def test_use_is_found_as_a_launcher_or_an_installation_folder(tmp_path: Path) ->
     assert found.shell_argv("m.use")[-4:] == ["-nogui", "-noplugins", "-nr", "m.use"]
 
 
-def test_uses_own_script_is_bypassed_for_its_jar_with_start_up_flags(tmp_path: Path, monkeypatch) -> None:
-    """USE's own unedited `bin/use' runs `java -jar lib/use-gui.jar': started here, with JVM_FLAGS; an
-    edited script (VMARGS set) is run as it is. The fingerprint follows the jars' bytes."""
+def test_the_installation_is_identified_by_its_files(tmp_path: Path) -> None:
+    """The disk cache's key follows the launcher's and the jars' bytes: another build is another key."""
     (tmp_path / "bin").mkdir()
     (tmp_path / "lib").mkdir()
     launcher = tmp_path / "bin" / "use"
-    script = (
-        '#!/usr/bin/env bash\nVMARGS=""\nBIN_DIR="$( cd "$( dirname "$0" )" && pwd )"\n'
-        'USE_HOME="$BIN_DIR/.."\n'
-        'USE_JAR="$USE_HOME/lib/use-gui.jar"\njava $VMARGS -jar "$USE_JAR" "$@"\n'
-    )
-    launcher.write_text(script)
+    launcher.write_text('#!/bin/sh\njava -jar "$(dirname "$0")/../lib/use-gui.jar" "$@"\n')
     launcher.chmod(launcher.stat().st_mode | stat.S_IXUSR)
     jar = tmp_path / "lib" / "use-gui.jar"
     jar.write_bytes(b"one")
-    java = tmp_path / "java"
-    java.write_text("#!/bin/sh\n")
-    java.chmod(java.stat().st_mode | stat.S_IXUSR)
-    monkeypatch.setenv("PATH", str(tmp_path))
     found = find_use(tmp_path)
-    assert found.command == (str(java), *JVM_FLAGS, "-jar", str(jar.resolve()))
+    assert found.command == (str(launcher.resolve()),) and str(jar.resolve()) in found.files
     before = found.fingerprint()
+    assert find_use(tmp_path).fingerprint() == before
     jar.write_bytes(b"two, another build")
     assert find_use(tmp_path).fingerprint() != before
-    launcher.write_text(script.replace('VMARGS=""', 'VMARGS="-Xss20m"'))
-    assert find_use(tmp_path).command == (str(launcher.resolve()),)
 
 
 def test_the_track_refuses_to_collect_without_use(tmp_path: Path, monkeypatch) -> None:

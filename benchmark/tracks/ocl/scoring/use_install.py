@@ -5,10 +5,11 @@ documentation says; this module only finds it. It is named by ``--ocl-use`` (com
 or the ``ATLBENCH_USE`` environment variable: the ``use`` launcher, the installation folder (whose
 ``bin/use`` is taken), or a folder of USE's jars.
 
-When the launcher is USE's own script (``java $VMARGS -jar "$USE_JAR"`` with ``VMARGS`` empty, beside
-``lib/use-gui.jar``) or USE is given as its jars, the JVM is started here, as the script would start it,
-with :data:`JVM_FLAGS` for a faster start (flags the user's Java does not know are ignored). A launcher
-of another shape (a wrapper, an edited script) is run as it is.
+The launcher is run as it is, with no JVM flag of ours: USE runs as one long-lived shell per process
+(:mod:`.use_shell`), so its start is paid once, and the start-up flag that paid for a JVM per variant
+(C1 only, ``-XX:TieredStopAtLevel=1``: 320 s in USE instead of 554 s for the bundled study's 96 JVMs)
+made the long-lived shell's checks slower (15 to 24 s instead of 8 to 14 s on the same work; 2 cores,
+load 17 to 22).
 
 A verdict of USE is a function of the installation, so its disk-cache key holds
 :meth:`UseInstallation.fingerprint`: the SHA-256 of the launcher and of every jar the installation
@@ -30,11 +31,6 @@ from pathlib import Path
 from benchmark.core.errors import BenchmarkError, ConfigurationError
 
 ENVIRONMENT = "ATLBENCH_USE"
-#: start-up flags for USE's own jars: C1 only (USE's work is many short checks, not hot loops) and the
-#: JDK's class-data sharing; a Java that lacks one ignores it
-JVM_FLAGS = ("-XX:+IgnoreUnrecognizedVMOptions", "-XX:TieredStopAtLevel=1", "-Xshare:auto")
-#: what makes a `use' launcher USE's own script (use-gui/src/main/resources/bin/use), unedited
-_OWN_SCRIPT = ('VMARGS=""', 'USE_JAR="$USE_HOME/lib/use-gui.jar"', 'java $VMARGS -jar "$USE_JAR" "$@"')
 
 
 class UseNotFound(ConfigurationError):
@@ -47,8 +43,8 @@ class UseFailed(BenchmarkError):
 
 @dataclass(frozen=True)
 class UseInstallation:
-    """How to start USE (the launcher, or ``java FLAGS -jar|-cp ...``), where it was found, and the files
-    that make it (hashed into the disk cache's keys)."""
+    """How to start USE (the launcher, or ``java -cp ... MAIN``), where it was found, and the files that
+    make it (hashed into the disk cache's keys)."""
 
     command: tuple[str, ...]
     origin: str
@@ -59,7 +55,8 @@ class UseInstallation:
         return [*self.command, "-nogui", "-noplugins", "-nr", model]
 
     def fingerprint(self) -> str:
-        """The SHA-256 of the installation's files and of the Java started (when started here)."""
+        """The SHA-256 of the installation's files and of the Java started (when started here: a jar
+        folder; a launcher's Java is its own business)."""
         parts = [f"{Path(f).name}={_digest(f, *_stamp(f))}" for f in self.files]
         java = self.command[0] if self.command and Path(self.command[0]).name == "java" else ""
         if java:
@@ -98,23 +95,15 @@ def _installation(path: Path, origin: str) -> UseInstallation:
         main = next((m for m in map(_main_class, jars) if m), None)
         if main:
             java = _java(origin, path)
-            command = (java, *JVM_FLAGS, "-cp", f"{folder.resolve()}/*", main)
+            command = (java, "-cp", f"{folder.resolve()}/*", main)
             return UseInstallation(command, origin, tuple(str(j.resolve()) for j in jars))
     raise UseNotFound(f"{origin}: neither a `use' launcher nor a folder of USE's jars", file=path)
 
 
 def _launcher(launcher: Path, origin: str) -> UseInstallation:
-    """The launcher, or the JVM it would start when it is USE's own script (module docstring)."""
+    """The launcher, identified by itself and the jars of its installation (``../lib``), when it has one."""
     lib = launcher.parent.parent / "lib"
     jars = tuple(str(j.resolve()) for j in sorted(lib.glob("*.jar"))) if lib.is_dir() else ()
-    gui = lib / "use-gui.jar"
-    try:
-        script = launcher.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        script = ""
-    if gui.is_file() and all(line in script.splitlines() for line in _OWN_SCRIPT):
-        java = _java(origin, launcher)
-        return UseInstallation((java, *JVM_FLAGS, "-jar", str(gui.resolve())), origin, (str(launcher), *jars))
     return UseInstallation((str(launcher),), origin, (str(launcher), *jars))
 
 
@@ -156,4 +145,4 @@ def _digest(path: str, size: int, mtime: int) -> str:
     return digest.hexdigest()
 
 
-__all__ = ["ENVIRONMENT", "JVM_FLAGS", "UseFailed", "UseInstallation", "UseNotFound", "find_use"]
+__all__ = ["ENVIRONMENT", "UseFailed", "UseInstallation", "UseNotFound", "find_use"]
