@@ -69,14 +69,39 @@ class ScaledRoots:
         return [part for flag, path in given if path is not None for part in (flag, str(path))]
 
 
+#: the rows whose sessions run the OCL track (``--ocl-judge`` goes to them)
+OCL_ROWS = ("all", "ocl")
+
+
 def pytest_command(
-    python: str, row: str, workers: str, cache_dir: Path, reports_dir: Path, roots: ScaledRoots
+    python: str,
+    row: str,
+    workers: str,
+    cache_dir: Path,
+    reports_dir: Path,
+    roots: ScaledRoots,
+    ocl_judge: str = "builtin",
 ) -> list[str]:
     """The user's command for a row (``pytest cases -n auto``...), with the cache and the reports in the
-    bench's folders and the data roots of the scale."""
+    bench's folders, the data roots of the scale, and the OCL judge when it is not the built-in one."""
     command = [python, "-m", "pytest", ROWS[row], "-n", workers, "-p", "no:randomly"]
     command += ["-o", f"cache_dir={cache_dir}", "--reports-dir", str(reports_dir)]
+    if ocl_judge != "builtin" and row in OCL_ROWS:
+        command += ["--ocl-judge", ocl_judge]
     return command + roots.options()
+
+
+def use_lines(output: str) -> list[str]:
+    """What a session judged with USE printed about USE's cost (``USE 7.5.0 judged ...`` and the line
+    after it that says where the time went)."""
+    lines = output.splitlines()
+    found = []
+    for index, line in enumerate(lines):
+        if line.startswith("USE ") and " judged " in line:
+            found.append(line)
+            if index + 1 < len(lines) and lines[index + 1].startswith("  where: "):
+                found.append(lines[index + 1])
+    return found
 
 
 CASES = re.compile(r"(\d+) (passed|failed|skipped|xfailed|xpassed|errors?)\b")
@@ -134,10 +159,18 @@ class Key:
     row: str
     workers: str
     cache: str
+    ocl_judge: str = "builtin"
 
     def label(self) -> str:
         scale = f"{self.scale}x, " if self.scale != 1 else ""
-        return f"{scale}pytest {ROWS[self.row]} -n {self.workers}, {self.cache}"
+        return f"{scale}pytest {self.command()} -n {self.workers}, {self.cache}"
+
+    def command(self) -> str:
+        """The row's paths, and ``--ocl-judge`` when it is not the built-in judge's session."""
+        judge = (
+            f" --ocl-judge {self.ocl_judge}" if self.ocl_judge != "builtin" and self.row in OCL_ROWS else ""
+        )
+        return f"{ROWS[self.row]}{judge}"
 
 
 Measurements = dict[Key, dict[str, list[Timed]]]  # key -> checkout label -> sessions, in the order run
@@ -197,7 +230,7 @@ def summary_rows(measurements: Measurements, sides: Sequence[str]) -> tuple[list
     rows = []
     for key, by_side in measurements.items():
         runs = [t for side in sides for t in by_side.get(side, [])]
-        line = [f"{key.scale}x", f"pytest {ROWS[key.row]}", _started(key.workers, by_side, sides), key.cache]
+        line = [f"{key.scale}x", f"pytest {key.command()}", _started(key.workers, by_side, sides), key.cache]
         line.append(str(max((t.cases for t in runs), default=0)))
         for side in sides:
             mine = by_side.get(side, [])

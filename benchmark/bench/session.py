@@ -25,6 +25,10 @@ folders and runs every session with ``PYTHONDONTWRITEBYTECODE=1`` (a fresh clone
 environment that writes no bytecode: each session then compiles the checkout's modules, 0.2 to 0.3 s per
 process). Both checkouts are always in the same state; the report's first line says which.
 
+``--ocl-judge use`` (or ``both``) runs the sessions of the rows that hold the OCL track with that judge
+(a local USE: ``ATLBENCH_USE``, docs/OCL.md) and prints, under each line's phases, what the last session
+of each checkout printed about USE's cost (its starts and where its time went).
+
 ``--scales 1,4,16`` times the sessions on the bundled data at k times its runs
 (``benchmark/bench/_scaled.py``; 1x is the bundled data itself) and prints, per line, the milliseconds
 per additional case and, with ``-n 0``, per additional case beyond the cases' own work (the sum of the
@@ -69,6 +73,7 @@ from benchmark.bench._session_plan import (
     slope_lines,
     summary_rows,
     tallies_of,
+    use_lines,
     worker_counts,
 )
 from benchmark.core import phases
@@ -98,6 +103,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scales", default="1", help="run multipliers, e.g. 1,4,16 (default 1: as bundled)")
     parser.add_argument("--validation-root", type=Path, default=REPO / "validation", help=argparse.SUPPRESS)
     parser.add_argument("--against", metavar="COMMIT", help="time the same lines on COMMIT, in turn")
+    parser.add_argument(
+        "--ocl-judge",
+        choices=("builtin", "use", "both"),
+        default="builtin",
+        help="the OCL track's judge in the sessions that run it (default builtin; use and both need USE)",
+    )
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write every timed session to FILE")
     parser.add_argument(
         "--bytecode",
@@ -169,7 +180,7 @@ def run(args: argparse.Namespace) -> int:
                 for worker in workers:
                     primed: set[str] = set()
                     for cache in caches:
-                        key = Key(scale, row, worker, cache)
+                        key = Key(scale, row, worker, cache, args.ocl_judge)
                         measurements[key] = time_line(key, checkouts, roots, tmp, repeat, primed)
                         failed = failed or any(
                             t.status not in (0, 1) for runs in measurements[key].values() for t in runs
@@ -190,7 +201,7 @@ def time_line(
         for number, checkout in enumerate(checkouts):
             where = tmp / f"side{number}"
             command = pytest_command(
-                sys.executable, key.row, key.workers, where / "cache", where / "reports", roots
+                sys.executable, key.row, key.workers, where / "cache", where / "reports", roots, key.ocl_judge
             )
             if key.cache == "cold":
                 shutil.rmtree(where / "cache", ignore_errors=True)
@@ -244,13 +255,19 @@ def print_report(
         if rows:
             print(f"\nphases, {key.label()} (median seconds; a phase inside another is listed after it):")
             print("\n".join(terminal_lines(headers, rows)))
+        for side in sides:
+            runs = by_side.get(side, [])
+            said = use_lines(runs[-1].output) if runs else []
+            if said:
+                print(f"USE, {key.label()}, {side}, last session:")
+                print("\n".join(f"  {line}" for line in said))
 
 
 def as_json(measurements: Measurements) -> list[dict[str, Any]]:
     return [
         {
             "scale": key.scale,
-            "command": f"pytest {ROWS[key.row]} -n {key.workers}",
+            "command": f"pytest {key.command()} -n {key.workers}",
             "cache": key.cache,
             "checkout": side,
             "sessions": [

@@ -62,6 +62,22 @@ def test_options_are_read_and_bad_values_name_their_option() -> None:
         scales("0,4")
 
 
+def test_the_ocl_judge_goes_to_the_sessions_that_run_the_ocl_track(tmp_path: Path) -> None:
+    from benchmark.bench._session_plan import Key, use_lines
+
+    use = pytest_command("py", "ocl", "auto", tmp_path / "c", tmp_path / "r", ScaledRoots(1), "use")
+    assert use[use.index("--ocl-judge") + 1] == "use"
+    mapping = pytest_command("py", "mapping", "auto", tmp_path / "c", tmp_path / "r", ScaledRoots(1), "use")
+    assert "--ocl-judge" not in mapping
+    assert (
+        Key(1, "ocl", "auto", "cold", "both").label()
+        == "pytest cases/test_ocl.py --ocl-judge both -n auto, cold"
+    )
+    assert Key(1, "mapping", "0", "warm", "both").label() == "pytest cases/test_rq1.py -n 0, warm"
+    output = "x\nUSE 7.5.0 judged 96 model variants: 1 JVM start\n  where: checks 1.0 s\n612 passed in 30s"
+    assert use_lines(output) == ["USE 7.5.0 judged 96 model variants: 1 JVM start", "  where: checks 1.0 s"]
+
+
 def test_the_command_is_the_users_with_the_benchs_cache_reports_and_scaled_roots(tmp_path: Path) -> None:
     bundled = pytest_command("py", "all", "auto", tmp_path / "c", tmp_path / "r", ScaledRoots(1))
     assert bundled[:6] == ["py", "-m", "pytest", "cases", "-n", "auto"]

@@ -7,12 +7,14 @@ of the model transformations (the runs' prompts were built with it, and ``atlben
 and ``atlbench ocl synth --seed`` are the same option); ``--ocl-draws`` sets the bootstrap of the report's
 intervals; ``--ocl-mode`` is the model variant the prompts of ``atlbench generate`` show. ``--ocl-judge``
 chooses who judges the answers (the built-in judge, a local USE found through ``--ocl-use`` or
-``ATLBENCH_USE``, or both, with ``--ocl-accept-disagreements`` to pass a session where they differ).
+``ATLBENCH_USE``, or both, with ``--ocl-accept-disagreements`` to pass a session where they differ);
+``--ocl-use-timeout`` is how long USE may take for one command (opening or checking one state) before
+it is taken as hung and replaced.
 """
 
 from __future__ import annotations
 
-from benchmark.core.options import FLAG, PATH, Option, integer, names, optional, switch
+from benchmark.core.options import FLAG, PATH, Option, integer, names, number, optional, switch
 from benchmark.tracks.ocl.baselines import BASELINES as BASELINE_NAMES
 from benchmark.tracks.ocl.variants import ORIGINAL, modes
 
@@ -77,6 +79,14 @@ USE_PATH = Option(
     kind=PATH,
     metavar="PATH",
 )
+USE_TIMEOUT = Option(
+    "--ocl-use-timeout",
+    "30",
+    "seconds USE may take for one command of --ocl-judge use|both (opening or checking one state) before "
+    "it is taken as hung, replaced, and the state judged again (default 30)",
+    number("a number of seconds above 0", 0.001),
+    metavar="SECONDS",
+)
 ACCEPT_DISAGREEMENTS = Option(
     "--ocl-accept-disagreements",
     "false",
@@ -85,6 +95,6 @@ ACCEPT_DISAGREEMENTS = Option(
     kind=FLAG,
 )
 
-TRACK_OPTIONS = (BASELINES, SEED, JUDGE, USE_PATH, ACCEPT_DISAGREEMENTS)
+TRACK_OPTIONS = (BASELINES, SEED, JUDGE, USE_PATH, USE_TIMEOUT, ACCEPT_DISAGREEMENTS)
 REPORT_OPTIONS = (DRAWS,)
 GENERATE_OPTIONS = (MODE,)

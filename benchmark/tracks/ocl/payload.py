@@ -23,9 +23,17 @@ EVALUATION_ERROR = "evaluation error"
 WRONG_CONTEXT = "wrong context"
 DISAGREEMENT = "disagreement"
 AGREEMENT = "agreement"
+#: USE could not judge the answer on some state (it died or hung there, twice: scoring/use_batch.py);
+#: only USE's judgements have it, and the tables show its column only when an answer has it
+JUDGE_ERROR = "judge error"
 
 #: every outcome, in the order of the rules (and of the tables' columns)
 OUTCOMES = (MISSING, SYNTAX_ERROR, TYPE_ERROR, EVALUATION_ERROR, WRONG_CONTEXT, DISAGREEMENT, AGREEMENT)
+
+
+def outcomes_of(counts: Sequence[Mapping[str, int]]) -> tuple[str, ...]:
+    """The outcome columns of tables of these counts: :data:`OUTCOMES`, and ``judge error`` when counted."""
+    return OUTCOMES + ((JUDGE_ERROR,) if any(c.get(JUDGE_ERROR) for c in counts) else ())
 
 
 @dataclass(frozen=True)
@@ -85,7 +93,7 @@ class OclPayload:
     unanswered: tuple[str, ...] = ()  # the constraints of a missing run that have no answer
 
     def outcome_counts(self) -> dict[str, int]:
-        return {o: sum(1 for j in self.judgements if j.outcome == o) for o in OUTCOMES}
+        return {o: sum(1 for j in self.judgements if j.outcome == o) for o in (*OUTCOMES, JUDGE_ERROR)}
 
     def to_json(self) -> dict[str, Any]:
         return (
@@ -150,4 +158,13 @@ def judged_payload(
     return OclPayload(model, mode, seed, tuple(judgements), tuple(unknown)).to_json()
 
 
-__all__ = ["OUTCOMES", "Judgement", "OclPayload", "dataset_model", "judged_payload", "missing_reason"]
+__all__ = [
+    "JUDGE_ERROR",
+    "OUTCOMES",
+    "Judgement",
+    "outcomes_of",
+    "OclPayload",
+    "dataset_model",
+    "judged_payload",
+    "missing_reason",
+]

@@ -79,6 +79,7 @@ class OclTrack(Track):
             self.name,
             judging=self.option("ocl_judge"),
             use_path=self.option("ocl_use"),
+            use_timeout=self.option("ocl_use_timeout"),
             run_cases=lambda: self.collection.runs,
         )
 

@@ -20,8 +20,9 @@ import pytest
 
 from benchmark.tracks.ocl.dataset import load_dataset
 from benchmark.tracks.ocl.scoring.judge import Referee
-from benchmark.tracks.ocl.scoring.use_batch import ENVIRONMENT, find_use
+from benchmark.tracks.ocl.scoring.use_install import ENVIRONMENT, find_use
 from benchmark.tracks.ocl.scoring.use_judge import disagreements, judge_with_use
+from benchmark.tracks.ocl.scoring.use_shell import UseShell
 from benchmark.tracks.ocl.variants import ORIGINAL, VariantSource
 
 DATASET = Path(__file__).resolve().parents[3] / "validation" / "ocl"
@@ -78,7 +79,9 @@ def _mutants(reference: str) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def use():
-    return find_use(None)
+    shell = UseShell(find_use(None), timeout=60.0)
+    yield shell
+    shell.close()
 
 
 @pytest.mark.parametrize("model", sorted(load_dataset(DATASET).models))

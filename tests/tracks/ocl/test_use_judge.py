@@ -18,14 +18,8 @@ from benchmark.core.track import TrackContext
 from benchmark.tracks.ocl.payload import AGREEMENT, DISAGREEMENT, SYNTAX_ERROR, Judgement
 from benchmark.tracks.ocl.reports.judge import disagreement_records, judge_lines, use_cost
 from benchmark.tracks.ocl.scoring import use_batch
-from benchmark.tracks.ocl.scoring.use_batch import (
-    Renamed,
-    UseAnswer,
-    UseNotFound,
-    find_use,
-    plan_groups,
-    rename_invariants,
-)
+from benchmark.tracks.ocl.scoring.use_batch import Renamed, UseAnswer, plan_groups, rename_invariants
+from benchmark.tracks.ocl.scoring.use_install import UseNotFound, find_use
 from benchmark.tracks.ocl.scoring.use_judge import disagreements
 from benchmark.tracks.ocl.track import OclTrack
 
@@ -47,7 +41,24 @@ def test_use_is_found_as_a_launcher_or_an_installation_folder(tmp_path: Path) ->
     assert find_use(None, environ={"ATLBENCH_USE": str(launcher)}).command == (str(launcher.resolve()),)
     found = find_use(tmp_path, environ={"ATLBENCH_USE": "/elsewhere"})  # the option wins
     assert found.command == (str(launcher.resolve()),) and found.origin.startswith("--ocl-use")
-    assert found.argv("m.use", "c.cmd")[-5:] == ["-nogui", "-noplugins", "-nr", "m.use", "c.cmd"]
+    assert found.shell_argv("m.use")[-4:] == ["-nogui", "-noplugins", "-nr", "m.use"]
+
+
+def test_the_installation_is_identified_by_its_files(tmp_path: Path) -> None:
+    """The disk cache's key follows the launcher's and the jars' bytes: another build is another key."""
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "lib").mkdir()
+    launcher = tmp_path / "bin" / "use"
+    launcher.write_text('#!/bin/sh\njava -jar "$(dirname "$0")/../lib/use-gui.jar" "$@"\n')
+    launcher.chmod(launcher.stat().st_mode | stat.S_IXUSR)
+    jar = tmp_path / "lib" / "use-gui.jar"
+    jar.write_bytes(b"one")
+    found = find_use(tmp_path)
+    assert found.command == (str(launcher.resolve()),) and str(jar.resolve()) in found.files
+    before = found.fingerprint()
+    assert find_use(tmp_path).fingerprint() == before
+    jar.write_bytes(b"two, another build")
+    assert find_use(tmp_path).fingerprint() != before
 
 
 def test_the_track_refuses_to_collect_without_use(tmp_path: Path, monkeypatch) -> None:
@@ -83,7 +94,7 @@ def test_answers_sharing_a_name_go_to_different_groups() -> None:
     assert plan_groups(texts) == [[0, 2, 3], [1]]
 
 
-def test_the_output_is_read_command_by_command() -> None:
+def test_a_load_and_a_check_are_read_as_use_prints_them() -> None:
     output = "\n".join(
         [
             "USE version 7.5.0, Copyright (C) 1999-2025 University of Bremen",
@@ -105,15 +116,12 @@ def test_the_output_is_read_command_by_command() -> None:
             "checked 1 invariant in 0.001s, 1 failure.",
         ]
     )
-    commands = [
-        "constraints -load a0.ocl",
-        "constraints -load a1.ocl",
-        "constraints -load a2.ocl",
-        "open -q s0.soil",
-        "check",
-    ]
-    preamble, outputs = use_batch._split(output, commands)
-    assert preamble[0].startswith("USE version 7.5.0") and len(outputs) == 5
+    outputs: list[list[str]] = []
+    for line in output.splitlines()[1:]:
+        if line.startswith("atlbench.cmd> "):
+            outputs.append([])
+        else:
+            outputs[-1].append(line)
     answers = [UseAnswer() for _ in range(3)]
     for index in range(3):
         use_batch._read_load(answers[index], outputs[index], f"a{index}.ocl", Renamed(""))
@@ -141,6 +149,9 @@ def _payload(disagreeing: bool) -> dict:
         "states": 3,
         "checks": 9,
         "seconds": 2.5,
+        "restarts": 1,
+        "judgeErrors": 2,
+        "breakdown": {"start": 0.5, "check": 1.5},
     }
     return {
         "datasetModel": "library",
@@ -173,6 +184,10 @@ def test_the_report_counts_each_use_batch_once_and_lists_every_disagreement() ->
         "checks": 9,
         "seconds": 2.5,
         "versions": None,
+        "cached": 0,
+        "restarts": 1,
+        "judgeErrors": 2,
+        "breakdown": {"start": 0.5, "check": 1.5},
     }
     (record,) = disagreement_records(rows)
     assert (record["constraint"], record["builtin"], record["use"], record["states"]) == (
@@ -183,6 +198,14 @@ def test_the_report_counts_each_use_batch_once_and_lists_every_disagreement() ->
     )
     text = "\n".join(judge_lines(rows))
     assert "USE 7.5.0 judged 1 model variant: 1 JVM start, 3 states opened and checked" in text
+    assert "USE replaced 1 time (died, hung or out of step), 2 judge errors" in text
+    assert "  where: USE starts 0.5 s, checks 1.5 s" in text
+    cached = [
+        _row(_payload(disagreeing=False) | {"useJudge": {**_payload(False)["useJudge"], "cached": True}})
+    ]
+    assert "USE 7.5.0 judged 1 model variant (1 read from the disk cache): USE was not started" in "\n".join(
+        judge_lines(cached)
+    )
     assert "disagree on 1 answer" in text
     assert judge_lines([_row({"judgements": []})]) == []
 
@@ -194,3 +217,25 @@ def test_an_answer_without_a_constraint_is_not_sent_to_use() -> None:
     verdicts = UseVerdicts({("case", "c1"): Judgement("c1", SYNTAX_ERROR, "none")}, {}, UseCost(), "r")
     assert verdicts.judge(("case", "c1"), None).outcome == "missing"
     assert verdicts.judge(("case", "c1"), "sorry").outcome == SYNTAX_ERROR
+
+
+def test_a_judge_error_has_a_column_only_when_an_answer_has_it() -> None:
+    from benchmark.tracks.ocl.payload import JUDGE_ERROR, OUTCOMES, outcomes_of
+
+    assert outcomes_of([{AGREEMENT: 3}]) == OUTCOMES
+    assert outcomes_of([{AGREEMENT: 3}, {JUDGE_ERROR: 1}]) == (*OUTCOMES, JUDGE_ERROR)
+
+
+def test_the_reports_cache_key_does_not_hold_what_use_cost() -> None:
+    """A warm session reads USE's verdicts from the disk cache (``cached``, other seconds): its scores are
+    the cold session's, and so is their key."""
+    from benchmark.reports.cached import report_key
+    from benchmark.tracks.ocl.reports.tables import _judged
+
+    cold = [_row(_payload(disagreeing=False))]
+    warm_payload = _payload(disagreeing=False)
+    warm_payload["useJudge"] = {**warm_payload["useJudge"], "seconds": 0.0, "cached": True}
+    warm = [_row(warm_payload)]
+    assert report_key("s", _judged(cold), 1, ("x",)) == report_key("s", _judged(warm), 1, ("x",))
+    other = _payload(disagreeing=True)
+    assert report_key("s", _judged(cold), 1, ("x",)) != report_key("s", _judged([_row(other)]), 1, ("x",))

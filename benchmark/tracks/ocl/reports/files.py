@@ -31,7 +31,7 @@ from benchmark.reports.csvtext import csv_text
 from benchmark.reports.excluded import excluded, excluded_table
 from benchmark.reports.figures import figure_html, write_figures
 from benchmark.tracks.ocl.pairs import ModePair
-from benchmark.tracks.ocl.payload import OUTCOMES, missing_reason
+from benchmark.tracks.ocl.payload import missing_reason, outcomes_of
 from benchmark.tracks.ocl.reports.tables import (
     PAIRS,
     costs_table,
@@ -78,7 +78,8 @@ def robustness_csv(scores: Sequence[ModeScore], rows: Sequence[Any] = ()) -> str
     header = ["provider", "mode", "answers", "paired"]
     for metric in METRICS:
         header += [metric, f"{metric}_low", f"{metric}_high"]
-    header += [o.replace(" ", "_") for o in OUTCOMES]
+    outcomes = outcomes_of([s.outcomes for s in scores])
+    header += [o.replace(" ", "_") for o in outcomes]
     header += list(cost.CSV_COLUMNS)
     lines = []
     for s in scores:
@@ -90,7 +91,7 @@ def robustness_csv(scores: Sequence[ModeScore], rows: Sequence[Any] = ()) -> str
                 "" if interval is None else f"{interval.low:.6f}",
                 "" if interval is None else f"{interval.high:.6f}",
             ]
-        line += [s.outcomes.get(o, 0) for o in OUTCOMES]
+        line += [s.outcomes.get(o, 0) for o in outcomes]
         line += list(cost.csv_values(by.get((s.provider, s.mode), cost.spend(()))).values())
         lines.append(line)
     return csv_text(header, lines)

@@ -1,9 +1,11 @@
 """What the USE judge adds to the OCL track's reports: its cost, and every disagreement with ours.
 
 Rows judged with ``--ocl-judge use|both`` carry ``useJudge`` (the batch that judged their variant: USE's
-version, JVM starts, states opened and checked, invariant verdicts read, seconds; shared by every row of
-the variant, so the session counts each batch once) and, with ``both``, ``judgeDisagreements`` (each
-answer the two judges judge differently, with both judgements). This module turns them into
+version, USE processes started, restarts, states opened and checked, invariant verdicts read, judge
+errors, seconds in all and per kind of command; shared by every row of the variant, so the session
+counts each batch once; ``cached`` when the session read it from the disk cache) and, with ``both``,
+``judgeDisagreements`` (each answer the two judges judge differently, with both judgements). This module
+turns them into
 
 * terminal lines: what USE cost this session, and every disagreement (model, mode, provider, run,
   constraint, the states in question, both outcomes, USE's message);
@@ -44,15 +46,34 @@ def judged_with_use(rows: Sequence[Any]) -> bool:
     return any("useJudge" in row.payload for row in rows)
 
 
+#: the kinds of work a batch's seconds are split into, as the terminal names them
+_KINDS = (
+    ("start", "USE starts"),
+    ("model", "model loads"),
+    ("load", "constraint loads"),
+    ("open", "state opens"),
+    ("check", "checks"),
+    ("reset", "resets"),
+    ("unload", "unloads"),
+    ("parse", "reading USE's output"),
+)
+
+
 def use_cost(rows: Sequence[Any]) -> dict[str, Any]:
-    """The session's USE batches, each counted once: JVMs, states, verdicts, seconds, versions."""
+    """The session's USE batches, each counted once: JVMs, states, verdicts, seconds, versions, and those
+    read from the disk cache (``cached``: what they cost when computed is not this session's)."""
     batches = {
         row.payload["useJudge"]["run"]: row.payload["useJudge"] for row in rows if "useJudge" in row.payload
     }
-    total: dict[str, Any] = {"batches": len(batches), "jvms": 0, "states": 0, "checks": 0, "seconds": 0.0}
-    for batch in batches.values():
-        for key in ("jvms", "states", "checks", "seconds"):
-            total[key] += batch[key]
+    computed = [b for b in batches.values() if not b.get("cached")]
+    total: dict[str, Any] = {"batches": len(batches), "cached": len(batches) - len(computed)}
+    for key in ("jvms", "states", "checks", "seconds", "restarts", "judgeErrors"):
+        total[key] = sum(b.get(key, 0) for b in computed)
+    breakdown: dict[str, float] = {}
+    for batch in computed:
+        for kind, seconds in batch.get("breakdown", {}).items():
+            breakdown[kind] = breakdown.get(kind, 0.0) + seconds
+    total["breakdown"] = breakdown
     total["versions"] = sorted({b["version"] for b in batches.values() if b["version"]})
     return total
 
@@ -100,23 +121,36 @@ def disagreements_table(rows: Sequence[Any]) -> Table:
     )
 
 
-def _cost_line(rows: Sequence[Any]) -> str:
+def _cost_lines(rows: Sequence[Any]) -> list[str]:
     cost = use_cost(rows)
     version = ", ".join(cost["versions"]) or "unknown version"
-    per_jvm = cost["seconds"] / cost["jvms"] if cost["jvms"] else 0.0
-    return (
-        f"USE {version} judged {plural(cost['batches'], 'model variant')}: "
-        f"{plural(cost['jvms'], 'JVM start')}, {plural(cost['states'], 'state')} opened and checked, "
-        f"{plural(cost['checks'], 'invariant verdict')}, {cost['seconds']:.1f} s in USE "
-        f"({per_jvm:.1f} s per JVM)"
+    computed = cost["batches"] - cost["cached"]
+    line = f"USE {version} judged {plural(cost['batches'], 'model variant')}"
+    if cost["cached"]:
+        line += f" ({cost['cached']} read from the disk cache)"
+    if not computed:
+        return [line + ": USE was not started"]
+    line += (
+        f": {plural(cost['jvms'], 'JVM start')}, {plural(cost['states'], 'state')} opened and checked, "
+        f"{plural(cost['checks'], 'invariant verdict')}, {cost['seconds']:.1f} s in USE"
     )
+    if cost["restarts"] or cost["judgeErrors"]:
+        line += (
+            f"; USE replaced {plural(cost['restarts'], 'time')} (died, hung or out of step), "
+            f"{plural(cost['judgeErrors'], 'judge error')}"
+        )
+    lines = [line]
+    spent = [(label, cost["breakdown"][kind]) for kind, label in _KINDS if kind in cost["breakdown"]]
+    if spent:
+        lines.append("  where: " + ", ".join(f"{label} {seconds:.1f} s" for label, seconds in spent))
+    return lines
 
 
 def judge_lines(rows: Sequence[Any]) -> list[str]:
     """The terminal's lines about the USE judge (none for a session judged by the built-in judge)."""
     if not judged_with_use(rows):
         return []
-    lines = ["", _cost_line(rows)]
+    lines = ["", *_cost_lines(rows)]
     if not any("judgeDisagreements" in row.payload for row in rows):
         return lines
     table = disagreements_table(rows)
@@ -148,7 +182,7 @@ def disagreements_csv(rows: Sequence[Any]) -> str:
 
 
 def _html(rows: Sequence[Any]) -> str:
-    summary = f"<p>{html.escape(_cost_line(rows))}.</p>"
+    summary = "".join(f"<p>{html.escape(line.strip())}.</p>" for line in _cost_lines(rows))
     if not any("judgeDisagreements" in row.payload for row in rows):
         return summary
     table = disagreements_table(rows)

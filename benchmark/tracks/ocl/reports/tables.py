@@ -19,7 +19,7 @@ from benchmark.reports.excluded import Excluded, excluded, excluded_lines
 from benchmark.reports.table import Column, Table
 from benchmark.stats.bootstrap import DEFAULT_DRAWS
 from benchmark.tracks.ocl.pairs import ModePair
-from benchmark.tracks.ocl.payload import OUTCOMES, OclPayload, dataset_model, missing_reason
+from benchmark.tracks.ocl.payload import OclPayload, dataset_model, missing_reason, outcomes_of
 from benchmark.tracks.ocl.scores import ORIGINAL, ModeScore, judged
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def scores_and_pairs(
     found = cached(
         cache,
         "ocl-report",
-        lambda: report_key("scores and pairs", rows, draws, REPORT_CODE),
+        lambda: report_key("scores and pairs", _judged(rows), draws, REPORT_CODE),
         lambda: together.scores_and_pairs(rows, draws),
     )
     _remember(rows, draws, found)
@@ -68,11 +68,32 @@ def scores_pairs_and_figure(
     found = cached(
         cache,
         "ocl-report",
-        lambda: report_key("scores, pairs and figure", rows, draws, REPORT_CODE),
+        lambda: report_key("scores, pairs and figure", _judged(rows), draws, REPORT_CODE),
         lambda: together.scores_pairs_and_figure(rows, draws),
     )
     _remember(rows, draws, found[:2])
     return found
+
+
+class _WithoutUseCost:
+    """A row as the report's values depend on it: without what USE cost (``useJudge``)."""
+
+    def __init__(self, row: Any) -> None:
+        self.row = row
+
+    def to_json(self) -> dict[str, Any]:
+        data = self.row.to_json()
+        data["payload"] = {k: v for k, v in data.get("payload", {}).items() if k != "useJudge"}
+        return data
+
+
+def _judged(rows: Sequence[Any]) -> Sequence[Any]:
+    """The rows the report's cache key is made of: those of a session judged with USE without USE's cost,
+    which changes from session to session (seconds, a batch computed or read from the disk cache) while
+    the judgements, all the scores are made of, stay; any other session's rows as they are."""
+    if not any("useJudge" in row.payload for row in rows):
+        return rows
+    return [_WithoutUseCost(row) for row in rows]
 
 
 def _remember(rows: Sequence[Any], draws: int, found: tuple[list[ModeScore], list[ModePair]]) -> None:
@@ -121,11 +142,20 @@ SCORE_COLUMNS: tuple[Column[ModeScore], ...] = (
     ),
     Column("retention %", _transformed(lambda s: _pct(s.values["retention"]))),
 )
-OUTCOME_COLUMNS: tuple[Column[ModeScore], ...] = (
-    Column("provider", lambda s: s.provider, "l"),
-    Column("mode", lambda s: s.mode, "l"),
-    *(Column(o, lambda s, o=o: str(s.outcomes.get(o, 0))) for o in OUTCOMES),
-)
+
+
+def outcome_columns(scores: Sequence[ModeScore]) -> tuple[Column[ModeScore], ...]:
+    """Provider, mode and a column per outcome (``judge error`` only when an answer has it)."""
+    return (
+        Column("provider", lambda s: s.provider, "l"),
+        Column("mode", lambda s: s.mode, "l"),
+        *(
+            Column(o, lambda s, o=o: str(s.outcomes.get(o, 0)))
+            for o in outcomes_of([s.outcomes for s in scores])
+        ),
+    )
+
+
 PAIR_COLUMNS: tuple[Column[ModePair], ...] = (
     Column("provider", lambda p: p.provider, "l"),
     Column("mode A", lambda p: p.first, "l"),
@@ -168,7 +198,7 @@ def scores_table(scores: Sequence[ModeScore]) -> Table:
 
 
 def outcomes_table(scores: Sequence[ModeScore]) -> Table:
-    return Table.of("ocl-outcomes", "OCL outcomes per provider and mode", OUTCOME_COLUMNS, scores)
+    return Table.of("ocl-outcomes", "OCL outcomes per provider and mode", outcome_columns(scores), scores)
 
 
 PAIRS_TITLE = "OCL modes compared pairwise per provider"

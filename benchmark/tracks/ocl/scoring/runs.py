@@ -10,9 +10,11 @@ with its positioned message (``docs/OCL.md``, "Missing, unusable, excluded"). A 
 when its variant can be built and, on the transformed states, the transformed references give the
 verdicts ``states.json`` records for the original (the transformations' law, checked on the data the
 runs are judged with). With ``--ocl-judge use|both`` a local USE judges every answer of a variant too,
-in one JVM per variant and process (:mod:`.use_judge`): its judgements are the table's (``use``) or
-compared with the built-in judge's (``both``), and its verdicts of the references must be those of
-``states.json`` as well.
+in one batch per variant in the process's long-lived USE shell (:mod:`.use_judge`, :mod:`.use_shell`):
+its judgements are the table's (``use``) or compared with the built-in judge's (``both``), and its
+verdicts of the references must be those of ``states.json`` as well. USE's verdicts are kept in the disk
+cache, keyed by the variant, the answers, the judging code and the USE installation's files (a warm
+session starts no USE), except those with a judge error, which the next session tries again.
 """
 
 from __future__ import annotations
@@ -41,8 +43,9 @@ from benchmark.tracks.ocl.variants import ORIGINAL, UNREADABLE_TASK, Tasks, Vari
 JUDGING_CODE = ("lang/ocl", "tracks/ocl/scoring", "tracks/ocl/payload")
 
 if TYPE_CHECKING:  # USE's driver is imported when a session asks for USE
-    from benchmark.tracks.ocl.scoring.use_batch import UseInstallation
+    from benchmark.tracks.ocl.scoring.use_install import UseInstallation
     from benchmark.tracks.ocl.scoring.use_judge import UseVerdicts
+    from benchmark.tracks.ocl.scoring.use_shell import UseShell
 
 
 class RunJudge:
@@ -60,6 +63,7 @@ class RunJudge:
         *,
         judging: str = BUILTIN,
         use_path: Path | None = None,
+        use_timeout: float = 30.0,
         run_cases: Callable[[], Sequence[RunCase]] = tuple,
     ) -> None:
         self.root = root
@@ -72,6 +76,8 @@ class RunJudge:
         self._referees: dict[tuple[str, str], Referee] = {}
         self.judging = judging  # who judges: the built-in judge, USE, or both
         self.use_path = use_path
+        self.use_timeout = use_timeout
+        self._shell: UseShell | None = None
         self.run_cases = run_cases  # the session's run cases (USE judges all of a variant's at once)
         self._use: UseInstallation | None = None
         self._use_verdicts: dict[tuple[str, str], UseVerdicts | str] = {}
@@ -257,41 +263,73 @@ class RunJudge:
     def use_installation(self) -> UseInstallation:
         """The local USE (``--ocl-use``, else ``ATLBENCH_USE``); a configuration error when absent."""
         if self._use is None:
-            from benchmark.tracks.ocl.scoring.use_batch import find_use
+            from benchmark.tracks.ocl.scoring.use_install import find_use
 
             self._use = find_use(self.use_path)
         return self._use
 
     def use_verdicts(self, model: str, mode: str) -> UseVerdicts:
         """USE's judgement of every answer of the variant (every run case of its task and the references),
-        computed once per process in one JVM; raises when USE cannot judge the variant."""
+        computed once per process in the process's USE shell, or read from the disk cache; raises when USE
+        cannot judge the variant."""
         key = (model, mode)
         if key not in self._use_verdicts:
-            from benchmark.tracks.ocl.scoring.use_judge import judge_with_use
-
-            assert self.variants is not None
-            answers: dict[tuple[str, str], str] = {}
-            task = self.tasks.of(model, mode)
-            for case in self.run_cases():
-                if case.task != task:
-                    continue
-                try:
-                    got, _ = self.answers_of(case, model, mode)
-                except (BenchmarkError, GroundTruthProblem):
-                    continue  # its row is an error row, judged by nobody
-                answers.update(((case.case_id, cid), text) for cid, text in got.items())
             try:
-                self._use_verdicts[key] = judge_with_use(
-                    self.variants.variant(model, mode), answers, self.use_installation()
-                )
+                self._use_verdicts[key] = self._judged_by_use(model, mode)
             except (BenchmarkError, GroundTruthProblem) as error:
                 self._use_verdicts[key] = f"USE could not judge {model} ({mode}): {error}"
         found = self._use_verdicts[key]
         if isinstance(found, str):
-            from benchmark.tracks.ocl.scoring.use_batch import UseFailed
+            from benchmark.tracks.ocl.scoring.use_install import UseFailed
 
             raise UseFailed(found)
         return found
+
+    def _judged_by_use(self, model: str, mode: str) -> UseVerdicts:
+        from dataclasses import replace as with_fields
+
+        from benchmark.core.diskcache import computing, require_stored
+        from benchmark.tracks.ocl.scoring.use_judge import judge_with_use
+
+        assert self.variants is not None
+        answers: dict[tuple[str, str], str] = {}
+        task = self.tasks.of(model, mode)
+        for case in self.run_cases():
+            if case.task != task:
+                continue
+            try:
+                got, _ = self.answers_of(case, model, mode)
+            except (BenchmarkError, GroundTruthProblem):
+                continue  # its row is an error row, judged by nobody
+            answers.update(((case.case_id, cid), text) for cid, text in got.items())
+        variant = self.variants.variant(model, mode)
+        cache = self.variants.cache
+        installation = self.use_installation()
+        given = dumps_json(sorted([*key, text] for key, text in answers.items()))
+        key = make_key(
+            self.variants.key(model, mode),
+            code_fingerprint(*JUDGING_CODE),
+            installation.fingerprint(),
+            f"timeout={self.use_timeout!r}",
+            given,
+        )
+        stored = cache.get("ocl-use-verdicts", key) if cache is not None else None
+        if stored is not None:
+            return with_fields(stored, cached=True)
+        require_stored(f"ocl-use-verdicts/{key}")
+        with computing():
+            verdicts = judge_with_use(variant, answers, self.use_shell())
+            if cache is not None and not verdicts.cost.judge_errors:
+                cache.put("ocl-use-verdicts", key, verdicts)
+        return verdicts
+
+    def use_shell(self) -> UseShell:
+        """The process's USE shell (started at its first batch)."""
+        if self._shell is None:
+            from benchmark.tracks.ocl.scoring.use_shell import UseShell
+
+            self._shell = UseShell(self.use_installation(), self.use_timeout)
+        return self._shell
 
     def error_row(self, case: RunCase, message: str) -> Row:
         """A run that cannot be judged (its file unreadable or inconsistent, its ground truth unusable): an

@@ -1,20 +1,16 @@
-"""Running a local USE in batch: one JVM checks every answer of a model variant on every object state.
+"""USE's verdicts on a model variant's answers: the command files a USE shell runs, and what it printed.
 
-USE (https://github.com/useocl/use, compared with 7.5.0) is installed by the researcher as USE's own
-documentation says; this module only finds it and drives it. It is found through ``--ocl-use`` (command
-line or ini file) or the ``ATLBENCH_USE`` environment variable, either naming the ``use`` launcher, the
-installation folder (whose ``bin/use`` is taken), or a folder of USE's jars (started with ``java -cp
-'DIR/*' MAIN``, ``MAIN`` read from the jar manifests).
-
-One batch is one JVM: ``use -nogui -noplugins -nr MODEL atlbench.cmd``, where the model is the variant
-without any invariant and the command file, for each group of answers whose invariant names cannot clash,
-loads each answer from its own file (``constraints -load``), then for each state ``open -q`` it, ``check``
-and ``reset``, and finally ``constraints -unload``. The output is read command by command (the shell
-echoes each one), never by the exit code alone, because USE 7.5.0
+For one variant, the model without any invariant and each state written as SOIL go to a folder with each
+answer's constraint in a file of its own; the command file opens the model, and then for each group of
+answers whose invariant names cannot clash loads each answer (``constraints -load``), for each state
+``open -q`` it, ``check`` and ``reset``, and finally ``constraints -unload``. It runs in the process's
+long-lived USE shell (:mod:`.use_shell`). The output is read command by command (the shell echoes each
+one), because USE 7.5.0
 
 * reports a constraints file that does not parse (``FILE:line L:C message``, nothing loaded) or does not
   type check (``FILE:L:C: message``, then ``Added invariants: (none)``) on its output and goes on;
-* prints nothing at all with ``-q`` on the command line (not used here), compile errors included;
+* keeps the previous model when a model does not compile (so the model's own line, ``Model NAME (...)``,
+  must be there before anything else is read);
 * ignores ``check Ctx::inv``: it looks the invariant up by its qualified name and then filters by the
   bare name, so it checks nothing; every loaded invariant is checked and the output is filtered instead;
 * reports an invariant whose body is undefined as ``FAILED`` (``-> false``: ``forAll`` counts an
@@ -27,32 +23,29 @@ messages on such a line are given back as they are in the answer. An answer whos
 renamed safely (a reserved word where the name should be) is loaded as written, in a later group where
 its names do not clash. An answer's invariants are the names USE lists after ``Added invariants:`` (so
 unnamed ones are matched by the names USE gives them); one that clashes anyway (``Duplicate definition
-of invariant``) is judged again alone, in a JVM of its own.
+of invariant``) is judged again alone.
+
+**Faults.** When the shell dies, hangs (one command, such as checking one state, takes longer than the
+timeout) or answers out of step, the verdicts it printed before are kept, a new shell is started and the
+pending work is run again: the state it was at with the same answers once more, then each of those
+answers alone on it; an answer that still cannot be judged on a state gets a *judge error* for that
+state, with what USE printed (:attr:`UseAnswer.errors`), and the rest of the work goes on.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
 import tempfile
 import time
-import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmark.core.errors import BenchmarkError, ConfigurationError
+from benchmark.tracks.ocl.scoring.use_install import UseFailed
+from benchmark.tracks.ocl.scoring.use_shell import COMMANDS, ShellFailed, Step, UseShell
 
-ENVIRONMENT = "ATLBENCH_USE"
-COMMANDS = "atlbench.cmd"
 OK, FAILED, NOT_AVAILABLE = "OK", "FAILED", "N/A"
 
-#: seconds a JVM may take: start-up, plus per state opened and per invariant checked
-TIMEOUT_BASE, TIMEOUT_PER_OPEN, TIMEOUT_PER_CHECK = 120.0, 0.5, 0.05
-
-_VERSION = re.compile(r"^USE version (\S+),")
 _CHECK = re.compile(r"checking invariant \(\d+\) `([^`']+)': (.*?)(OK\.|FAILED\.|N/A)", re.DOTALL)
 _INV_NAME = re.compile(r"\binv\s+([A-Za-z_][A-Za-z0-9_]*)\s*:")
 # a string literal, a comment, or `inv NAME :' (the name group) outside both
@@ -61,72 +54,10 @@ _NAMES = re.compile(
     re.DOTALL,
 )
 _POSITION = re.compile(r"^(line )?(\d+):(\d+)")
+_MODEL_NAME = re.compile(r"^\s*model\s+(\S+)", re.MULTILINE)
 _DUPLICATE = "Duplicate definition of invariant"
-
-
-class UseNotFound(ConfigurationError):
-    """USE was asked for (``--ocl-judge use|both``) and is not where the configuration says."""
-
-
-class UseFailed(BenchmarkError):
-    """USE could not judge a batch: it did not start, timed out, or its output is not what it prints."""
-
-
-@dataclass(frozen=True)
-class UseInstallation:
-    """How to start USE: the command (launcher, or ``java -cp ... MAIN``) and where it was found."""
-
-    command: tuple[str, ...]
-    origin: str
-
-    def argv(self, model: str, commands: str) -> list[str]:
-        return [*self.command, "-nogui", "-noplugins", "-nr", model, commands]
-
-
-def find_use(configured: Path | None, environ: Mapping[str, str] | None = None) -> UseInstallation:
-    """The USE installation named by ``configured`` (``--ocl-use``), else by ``ATLBENCH_USE``."""
-    environ = os.environ if environ is None else environ
-    if configured is not None:
-        return _installation(Path(configured), f"--ocl-use {configured}")
-    given = environ.get(ENVIRONMENT, "").strip()
-    if not given:
-        raise UseNotFound(
-            f"the USE judge needs a local USE: set {ENVIRONMENT} (or --ocl-use) to its `use' launcher, its "
-            "installation folder or the folder of its jars",
-            field="--ocl-judge",
-        )
-    return _installation(Path(given).expanduser(), f"{ENVIRONMENT}={given}")
-
-
-def _installation(path: Path, origin: str) -> UseInstallation:
-    if path.is_file():
-        if not os.access(path, os.X_OK):
-            raise UseNotFound(f"{origin}: not an executable launcher", file=path)
-        return UseInstallation((str(path.resolve()),), origin)
-    if not path.is_dir():
-        raise UseNotFound(f"{origin}: no such file or folder", file=path)
-    launcher = path / "bin" / "use"
-    if launcher.is_file() and os.access(launcher, os.X_OK):
-        return UseInstallation((str(launcher.resolve()),), origin)
-    for folder in (path, path / "lib"):
-        jars = sorted(folder.glob("*.jar"))
-        main = next((m for m in map(_main_class, jars) if m), None)
-        if main:
-            java = shutil.which("java")
-            if java is None:
-                raise UseNotFound(f"{origin}: USE's jars are there but `java' is not on PATH", file=path)
-            return UseInstallation((java, "-cp", f"{folder.resolve()}/*", main), origin)
-    raise UseNotFound(f"{origin}: neither a `use' launcher nor a folder of USE's jars", file=path)
-
-
-def _main_class(jar: Path) -> str | None:
-    try:
-        with zipfile.ZipFile(jar) as archive:
-            manifest = archive.read("META-INF/MANIFEST.MF").decode("utf-8", "replace")
-    except (OSError, KeyError, zipfile.BadZipFile):
-        return None
-    found = re.search(r"^Main-Class:\s*(\S+)", manifest, re.MULTILINE)
-    return found.group(1) if found and found.group(1).startswith("org.tzi.use.") else None
+#: the kinds of command, as the cost's breakdown names them
+KINDS = ("model", "load", "open", "check", "reset", "unload")
 
 
 # ------------------------------------------------------------------------------------------- results
@@ -135,24 +66,31 @@ def _main_class(jar: Path) -> str | None:
 @dataclass
 class UseAnswer:
     """What USE said of one answer: rejected (``syntax``/``type`` with USE's message), or its invariants
-    (``Class::name``, as USE lists them) and each one's verdict per state (OK, FAILED, N/A)."""
+    (``Class::name``, as USE lists them) and each one's verdict per state (OK, FAILED, N/A); ``errors``
+    holds the states USE could not judge it on (it died or hung there, twice), with why."""
 
     invariants: tuple[str, ...] = ()
     rejected: str | None = None  # "syntax" | "type"
     message: str = ""
     verdicts: dict[str, dict[str, str]] = field(default_factory=dict)  # state -> invariant -> verdict
     notes: dict[str, str] = field(default_factory=dict)  # state -> what USE printed beside a verdict
+    errors: dict[str, str] = field(default_factory=dict)  # state -> why USE could not judge it there
 
 
 @dataclass
 class UseCost:
-    """What the batches cost: JVMs started, states opened and checked, invariant verdicts, seconds."""
+    """What judging cost: USE processes started and restarted, states opened and checked, invariant
+    verdicts, judge errors, seconds in all and per kind of command (``start`` and ``parse``: our reading
+    of USE's output, beside :data:`KINDS`)."""
 
     jvms: int = 0
     states: int = 0
     checks: int = 0
     seconds: float = 0.0
     version: str = ""
+    restarts: int = 0
+    judge_errors: int = 0
+    breakdown: dict[str, float] = field(default_factory=dict)
 
     def add(self, other: UseCost) -> None:
         self.jvms += other.jvms
@@ -160,6 +98,13 @@ class UseCost:
         self.checks += other.checks
         self.seconds += other.seconds
         self.version = self.version or other.version
+        self.restarts += other.restarts
+        self.judge_errors += other.judge_errors
+        for kind, seconds in other.breakdown.items():
+            self.spent(kind, seconds)
+
+    def spent(self, kind: str, seconds: float) -> None:
+        self.breakdown[kind] = self.breakdown.get(kind, 0.0) + seconds
 
 
 @dataclass(frozen=True)
@@ -221,11 +166,21 @@ def plan_groups(texts: Sequence[str]) -> list[list[int]]:
     return [members for _, members in groups]
 
 
+# ----------------------------------------------------------------------------------------- the work
+
+
+@dataclass
+class Job:
+    """Answers loaded together and the states they are checked on; ``tries`` counts the runs of this
+    work that failed before (0: as planned; 1: the failed state again; 2: one answer alone)."""
+
+    members: list[int]
+    states: list[str]
+    tries: int = 0
+
+
 def run_batch(
-    installation: UseInstallation,
-    model: str,
-    states: Mapping[str, str],
-    answers: Sequence[str],
+    shell: UseShell, model: str, states: Mapping[str, str], answers: Sequence[str]
 ) -> tuple[list[UseAnswer], UseCost]:
     """USE's verdicts on every answer (constraints text) in every state (SOIL text), by state name."""
     loaded = [rename_invariants(text, f"__{index}") or Renamed(text) for index, text in enumerate(answers)]
@@ -234,107 +189,146 @@ def run_batch(
     groups = ([safe] if safe else []) + [
         [rest[i] for i in g] for g in plan_groups([answers[i] for i in rest])
     ]
-    results, cost, clashed = _one_jvm(installation, model, states, loaded, groups)
-    for index in clashed:  # a name USE gave or read differently: alone, in a JVM of its own
-        again, more, _ = _one_jvm(installation, model, states, [Renamed(answers[index])], [[0]])
-        results[index] = again[0]
-        cost.add(more)
-    return results, cost
-
-
-def _one_jvm(
-    installation: UseInstallation,
-    model: str,
-    states: Mapping[str, str],
-    answers: Sequence[Renamed],
-    groups: Sequence[Sequence[int]],
-) -> tuple[list[UseAnswer], UseCost, list[int]]:
-    state_files = {name: f"s{i}.soil" for i, name in enumerate(states)}
-    script: list[tuple[str, str, object]] = []  # (command, kind, what it is about)
-    for group in groups:
-        for index in group:
-            script.append((f"constraints -load a{index}.ocl", "load", index))
-        for name, file in state_files.items():
-            script += [(f"open -q {file}", "open", name), ("check", "check", name), ("reset", "reset", name)]
-        script.append(("constraints -unload", "unload", None))
-    with tempfile.TemporaryDirectory(prefix="atlbench-use-") as tmp:
-        folder = Path(tmp)
-        (folder / "model.use").write_text(model, encoding="utf-8")
-        for name, file in state_files.items():
-            (folder / file).write_text(states[name], encoding="utf-8")
-        for index, answer in enumerate(answers):
-            (folder / f"a{index}.ocl").write_text(answer.text.rstrip("\n") + "\n", encoding="utf-8")
-        (folder / COMMANDS).write_text("".join(f"{c}\n" for c, _, _ in script), encoding="utf-8")
-        opens = len(groups) * len(states)
-        timeout = TIMEOUT_BASE + TIMEOUT_PER_OPEN * opens + TIMEOUT_PER_CHECK * opens * max(1, len(answers))
-        start = time.perf_counter()
-        try:
-            done = subprocess.run(
-                installation.argv("model.use", COMMANDS),
-                cwd=folder,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                timeout=timeout,
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            raise UseFailed(f"USE ({installation.origin}) did not finish within {timeout:.0f} s") from None
-        except OSError as error:
-            raise UseFailed(f"USE ({installation.origin}) could not be started: {error}") from None
-        seconds = time.perf_counter() - start
-    output = done.stdout.decode("utf-8", "replace")
-    preamble, outputs = _split(output, [c for c, _, _ in script])
-    version = next((m.group(1) for line in preamble if (m := _VERSION.match(line))), "")
-    if len(outputs) < len(script):
-        tail = "\n".join(output.splitlines()[-15:])
-        raise UseFailed(
-            f"USE ({installation.origin}) stopped after {len(outputs)} of {len(script)} commands "
-            f"(exit status {done.returncode}):\n{tail}"
-        )
-    results = [UseAnswer() for _ in answers]
-    owner: dict[str, int] = {}
-    clashed: list[int] = []
-    checks = 0
-    for (_, kind, about), lines in zip(script, outputs, strict=True):
-        if kind == "load":
-            index = int(about)  # type: ignore[call-overload]
-            _read_load(results[index], lines, f"a{index}.ocl", answers[index])
-            if any(_DUPLICATE in line for line in lines):
-                clashed.append(index)
-            for name in results[index].invariants:
-                owner[name] = index
-        elif kind == "open" and any(line.strip() for line in lines):
-            raise UseFailed(f"USE rejects state {about}: " + " ".join(line.strip() for line in lines))
-        elif kind == "check":
-            checks += _read_check(results, owner, str(about), "\n".join(lines))
-        elif kind == "unload":
-            owner.clear()
-    for index, answer in enumerate(results):
-        missing = [s for s in states if set(answer.invariants) - set(answer.verdicts.get(s, {}))]
-        if missing and index not in clashed:
+    batch = _Batch(shell, model, states, loaded)
+    batch.work([Job(group, list(states)) for group in groups])
+    clashed = sorted(batch.clashed)
+    if clashed:  # a name USE gave or read differently: each alone, as written
+        for index in clashed:
+            batch.results[index] = UseAnswer()
+            batch.loaded[index] = Renamed(answers[index])
+        batch.clashed.clear()
+        batch.work([Job([index], list(states)) for index in clashed])
+    for index, answer in enumerate(batch.results):
+        missing = [
+            s
+            for s in states
+            if s not in answer.errors and set(answer.invariants) - set(answer.verdicts.get(s, {}))
+        ]
+        if missing and answer.rejected is None and index not in batch.clashed:
             raise UseFailed(f"USE's check did not report every invariant of answer {index} on {missing[0]}")
-    return results, UseCost(1, opens, checks, seconds, version), clashed
+    return batch.results, batch.cost
 
 
-def _split(output: str, commands: Sequence[str]) -> tuple[list[str], list[list[str]]]:
-    """The lines before the first command, and each command's output lines (the shell echoes every
-    command it reads from the file as ``atlbench.cmd> COMMAND``)."""
-    prompt = f"{COMMANDS}> "
-    preamble: list[str] = []
-    outputs: list[list[str]] = []
-    for line in output.splitlines():
-        if (
-            line.startswith(prompt)
-            and len(outputs) < len(commands)
-            and line[len(prompt) :] == commands[len(outputs)]
-        ):
-            outputs.append([])
-        elif outputs:
-            outputs[-1].append(line)
+class _Batch:
+    """The work on one variant: the folder of its files, the results so far, and the runs of the shell."""
+
+    def __init__(self, shell: UseShell, model: str, states: Mapping[str, str], loaded: list[Renamed]) -> None:
+        self.shell = shell
+        self.model = model
+        self.states = states
+        self.loaded = loaded
+        self.results = [UseAnswer() for _ in loaded]
+        self.cost = UseCost()
+        self.clashed: set[int] = set()
+        self.state_files = {name: f"s{i}.soil" for i, name in enumerate(states)}
+        found = _MODEL_NAME.search(model)
+        self.model_name = found.group(1) if found else ""
+
+    def work(self, jobs: list[Job]) -> None:
+        model_failures = 0
+        while jobs:
+            try:
+                jobs = self._run(jobs)
+            except ShellFailed as failed:  # the model's own line never came: once more, then give up
+                model_failures += 1
+                self.cost.restarts += 1
+                if model_failures > 1:
+                    raise UseFailed(f"USE could not open the model: {failed.message()}") from None
+
+    def _run(self, jobs: list[Job]) -> list[Job]:
+        """Run ``jobs`` in one command file; the jobs still to run (after a failure of the shell)."""
+        script: list[tuple[str, str, object]] = [("open model.use", "model", None)]
+        for number, job in enumerate(jobs):
+            script += [(f"constraints -load a{i}.ocl", "load", (number, i)) for i in job.members]
+            for name in job.states:
+                file = self.state_files[name]
+                script += [(f"open -q {file}", "open", (number, name)), ("check", "check", (number, name))]
+                script.append(("reset", "reset", (number, name)))
+            script.append(("constraints -unload", "unload", (number, None)))
+        starts, starting = self.shell.stats.starts, self.shell.stats.start_seconds
+        start = time.perf_counter()
+        failure: ShellFailed | None = None
+        with tempfile.TemporaryDirectory(prefix="atlbench-use-") as tmp:
+            folder = Path(tmp)
+            (folder / "model.use").write_text(self.model, encoding="utf-8")
+            for name, file in self.state_files.items():
+                (folder / file).write_text(self.states[name], encoding="utf-8")
+            for index in {i for job in jobs for i in job.members}:
+                text = self.loaded[index].text.rstrip("\n") + "\n"
+                (folder / f"a{index}.ocl").write_text(text, encoding="utf-8")
+            (folder / COMMANDS).write_text("".join(f"{c}\n" for c, _, _ in script), encoding="utf-8")
+            try:
+                steps = self.shell.run(folder, [c for c, _, _ in script])
+            except ShellFailed as failed:
+                failure, steps = failed, failed.steps
+        self.cost.seconds += time.perf_counter() - start
+        self.cost.jvms += self.shell.stats.starts - starts
+        if self.shell.stats.starts > starts:
+            self.cost.spent("start", self.shell.stats.start_seconds - starting)
+        self.cost.version = self.cost.version or self.shell.stats.version
+        done = steps if failure is None else steps[:-1]  # the last step of a failed run did not finish
+        for step, (_, kind, _) in zip(steps, script, strict=False):
+            self.cost.spent(kind, step.seconds)
+        parse = time.perf_counter()
+        self._read(done, script)
+        self.cost.spent("parse", time.perf_counter() - parse)
+        if failure is None:
+            return []
+        if len(done) == 0:
+            raise failure  # at the model: not the answers' doing
+        self.cost.restarts += 1
+        return self._after(failure, jobs, script[len(done)])
+
+    def _read(self, steps: Sequence[Step], script: Sequence[tuple[str, str, object]]) -> None:
+        owner: dict[str, int] = {}
+        for step, (_, kind, about) in zip(steps, script, strict=False):
+            if kind == "model":
+                if not any(line.startswith(f"Model {self.model_name} (") for line in step.lines):
+                    raise UseFailed("USE rejects the model: " + " ".join(line.strip() for line in step.lines))
+            elif kind == "load":
+                index = about[1]  # type: ignore[index]
+                _read_load(self.results[index], step.lines, f"a{index}.ocl", self.loaded[index])
+                if any(_DUPLICATE in line for line in step.lines):
+                    self.clashed.add(index)
+                for name in self.results[index].invariants:
+                    owner[name] = index
+            elif kind == "open":
+                self.cost.states += 1
+                if any(line.strip() for line in step.lines):
+                    state = about[1]  # type: ignore[index]
+                    raise UseFailed(
+                        f"USE rejects state {state}: " + " ".join(line.strip() for line in step.lines)
+                    )
+            elif kind == "check":
+                self.cost.checks += _read_check(self.results, owner, str(about[1]), "\n".join(step.lines))  # type: ignore[index]
+            elif kind == "unload":
+                owner.clear()
+
+    def _after(self, failure: ShellFailed, jobs: list[Job], at: tuple[str, str, object]) -> list[Job]:
+        """The jobs still to run when the shell failed at the command ``at`` (module docstring)."""
+        _, kind, about = at
+        number, what = about  # type: ignore[misc]
+        job = jobs[number]
+        later = jobs[number + 1 :]
+        if kind == "unload":  # every state of the job was checked
+            return later
+        if kind == "load":  # nothing checked yet: the whole job again
+            failed, rest = list(job.states), []
         else:
-            preamble.append(line)
-    return preamble, outputs
+            position = job.states.index(what)
+            failed, rest = ([] if kind == "reset" else [what]), job.states[position + 1 :]
+        after = [Job(job.members, rest, job.tries)] if rest else []
+        if not failed:
+            return after + later
+        if job.tries == 0:
+            return [Job(job.members, failed, 1), *after, *later]
+        if job.tries == 1 and len(job.members) > 1:
+            return [*(Job([m], failed, 2) for m in job.members), *after, *later]
+        for index in job.members:  # it failed alone (or once more, alone already): a judge error
+            for name in failed:
+                self.results[index].errors[name] = failure.message()
+                self.cost.judge_errors += 1
+        return after + later
 
 
 def _read_load(answer: UseAnswer, lines: Sequence[str], file: str, loaded: Renamed) -> None:
@@ -382,16 +376,14 @@ def _read_check(results: list[UseAnswer], owner: Mapping[str, int], state: str, 
 
 
 __all__ = [
-    "ENVIRONMENT",
     "FAILED",
+    "KINDS",
     "NOT_AVAILABLE",
     "OK",
+    "Renamed",
     "UseAnswer",
     "UseCost",
-    "UseFailed",
-    "UseInstallation",
-    "UseNotFound",
-    "find_use",
     "plan_groups",
+    "rename_invariants",
     "run_batch",
 ]

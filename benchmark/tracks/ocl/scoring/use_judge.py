@@ -1,12 +1,14 @@
 """USE as the judge: the same outcomes as the built-in judge, with every verdict and rejection USE's own.
 
 For one model variant, every answer the session judges (every run file and baseline of the variant) and
-the references go to one USE batch (:mod:`.use_batch`): the model without invariants, each state written
-as SOIL, each answer's constraint as extracted (:mod:`.extract`, the same text the built-in judge reads).
+the references go to one USE batch (:mod:`.use_batch`) in the process's USE shell (:mod:`.use_shell`):
+the model without invariants, each state written as SOIL, each distinct constraint text once, as
+extracted (:mod:`.extract`, the same text the built-in judge reads: runs and providers often repeat it).
 USE's results become :class:`~.judge.Judgement` by the built-in judge's rules
 (:func:`~.judge.compare_verdicts`): rejected by USE's parser is a ``syntax error``, by its type checker a
-``type error`` (USE's message as the detail), ``N/A`` on a state an ``evaluation error``; otherwise the
-conjunction of the answer's invariants is compared, state by state, with USE's verdicts of the reference.
+``type error`` (USE's message as the detail), ``N/A`` on a state an ``evaluation error``, a state USE
+could not judge the answer on (it died or hung there, twice) a ``judge error``; otherwise the conjunction
+of the answer's invariants is compared, state by state, with USE's verdicts of the reference.
 
 :func:`disagreements` compares the two judges' judgements of the same answers (``--ocl-judge both``).
 """
@@ -18,20 +20,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from benchmark.tracks.ocl.payload import MISSING, SYNTAX_ERROR, TYPE_ERROR, Judgement
+from benchmark.tracks.ocl.payload import JUDGE_ERROR, MISSING, SYNTAX_ERROR, TYPE_ERROR, Judgement
 from benchmark.tracks.ocl.scoring.extract import extract_constraint
 from benchmark.tracks.ocl.scoring.judge import compare_verdicts
-from benchmark.tracks.ocl.scoring.use_batch import (
-    NOT_AVAILABLE,
-    OK,
-    UseAnswer,
-    UseCost,
-    UseFailed,
-    UseInstallation,
-    run_batch,
-)
+from benchmark.tracks.ocl.scoring.use_batch import NOT_AVAILABLE, OK, UseAnswer, UseCost, run_batch
+from benchmark.tracks.ocl.scoring.use_install import UseFailed
 
 if TYPE_CHECKING:
+    from benchmark.tracks.ocl.scoring.use_shell import UseShell
     from benchmark.tracks.ocl.variants import Variant
 
 #: an answer of the session: (case id, constraint id)
@@ -46,6 +42,7 @@ class UseVerdicts:
     references: dict[str, dict[str, bool]]  # state -> constraint id -> USE's verdict of the reference
     cost: UseCost
     run: str  # identifies the batch (process and variant), so a session counts each once
+    cached: bool = False  # read from the disk cache: USE was not asked in this session
 
     def judge(self, key: AnswerKey, answer: str | None) -> Judgement:
         if answer is None:
@@ -54,7 +51,7 @@ class UseVerdicts:
 
     def cost_json(self) -> dict[str, Any]:
         c = self.cost
-        return {
+        data = {
             "run": self.run,
             "version": c.version,
             "jvms": c.jvms,
@@ -62,7 +59,11 @@ class UseVerdicts:
             "checks": c.checks,
             "seconds": round(c.seconds, 3),
             "answers": len(self.judgements),
+            "restarts": c.restarts,
+            "judgeErrors": c.judge_errors,
+            "breakdown": {kind: round(seconds, 3) for kind, seconds in c.breakdown.items()},
         }
+        return data | ({"cached": True} if self.cached else {})
 
 
 def model_text(variant: Variant) -> str:
@@ -80,17 +81,17 @@ def state_texts(variant: Variant) -> dict[str, str]:
     return {name: write_soil(state) for name, state in variant.states.items()}
 
 
-def judge_with_use(
-    variant: Variant, answers: Mapping[AnswerKey, str], installation: UseInstallation
-) -> UseVerdicts:
+def judge_with_use(variant: Variant, answers: Mapping[AnswerKey, str], shell: UseShell) -> UseVerdicts:
     """USE's judgement of every answer (raw text) of ``variant``, in one batch with its references."""
     keys = list(answers)
     extracted = {key: extract_constraint(answers[key]).text for key in keys}
     sent = [key for key in keys if extracted[key] is not None]
     cids = list(variant.references)
-    texts = [variant.references[cid] for cid in cids] + [str(extracted[key]) for key in sent]
-    results, cost = run_batch(installation, model_text(variant), state_texts(variant), texts)
+    distinct = list(dict.fromkeys(str(extracted[key]) for key in sent))
+    texts = [variant.references[cid] for cid in cids] + distinct
+    results, cost = run_batch(shell, model_text(variant), state_texts(variant), texts)
     reference_results = dict(zip(cids, results[: len(cids)], strict=True))
+    by_text = dict(zip(distinct, results[len(cids) :], strict=True))
     problems: list[str] = []
     references: dict[str, dict[str, bool]] = {state: {} for state in variant.states}
     for cid, result in reference_results.items():
@@ -116,14 +117,17 @@ def judge_with_use(
     for key in keys:
         if extracted[key] is None:
             judgements[key] = Judgement(key[1], SYNTAX_ERROR, "no `context C inv [name]: expr' in the answer")
-    for key, result in zip(sent, results[len(cids) :], strict=True):
+    for key in sent:
         reference = {state: references[state][key[1]] for state in variant.states}
-        judgements[key] = _judgement(key[1], result, str(extracted[key]), expected[key[1]], reference)
+        text = str(extracted[key])
+        judgements[key] = _judgement(key[1], by_text[text], text, expected[key[1]], reference)
     run = f"{os.getpid()}-{variant.name}-{variant.mode}-{variant.seed}"
     return UseVerdicts(judgements, references, cost, run)
 
 
 def _holds(result: UseAnswer, state: str) -> bool | str:
+    if state in result.errors:
+        return f"USE could not judge it: {result.errors[state]}"
     verdicts = result.verdicts.get(state, {})
     if any(v == NOT_AVAILABLE for v in verdicts.values()):
         note = result.notes.get(state, "")
@@ -140,6 +144,11 @@ def _judgement(
         return Judgement(constraint, TYPE_ERROR, f"USE: {result.message}")
     if not result.invariants:
         return Judgement(constraint, SYNTAX_ERROR, f"no invariant in `{text}'")
+    if result.errors:
+        failed = tuple(state for state in reference if state in result.errors)
+        return Judgement(
+            constraint, JUDGE_ERROR, f"USE could not judge it: {result.errors[failed[0]]}", failed
+        )
     outcomes = {state: _holds(result, state) for state in reference}
     contexts = [name.split("::", 1)[0] for name in result.invariants]
     return compare_verdicts(constraint, contexts, expected, outcomes, reference, text)
