@@ -46,26 +46,89 @@ def _table() -> Table:
 
 
 def test_markdown():
-    assert _table().to_markdown() == (
-        "## Scores\n\n| Provider | F1 |\n|---|---:|\n| A\\|1 | 0.500 |\n| [B] | 0.250 |\n\n* a note\n"
-    )
+    assert _table().to_markdown().splitlines() == [
+        "## Scores",
+        "",
+        "| Provider   |    F1 |",
+        "|:-----------|------:|",
+        "| A\\|1       | 0.500 |",
+        "| [B]        | 0.250 |",
+        "",
+        "* a note",
+    ]
 
 
 def test_latex_complete_and_bare():
     complete = _table().to_latex(label="tab:x", caption="Scores & more.")
     assert r"\caption{Scores \& more.}" in complete and r"\label{tab:x}" in complete
-    assert r"\toprule" in complete and "{}[B] & 0.250 \\\\" in complete  # "[" cannot open a row
+    assert complete.splitlines()[6:14] == [
+        r"\begin{tabular}{lr}",
+        r"\toprule",
+        r" Provider     &    F1 \\",
+        r"\midrule",
+        r" A\textbar{}1 & 0.500 \\",
+        r" {}[B]        & 0.250 \\",  # "[" cannot open a row: it would be the previous \\'s argument
+        r"\bottomrule",
+        r"\end{tabular}",
+    ]
     bare = _table().to_latex()
     assert bare.splitlines() == [
         r"\begin{tabular}{lr}",
         r"\hline",
-        r"Provider & F1 \\",
+        r" Provider     &    F1 \\",
         r"\hline",
-        r"A\textbar{}1 & 0.500 \\",
-        r"{}[B] & 0.250 \\",
+        r" A\textbar{}1 & 0.500 \\",
+        r" {}[B]        & 0.250 \\",
         r"\hline",
         r"\end{tabular}",
     ]
+
+
+def test_formatted_numbers_are_kept_as_written_and_aligned_right():
+    """``tabulate`` parses no cell: ``0.050`` stays ``0.050`` and ``1e3`` stays ``1e3`` in every format; a
+    column of numbers is right-aligned (on the point in the terminal) even where the table declares it
+    left, a cell with nothing to show does not make it text, and a text column keeps its declared side."""
+    table = Table(
+        "n", "N", ("k", "x", "note", "name"),
+        (("1", "0.050", "a", "left"), ("10", "1e3", "bb", "x"), ("2", "—", "-", "y"), ("3", None, "c", "z")),
+        align="lrrl",
+    )  # fmt: skip
+    assert table.to_terminal() == [
+        "  k      x    note  name",
+        "---  -----  ------  ------",
+        "  1  0.050       a  left",
+        " 10  1e3        bb  x",
+        "  2  —           -  y",
+        "  3  -           c  z",
+    ]
+    markdown = table.to_markdown(heading=False).splitlines()
+    assert markdown[1] == "|----:|------:|-------:|:-------|" and "| 0.050 |" in markdown[2]
+    assert markdown[3].startswith("|  10 |   1e3 |")
+    latex = table.to_latex(caption="N")
+    assert r"\begin{tabular}{rrrl}" in latex and "& 0.050 &" in latex and "&   1e3 &" in latex
+    assert r'<td class="r">0.050</td>' in table.to_html() and "<td>left</td>" in table.to_html()
+
+
+def test_latex_rules_between_groups_before_the_total_and_in_a_long_table():
+    rows = (("A", "1"), ("A", "2"), ("B", "3"), ("Total", "6"))
+    grouped = Table("g", "G", ("group", "n"), rows, grouped=True)
+    lines = grouped.to_latex(caption="G").splitlines()
+    body = lines[lines.index(r"\midrule") + 1 : lines.index(r"\bottomrule")]
+    rule = r"\midrule"
+    assert body == [
+        r" A       &   1 \\",
+        r" A       &   2 \\",
+        rule,
+        r" B       &   3 \\",
+        rule,
+        r" Total   &   6 \\",
+    ]
+    long = grouped.to_latex(caption="G", label="tab:g", long=True).splitlines()
+    assert long[2:4] == [r"\begin{longtable}{lr}", r"\caption{G}\label{tab:g} \\"]
+    assert long.count(" group   &   n \\\\") == 2 and long.index(r"\endfirsthead") < long.index(r"\endhead")
+    assert long[long.index(r"\endlastfoot") + 1 :] == [*body, r"\end{longtable}", r"\endgroup"]
+    empty = Table("e", "E", ("a", "b"), ()).to_latex(caption="E").splitlines()
+    assert r"\begin{tabular}{lr}" in empty and r"\multicolumn{2}{c}{(none)} \\" in empty
 
 
 def test_html_escapes_aligns_and_collapses_long_tables():
@@ -139,6 +202,6 @@ def test_a_marked_cell_has_a_look_in_html_and_its_text_elsewhere():
         table.to_html()
     )
     assert table.to_terminal()[2] == "k      1/2 right exact 1 · fp 1"
-    assert "| k | 1/2 right exact 1 · fp 1 |" in table.to_markdown()
+    assert "| k     | 1/2 right exact 1 · fp 1 |" in table.to_markdown()
     long = Table("t", "T", ("n",), tuple((str(i),) for i in range(COLLAPSE_AFTER + 5)))
     assert 'class="more"' in long.to_html() and 'class="more"' not in long.to_html(collapse=False)

@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import replace
 
 import pytest
+from text_tables import squeezed
 
 from benchmark.core.errors import InputFormatError
 from benchmark.core.fileio import dumps_json
@@ -119,12 +120,13 @@ def test_markdown_summary(written):
 
 
 def _texts(results: MappingResults, draws: int = 50) -> dict[str, str]:
-    """The text artefacts without the figures (faster; the figures are tested on their own)."""
+    """The text artefacts without the figures (faster; the figures are tested on their own), the LaTeX
+    and Markdown tables read by their cells (:func:`text_tables.squeezed`)."""
     stats = compute_statistics(results.rows, draws=draws)
     return {
         "html": render_page(results.header, [PagePart("atl", "atl", "atl", html_part(results, stats, []))]),
-        "tex": render_latex(results, stats),
-        "md": summary_markdown(results, stats),
+        "tex": squeezed(render_latex(results, stats)),
+        "md": squeezed(summary_markdown(results, stats)),
         "json": dumps_json(stats.to_json()),
     }
 
