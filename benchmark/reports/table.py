@@ -46,6 +46,14 @@ Cell = str | Mark | None
 
 DASH = "–"  # a cell with nothing to show, in Markdown, LaTeX and HTML
 COLLAPSE_AFTER = 20  # an HTML table with more rows shows these and a switch for the rest
+MANY_COLUMNS = 10  # an HTML table with more columns is set smaller (``table.many``, benchmark.reports.page)
+# The width an HTML table may take: the page's column in a 1400 px window with its scrollbar (1385 px -
+# 15rem of navigation - 2 x 28 px of margin = 1089 px), and what a character and a cell's padding take
+# in it: measured in Chromium with DejaVu Sans (Debian's default sans-serif, one of the widest) at 13
+# and 12 px, semibold.
+PAGE_PX = 1085
+CHAR_PX = {False: 8.4, True: 7.7}  # per character, normal and ``many`` tables
+CELL_PX = {False: 17, True: 11}  # padding and border of a cell
 
 
 @dataclass(frozen=True)
@@ -61,7 +69,9 @@ class Column(Generic[T]):
 class Table:
     """``align`` per column: ``l`` or ``r`` (default: the first left, the others right). ``notes`` are
     printed under the table; ``grouped``: rows come in groups by their first cell (a rule between groups
-    in LaTeX)."""
+    in LaTeX). ``keys``: the leading columns that name a row (0: none): an HTML table too wide for the
+    page is shown as several tables of these columns and as many of the others as fit
+    (:func:`column_groups`); a table without keys is never split."""
 
     key: str
     title: str
@@ -70,6 +80,7 @@ class Table:
     align: str = ""
     notes: tuple[str, ...] = field(default=())
     grouped: bool = False
+    keys: int = 0
 
     @classmethod
     def of(
@@ -247,18 +258,26 @@ class Table:
     def to_html(self, *, heading: bool = True, collapse: bool = True) -> str:
         """``<h3>`` title, the table, its notes; a table of more than :data:`COLLAPSE_AFTER` rows shows
         that many and a switch for the rest (no script: a checkbox and CSS, ``benchmark.reports.page``),
-        unless ``collapse`` is false (a table already inside a closed ``<details>``)."""
+        unless ``collapse`` is false (a table already inside a closed ``<details>``); a table with
+        :attr:`keys` too wide for the page, as several tables (:func:`column_groups`)."""
         parts = [f"<h3>{escape(self.title)}</h3>"] if heading else []
         if self.rows:
             right = [a == "right" for a in self._aligns("right")]
-            parts.append(
-                "<table><thead><tr>"
-                + "".join(f"<th>{escape(h)}</th>" for h in self.headers)
-                + "</tr></thead><tbody>"
-            )
-            for row in self.rows:
-                parts.append("<tr>" + "".join(_html_cell(c, right[i]) for i, c in enumerate(row)) + "</tr>")
-            parts.append("</tbody></table>")
+            groups = column_groups(self, right)
+            for columns in groups:
+                many = ' class="many"' if len(columns) > MANY_COLUMNS else ""
+                caption = ""
+                if len(groups) > 1:
+                    shown = f"{columns[self.keys] + 1}–{columns[-1] + 1} of {len(self.headers)}"
+                    caption = f"<caption>columns {shown}</caption>"
+                parts.append(
+                    f"<table{many}>{caption}<thead><tr>"
+                    + "".join(f"<th>{_breakable(self.headers[i])}</th>" for i in columns)
+                    + "</tr></thead><tbody>"
+                )
+                for row in self.rows:
+                    parts.append("<tr>" + "".join(_html_cell(row[i], right[i]) for i in columns) + "</tr>")
+                parts.append("</tbody></table>")
             parts = _collapsible(parts, len(self.rows), self.key, collapse)
         else:
             parts.append("<p>(none)</p>")
@@ -276,23 +295,93 @@ def _text(cell: Cell) -> str:
 
 
 def _html_cell(cell: Cell, right: bool) -> str:
+    show = _number if right else _breakable
     if not isinstance(cell, Mark):
-        return f'<td class="r">{escape(_text(cell))}</td>' if right else f"<td>{escape(_text(cell))}</td>"
+        return f'<td class="r">{show(_text(cell))}</td>' if right else f"<td>{show(_text(cell))}</td>"
     css = " ".join(c for c in (cell.css, "r" if right else "") if c)
     attributes = (f' class="{escape(css)}"' if css else "") + (
         f' title="{escape(cell.title)}"' if cell.title else ""
     )
-    note = f"<br><small>{escape(cell.note)}</small>" if cell.note else ""
-    return f"<td{attributes}>{escape(cell.text)}{note}</td>"
+    note = f"<br><small>{show(cell.note)}</small>" if cell.note else ""
+    return f"<td{attributes}>{show(cell.text)}{note}</td>"
+
+
+# Where a long name may break in HTML (<wbr>, which copies as nothing): after "_", ".", "/" or ":" before
+# a letter ("1/2" stays whole), and where a word starts inside it ("StateMachine", "Model2Model",
+# "EMFCompare"; not "135M"), so that "T042_StateMachine2PetriNet" wraps at its words and a table of
+# Zoo-long names fits the page.
+_NAME_BREAK = re.compile(r"(?<=[_./:])(?=[A-Za-z])|(?<=[a-z])(?=[A-Z])|(?<=[A-Z0-9])(?=[A-Z][a-z])")
+# A number's cell wraps only before its interval, its spread or its note ("0.960 [0.908, 0.989]",
+# "0.940 ± 0.044", "0.958 (n=265)"): every other space is a no-break space, so "± 0.044", "(of 8)" and
+# "0 / 0" stay whole. An interval is a box of its own (``span.ci``, inline-block): the line breaks before
+# it first, and inside it, after its comma, only in a column narrower than the interval.
+_NUMBER_SPACE = re.compile(r"(?<!,) (?![\[(±])")  # an interval's comma is followed by a space that breaks
+_INTERVAL = re.compile(r"\[[^\]]*\]")
+_NUMBER_BREAK = re.compile(r"(?<=,) | (?=[\[(±])")  # the spaces a number's cell may break at
+
+
+def column_groups(table: Table, right: Sequence[bool]) -> list[list[int]]:
+    """The columns of each HTML table that shows ``table``: all of them, unless the table has
+    :attr:`~Table.keys` and its narrowest layout (every cell wrapped where the page lets it: its longest
+    unbreakable piece, :func:`_pieces`) is estimated wider than :data:`PAGE_PX`; then the key columns and
+    the others in consecutive groups of near-equal size, as few groups as fit."""
+    every = list(range(len(table.headers)))
+    keys, others = every[: table.keys], every[table.keys :]
+    widest = [
+        max(_pieces(t, right[i]) for t in (table.headers[i], *(_text(row[i]) for row in table.rows)))
+        for i in every
+    ]
+
+    def fits(columns: list[int]) -> bool:
+        small = len(columns) > MANY_COLUMNS
+        return sum(widest[i] * CHAR_PX[small] + CELL_PX[small] for i in columns) <= PAGE_PX
+
+    if not keys or not others or fits(every):
+        return [every]
+    greedy: list[list[int]] = [[]]
+    for column in others:
+        if greedy[-1] and not fits([*keys, *greedy[-1], column]):
+            greedy.append([])
+        greedy[-1].append(column)
+    size = -(-len(others) // len(greedy))  # the same groups, of near-equal size, where they fit
+    even = [others[start : start + size] for start in range(0, len(others), size)]
+    chosen = even if len(even) == len(greedy) and all(fits([*keys, *g]) for g in even) else greedy
+    return [[*keys, *group] for group in chosen]
+
+
+def _pieces(text: str, number: bool) -> int:
+    """The characters of the longest piece of ``text`` that its HTML cell cannot break."""
+    if number:
+        parts = _NUMBER_BREAK.split(text)
+    else:
+        parts = [p for word in re.split(r"\s+|(?<=-)", text) for p in _NAME_BREAK.split(word)]
+    return max((len(p) for p in parts), default=0)
+
+
+def _breakable(text: str) -> str:
+    return "<wbr>".join(escape(part) for part in _NAME_BREAK.split(text))
+
+
+def _number(text: str) -> str:
+    text = _NUMBER_SPACE.sub("\u00a0", text)
+    parts, last = [], 0
+    for interval in _INTERVAL.finditer(text):
+        parts += [
+            escape(text[last : interval.start()]),
+            f'<span class="ci">{escape(interval.group())}</span>',
+        ]
+        last = interval.end()
+    return "".join([*parts, escape(text[last:])])
 
 
 def _collapsible(parts: list[str], rows: int, key: str, collapse: bool = True) -> list[str]:
-    """The table's lines (after an optional heading) in a wrapper that scrolls sideways on its own (the
-    page never does); past :data:`COLLAPSE_AFTER` rows, a checkbox before it and a label after it show
-    the other rows (CSS in :mod:`benchmark.reports.page` hides them while the box is unchecked)."""
+    """The table's lines (after an optional heading) in a box as wide as the page's column, which the
+    table fits (its cells wrap: :mod:`benchmark.reports.page`); past :data:`COLLAPSE_AFTER` rows, a
+    checkbox before it and a label after it show the other rows (CSS in :mod:`benchmark.reports.page`
+    hides them while the box is unchecked)."""
     start = 1 if parts[0].startswith("<h3>") else 0
     head, table = parts[:start], parts[start:]
-    wrapped = ['<div class="wide">' + table[0], *table[1:-1], table[-1] + "</div>"]
+    wrapped = ['<div class="fits">' + table[0], *table[1:-1], table[-1] + "</div>"]
     if rows <= COLLAPSE_AFTER or not collapse:
         return [*head, *wrapped]
     ident = "more-" + re.sub(r"[^A-Za-z0-9_-]", "-", key)
@@ -388,4 +477,13 @@ def terminal_lines(
     return [line.rstrip() for line in text.splitlines()]
 
 
-__all__ = ["COLLAPSE_AFTER", "DASH", "Column", "Table", "terminal_lines"]
+__all__ = [
+    "COLLAPSE_AFTER",
+    "DASH",
+    "MANY_COLUMNS",
+    "PAGE_PX",
+    "Column",
+    "Table",
+    "column_groups",
+    "terminal_lines",
+]
