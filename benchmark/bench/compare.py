@@ -113,8 +113,10 @@ def main(argv: list[str] | None = None) -> int:
         ("to_row + envelope JSON", lambda: result.to_row(run="r1").to_envelope().dumps(), args.repeat),
         ("aggregate 1000 rows", lambda: aggregate(rows), few),
     ]
-    for name, action, repeat in steps:
-        print(f"{name:<46} {_median_ms(action, repeat):8.2f} ms CPU, median of {repeat}")
+    from benchmark.reports.table import terminal_lines
+
+    rows = [[name, f"{_median_ms(action, repeat):.2f}", str(repeat)] for name, action, repeat in steps]
+    print("\n".join(terminal_lines(("step", "ms CPU (median)", "runs"), rows)))
     return 0
 
 

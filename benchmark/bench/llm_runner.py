@@ -43,11 +43,12 @@ ANSWER = json.dumps(
 )
 
 
-def timed(label: str, runs: int, action: object) -> None:
+def timed(rows: list[list[str]], label: str, runs: int, action: object) -> None:
+    """One row of the printed table: ``label``, the seconds ``action`` took, and per run."""
     started = time.perf_counter()
     action()  # type: ignore[operator]
     elapsed = time.perf_counter() - started
-    print(f"{label:<44} {elapsed:8.3f} s total  {1000 * elapsed / runs:8.2f} ms/run")
+    rows.append([label, f"{elapsed:.3f}", f"{1000 * elapsed / runs:.2f}"])
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -98,20 +99,34 @@ def main(argv: list[str] | None = None) -> None:
     )
     import openai  # noqa: F401  (SDK import time is not the runner's)
 
-    timed("direct requests (openai SDK, local server)", args.runs, lambda: engine(workdir / "c1").run(jobs))
+    from benchmark.reports.table import terminal_lines
+
+    rows: list[list[str]] = []
     timed(
-        "replay from the cache (--offline)", args.runs, lambda: engine(workdir / "c1", offline=True).run(jobs)
+        rows,
+        "direct requests (openai SDK, local server)",
+        args.runs,
+        lambda: engine(workdir / "c1").run(jobs),
     )
     timed(
+        rows,
+        "replay from the cache (--offline)",
+        args.runs,
+        lambda: engine(workdir / "c1", offline=True).run(jobs),
+    )
+    timed(
+        rows,
         "replay from raw logs only (fresh cache)",
         args.runs,
         lambda: engine(workdir / "c2", offline=True, replay=LogReplay([log])).run(jobs),
     )
     timed(
+        rows,
         "one batch (upload, create, poll, download)",
         args.runs,
         lambda: engine(workdir / "c3").run(jobs, batch=True),
     )
+    print("\n".join(terminal_lines(("path", "s total", "ms / run"), rows)))
     print(f"requests seen by the server: {server.count()}")
     server.stop()
     scratch.cleanup()

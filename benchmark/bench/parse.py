@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from benchmark.core.wording import plain_text, plural
+from benchmark.core.wording import plain_text
 
 if TYPE_CHECKING:
     from benchmark.bench._corpus import AtlCorpus
@@ -399,7 +399,10 @@ def _scaling(base_blocks: int, repeat_seconds: float) -> None:
 
     print(f"scaling (generated module, {base_blocks} blocks at 1x, best of several runs; the cost ratio uses")
     print("  CPU time, which other processes on the machine disturb less than wall time):")
+    from benchmark.reports.table import terminal_lines
+
     base_rate: float | None = None
+    rows: list[list[str]] = []
     for factor in (1, 10, 100):
         text = synthetic_module(base_blocks * factor)
         size = len(text.encode("utf-8"))
@@ -415,8 +418,16 @@ def _scaling(base_blocks: int, repeat_seconds: float) -> None:
         per_megabyte = best_cpu / (size / 1e6)
         if base_rate is None:
             base_rate = per_megabyte
-        print(
-            f"  {factor:>3}x: {size:>9} bytes, {best_wall:.4f} s wall, {best_cpu:.4f} s CPU, "
-            f"{_mb_per_second(size, best_wall):.2f} MB/s, "
-            f"cost per byte {per_megabyte / base_rate:.2f}x the 1x cost ({plural(runs, 'run')})"
+        rows.append(
+            [
+                f"{factor}x",
+                str(size),
+                f"{best_wall:.4f}",
+                f"{best_cpu:.4f}",
+                f"{_mb_per_second(size, best_wall):.2f}",
+                f"{per_megabyte / base_rate:.2f}",
+                str(runs),
+            ]
         )
+    headers = ("size", "bytes", "s wall", "s CPU", "MB/s", "cost per byte, x the 1x", "runs")
+    print("\n".join(f"  {line}" for line in terminal_lines(headers, rows)))

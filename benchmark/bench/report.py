@@ -24,12 +24,26 @@ T = TypeVar("T")
 NAMES = ("Claude", "GPT", "Gemini", "Llama", "Mistral", "Qwen", "DeepSeek", "Grok")
 
 
-def timed(label: str, action: Callable[[], T]) -> tuple[T, float, float]:
-    wall, cpu = time.perf_counter(), time.process_time()
-    value = action()
-    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    print(f"  {label:<36} {cpu:6.2f} s CPU {wall:6.2f} s wall")
-    return value, cpu, wall
+class Timings:
+    """Steps timed one after the other, printed as one table by the report kit."""
+
+    def __init__(self) -> None:
+        self.rows: list[list[str]] = []
+
+    def timed(self, label: str, action: Callable[[], T]) -> tuple[T, float, float]:
+        wall, cpu = time.perf_counter(), time.process_time()
+        value = action()
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        self.add(label, cpu, wall)
+        return value, cpu, wall
+
+    def add(self, label: str, cpu: float, wall: float) -> None:
+        self.rows.append([label, f"{cpu:.2f}", f"{wall:.2f}"])
+
+    def lines(self) -> list[str]:
+        from benchmark.reports.table import terminal_lines
+
+        return terminal_lines(("step", "s CPU", "s wall"), self.rows)
 
 
 def session(transformations: int, providers: int, runs: int, draws: int, out: Path) -> None:
@@ -55,17 +69,22 @@ def session(transformations: int, providers: int, runs: int, draws: int, out: Pa
         assert section is not None
         return from_section(session, section)
 
-    loaded, load_cpu, load_wall = timed("load results.json", load)
-    stats, stats_cpu, stats_wall = timed("statistics", lambda: compute_statistics(loaded.rows, draws=draws))
-    timed("figures alone (part of the next line)", lambda: all_figures(stats))
-    paths, write_cpu, write_wall = timed(
+    steps = Timings()
+    loaded, load_cpu, load_wall = steps.timed("load results.json", load)
+    stats, stats_cpu, stats_wall = steps.timed(
+        "statistics", lambda: compute_statistics(loaded.rows, draws=draws)
+    )
+    steps.timed("figures alone (part of the next line)", lambda: all_figures(stats))
+    paths, write_cpu, write_wall = steps.timed(
         "write_reports (14 artefacts)", lambda: write_reports(loaded, out / "reports", statistics=stats)
     )
-    print(
-        f"  {'total: load + statistics + write':<36} {load_cpu + stats_cpu + write_cpu:6.2f} s CPU "
-        f"{load_wall + stats_wall + write_wall:6.2f} s wall; artefacts "
-        f"{sum(p.stat().st_size for p in paths) / 1e6:.1f} MB"
+    steps.add(
+        "total: load + statistics + write",
+        load_cpu + stats_cpu + write_cpu,
+        load_wall + stats_wall + write_wall,
     )
+    print("\n".join(f"  {line}" for line in steps.lines()))
+    print(f"  artefacts {sum(p.stat().st_size for p in paths) / 1e6:.1f} MB")
 
 
 def _imports() -> None:
@@ -89,7 +108,9 @@ def main(argv: list[str] | None = None) -> int:
         "--huge-runs", type=int, default=300, help="runs per provider, huge session (0: skip)"
     )
     args = parser.parse_args(argv)
-    timed("import benchmark, scipy, matplotlib", _imports)
+    imports = Timings()
+    imports.timed("import benchmark, scipy, matplotlib", _imports)
+    print("\n".join(imports.lines()))
     with tempfile.TemporaryDirectory() as folder:
         session(args.transformations, args.providers, args.runs, args.draws, Path(folder) / "typical")
         if args.huge_runs:

@@ -87,8 +87,13 @@ def run(args: argparse.Namespace) -> int:
             clear_reference_cache()
             cold.append(_timed_ms(lambda case=case: track.score_run(case)))
         warm = [_timed_ms(lambda case=case: track.score_run(case)) for case in sample]
-        for label, times in (("references cached", warm), ("references read too", cold)):
-            print(f"one scoring, {label:<21} {statistics.median(times):7.1f} ms CPU (median of {len(times)})")
+        from benchmark.reports.table import terminal_lines
+
+        rows = [
+            [label, f"{statistics.median(times):.1f}", str(len(times))]
+            for label, times in (("references cached", warm), ("references read too", cold))
+        ]
+        print("\n".join(terminal_lines(("one scoring", "ms CPU (median)", "scorings"), rows)))
         ids = [case.case_id for case in cases]
         workers = max(1, args.workers)
         slices = [ids[index::workers] for index in range(workers)]
@@ -100,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
         cpu = sum(r[1] for r in results)
         errors = sum(r[2] for r in results)
         print(
-            f"all {rows} with {workers} process(es)      {wall:7.2f} s wall, {cpu:.2f} s CPU in the workers"
+            f"all {rows} with {workers} process(es): {wall:.2f} s wall, {cpu:.2f} s CPU in the workers"
             f" ({1000 * cpu / rows:.1f} ms CPU per evaluation); {errors} error rows"
         )
     return 0 if errors == 0 else 1

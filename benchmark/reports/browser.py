@@ -3,7 +3,11 @@
 Chromium is driven through the DevTools protocol over ``--remote-debugging-pipe`` (JSON messages
 separated by NUL bytes on file descriptors 3 and 4), so no WebSocket library and no browser download is
 needed: only Debian's ``chromium`` package. The check collects console errors, uncaught exceptions,
-failed or non-local requests, the load state of every image, and a screenshot.
+failed or non-local requests, the load state of every image, a screenshot, and what does not fit the
+window sideways, scrollbars shown as a reader's browser shows them (a 1400 px window leaves 1385 px to
+a long page): the page wider than the window, any element that scrolls (or clips) sideways, and any
+element that sticks out past the window's right edge or out of ``<main>``; as the page loads, then with
+every collapsed row shown and every ``<details>`` open (what a reader can unfold must fit too).
 """
 
 from __future__ import annotations
@@ -34,7 +38,6 @@ CHROMIUM_FLAGS = (
     "--disable-sync",
     "--disable-extensions",
     "--disable-dev-shm-usage",
-    "--hide-scrollbars",
     "--mute-audio",
 )
 CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
@@ -78,7 +81,8 @@ class PageCheck:
     distinct_colours: int = 0
     non_white_fraction: float = 0.0
     page_width: int = 0  # the document's scroll width; wider than the window: the page scrolls sideways
-    window_width: int = 0
+    window_width: int = 0  # what the page has of the window: its width less the vertical scrollbar
+    sideways: list[str] = field(default_factory=list)  # elements that scroll, clip or stick out sideways
 
     @property
     def scrolls_sideways(self) -> bool:
@@ -111,6 +115,7 @@ class PageCheck:
             found.append(
                 f"the page scrolls sideways ({self.page_width} px wide in a {self.window_width} px window)"
             )
+        found += [f"sideways: {element}" for element in self.sideways]
         return found
 
     @property
@@ -227,6 +232,64 @@ _SHOW_ALL = """(() => { document.querySelectorAll('.long > .more').forEach(box =
   return Array.from(document.querySelectorAll('tbody tr')).filter(r => r.offsetParent === null
     && !r.closest('details:not([open])')).length; })()"""
 
+_OPEN_ALL = (
+    """document.querySelectorAll('details').forEach(d => { d.open = true; }); document.body.offsetWidth"""
+)
+
+# Every rendered element that scrolls or clips sideways (its content wider than its box, overflow not
+# visible), and the outermost ones that stick out past the window's right edge or out of <main>'s box
+# (not inside a box that scrolls or clips: that box is the one named); a table row and its cells are
+# looked at through their table.
+_SIDEWAYS = """JSON.stringify((() => {
+  const window_ = document.documentElement.clientWidth, main = document.querySelector('main');
+  const inner = main ? main.getBoundingClientRect().right - parseFloat(getComputedStyle(main).paddingRight)
+    : window_;
+  const classes = el => typeof el.className === 'string'
+    ? el.className.trim().split(/\\s+/).filter(Boolean) : [];
+  const name = el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
+    + classes(el).map(c => '.' + c).join('')
+    + ' "' + (el.innerText || el.textContent || '').trim().replace(/\\s+/g, ' ').slice(0, 50) + '"';
+  const found = [], out = new Set(), contained = new Set();  // contained: inside a box that scrolls or clips
+  // a table's rows are its table's: not walked one by one (a Zoo page holds 200,000 cells); what a
+  // closed <details> holds is not rendered until it opens
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT,
+    {acceptNode: n => n.tagName === 'TR' || (n.parentElement.tagName === 'DETAILS' && !n.parentElement.open
+      && n.tagName !== 'SUMMARY') ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT});
+  for (let el = walker.nextNode(); el; el = walker.nextNode()) {
+    const style = getComputedStyle(el);
+    if (style.display === 'none' || el.getClientRects().length === 0) continue;
+    const inside = contained.has(el.parentElement);
+    if (inside || style.overflowX !== 'visible') contained.add(el);
+    if (style.overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1) {
+      const how = style.overflowX === 'hidden' || style.overflowX === 'clip' ? 'clips' : 'scrolls';
+      found.push(`${name(el)} ${how} sideways (${el.scrollWidth} px of content in ${el.clientWidth} px)`);
+    }
+    const right = el.getBoundingClientRect().right;
+    const limit = main && main.contains(el) && el !== main ? inner : window_;
+    if (right > limit + 1 && !inside) {
+      out.add(el);
+      if (!out.has(el.parentElement)) {
+        found.push(`${name(el)} sticks out ${Math.round(right - limit)} px past `
+          + (limit === window_ ? `the window (${window_} px)` : `<main> (${Math.round(inner)} px)`));
+      }
+    }
+  }
+  return found;
+})())"""
+
+
+def _evaluate(pipe: _Pipe, session: str, expression: str, timeout: float) -> Any:
+    """The JSON value an expression that ends in ``JSON.stringify`` returns in the page."""
+    reply = pipe.send(
+        "Runtime.evaluate",
+        {"expression": expression, "returnByValue": True},
+        session=session,
+        timeout=timeout,
+    )
+    if "exceptionDetails" in reply:
+        raise BrowserError(f"the page's check failed: {reply['exceptionDetails'].get('text', '')}")
+    return json.loads(reply["result"]["value"])
+
 
 def _pixels(png: bytes) -> tuple[int, float]:
     from PIL import Image
@@ -329,11 +392,7 @@ def _inspect(pipe: _Pipe, url: str, width: int, height: int, timeout: float) -> 
     pipe.send("Page.navigate", {"url": url}, session=session, timeout=timeout)
     pipe.wait_for("Page.loadEventFired", timeout=timeout)
     pipe.drain(0.5)  # late console messages and image decoding
-    state = json.loads(
-        pipe.send("Runtime.evaluate", {"expression": _INSPECT, "returnByValue": True}, session=session)[
-            "result"
-        ]["value"]
-    )
+    state = _evaluate(pipe, session, _INSPECT, timeout)
     shot = base64.b64decode(
         pipe.send("Page.captureScreenshot", {"format": "png"}, session=session, timeout=timeout)["data"]
     )
@@ -346,8 +405,17 @@ def _inspect(pipe: _Pipe, url: str, width: int, height: int, timeout: float) -> 
         page_width=state["pageWidth"],
         window_width=state["windowWidth"],
     )
-    shown = pipe.send("Runtime.evaluate", {"expression": _SHOW_ALL, "returnByValue": True}, session=session)
+    check.sideways = _evaluate(pipe, session, _SIDEWAYS, timeout)
+    shown = pipe.send(
+        "Runtime.evaluate", {"expression": _SHOW_ALL, "returnByValue": True}, session=session, timeout=timeout
+    )
     check.counts["hiddenRowsWhenShown"] = shown["result"]["value"]
+    pipe.send(
+        "Runtime.evaluate", {"expression": _OPEN_ALL, "returnByValue": True}, session=session, timeout=timeout
+    )
+    unfolded = [f"{element} (every row shown, every <details> open)" for element in
+                _evaluate(pipe, session, _SIDEWAYS, timeout) if element not in check.sideways]  # fmt: skip
+    check.sideways += unfolded
     check.distinct_colours, check.non_white_fraction = _pixels(shot)
     for event in pipe.events:
         if event.get("sessionId") not in (None, session):

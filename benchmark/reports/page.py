@@ -7,9 +7,15 @@ to a CI run or opened from a file system. Each track contributes an :class:`~ben
 :attr:`~benchmark.core.track.Track.label`) with the track's sections below it. A session of several tracks
 gives each track's section ids a prefix (``atl-results``), so that links and ids never collide.
 
-The page never scrolls sideways at 1400 pixels (``tests/reports/test_browser.py`` checks it in a real
-browser): every table sits in a box that scrolls on its own, long words break, and a table of more than
-:data:`~benchmark.reports.table.COLLAPSE_AFTER` rows shows that many and a switch for the rest.
+Nothing on the page scrolls sideways at 1400 pixels, and nothing is wider than the window
+(``tests/reports/test_page_fits.py`` checks it in a real browser, on the bundled session and on one of
+Zoo size): a table is as wide as the page's column at most, and fits it by wrapping, never by scrolling.
+Headings wrap at their spaces and hyphens, long names at their words (the kit marks where:
+:func:`~benchmark.reports.table.Table.to_html`), a number before its interval, any other long word
+where it must; a table of more than :data:`~benchmark.reports.table.MANY_COLUMNS` columns is set
+smaller, one too wide for the page is split (:func:`~benchmark.reports.table.column_groups`), and one of
+more than :data:`~benchmark.reports.table.COLLAPSE_AFTER` rows shows that many and a switch for the
+rest.
 """
 
 from __future__ import annotations
@@ -36,22 +42,26 @@ nav {{ position: sticky; top: 0; max-height: 100vh; overflow-y: auto; padding: 1
   border-right: 1px solid var(--line); background: #fafbfd; font-size: 13px; }}
 nav ul {{ list-style: none; margin: 0; padding: 0; }}
 nav > ul > li {{ margin-bottom: 12px; }}
-nav a {{ color: var(--link); text-decoration: none; }}
+nav a {{ color: var(--link); text-decoration: none; overflow-wrap: anywhere; }}
 nav a.track {{ font-weight: 600; color: var(--fg); }}
 nav li li a {{ display: block; padding: 1px 0 1px 10px; }}
-main {{ padding: 8px 28px 40px; min-width: 0; max-width: 1400px; }}
+main {{ padding: 8px 28px 40px; min-width: 0; max-width: 1400px; overflow-wrap: break-word; }}
 section {{ margin-top: 26px; }}
 section.track {{ margin-top: 10px; }}
 h2.track {{ font-size: 20px; margin: 18px 0 0; color: #23324a; }}
 h2 {{ font-size: 18px; border-bottom: 2px solid var(--line); padding-bottom: 4px; }}
 h3 {{ font-size: 15px; margin: 18px 0 6px; }}
-.wide {{ max-width: 100%; overflow-x: auto; }}
-table {{ border-collapse: collapse; margin: 8px 0; font-size: 13px; }}
+.fits {{ max-width: 100%; }}
+table {{ border-collapse: collapse; margin: 8px 0; font-size: 13px; max-width: 100%; }}
 th, td {{ border: 1px solid var(--line); padding: 3px 8px; vertical-align: top; overflow-wrap: break-word; }}
+table.many {{ font-size: 12px; }}
+table.many th, table.many td {{ padding: 2px 5px; }}
 th {{ background: var(--head); text-align: left; font-weight: 600; }}
-td.r {{ text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }}
+caption {{ caption-side: top; text-align: left; color: var(--muted); font-size: 12px; padding: 2px 0; }}
+td.r {{ text-align: right; font-variant-numeric: tabular-nums; }}
+.ci {{ display: inline-block; }}
 .long > .more {{ position: absolute; opacity: 0; pointer-events: none; }}
-.long > .more:not(:checked) + .wide tbody tr:nth-child(n+{COLLAPSE_AFTER + 1}) {{ display: none; }}
+.long > .more:not(:checked) + .fits tbody tr:nth-child(n+{COLLAPSE_AFTER + 1}) {{ display: none; }}
 .long > label {{ cursor: pointer; color: var(--link); font-size: 12.5px; }}
 .long > .more:checked ~ label .show, .long > .more:not(:checked) ~ label .hide {{ display: none; }}
 .notes {{ color: var(--muted); font-size: 12.5px; margin: 4px 0 0; padding-left: 18px; }}

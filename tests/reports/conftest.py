@@ -15,3 +15,26 @@ def three_tracks(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("three-tracks")
     write_three_tracks(out)
     return out
+
+
+@pytest.fixture(scope="session")
+def zoo_sized(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The reports folder of a synthetic session of ATL Zoo size (:mod:`zoo_sized`)."""
+    from zoo_sized import write_zoo_sized
+
+    out = tmp_path_factory.mktemp("zoo-sized")
+    write_zoo_sized(out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def bundled_session(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The reports folder of the bundled session: every track's cases below ``validation/`` scored and
+    reported by ``atlbench validate --reports-dir``, the pytest session's code and options (the page
+    ``pytest cases -n auto`` writes into ``reports/``)."""
+    from benchmark.cli import main
+
+    out = tmp_path_factory.mktemp("bundled-session")
+    validation = Path(__file__).resolve().parents[2] / "validation"
+    assert main(["validate", str(validation), "--reports-dir", str(out)]) == 0
+    return out

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from text_tables import squeezed
 
 from benchmark.core.rows import Row
 from benchmark.core.track import RunCase
@@ -91,7 +92,7 @@ def test_an_unknown_price_is_blank_and_a_zero_price_shows_its_reason() -> None:
     assert cells["Paid"][cost] == "0.0020" and cells["Paid"][per_dollar] == "300.0"
     assert cells["Local"][seconds] == "4.00" and cells["Local"][per_dollar] is None
     assert table.notes[1:] == ("OpenAI: no price configured for provider OpenAI.", "Local: local.")
-    assert "| Local | 1 | 1 | 100 | 20 | 0 (local) | 4.00 | 0.400 | – |" in table.to_markdown()
+    assert "| Local | 1 | 1 | 100 | 20 | 0 (local) | 4.00 | 0.400 | – |" in squeezed(table.to_markdown())
 
 
 def test_a_provider_is_named_once_when_all_its_groups_share_a_reason() -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from report_only_track import ReportOnlyTrack
+from text_tables import squeezed
 
 from benchmark.core.results import Results, ResultsHeader, TrackSection
 from benchmark.core.rows import Row
@@ -190,7 +191,7 @@ def test_the_session_writes_the_files_and_the_section_only_when_there_is_somethi
     page = (tmp_path / "on" / "index.html").read_text(encoding="utf-8")
     assert "<p>own</p>" in page and "Prompt sensitivity" in page and "Kendall" in page
     assert said[0] == "own line" and any("Prompt sensitivity, scores" in line for line in said)
-    markdown = (tmp_path / "on" / "prompt_sensitivity.md").read_text(encoding="utf-8")
+    markdown = squeezed((tmp_path / "on" / "prompt_sensitivity.md").read_text(encoding="utf-8"))
     assert markdown.startswith("# Prompt sensitivity") and "| A | terse | 2 | 0.325 |" in markdown
 
     paths = write_session_reports(

@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 
 from benchmark.core.results import ResultsHeader
+from benchmark.core.rows import STUDY_TEMPLATE
 from benchmark.tracks.mapping.interchange import (
     ClassMatch,
     FeatureMatch,
@@ -117,6 +118,25 @@ def _suggest(
     return out
 
 
+def _run(
+    truth: InterchangeDocument, provider: str, skill: float, run: int, rng: random.Random, template: str
+) -> RunRow:
+    """One scored run of ``provider``, its file named and its row built as ``generate`` and the harness do."""
+    mappings = _suggest(truth, skill, rng, labelled=True, noise=0.5)
+    stem = provider if template == STUDY_TEMPLATE else f"{provider}-{template}"
+    name = truth.transformation.name
+    suggestions = SuggestionSet(
+        f"{name}/runs/{stem}-run{run + 1:02d}.json",
+        SHAPE_EXPORT,
+        provider,
+        f"{provider.lower()}-model",
+        provider,
+        tuple(mappings),
+    )
+    row = compare(truth, suggestions).to_row(run=f"run{run + 1:02d}")
+    return row if template == STUDY_TEMPLATE else row.replaced(template=template)
+
+
 def synthetic_results(
     *,
     transformations: int = 8,
@@ -125,30 +145,33 @@ def synthetic_results(
     seed: int = 0,
     baseline: bool = True,
     error_runs: int = 0,
+    names: Sequence[str] = (),
+    templates: Sequence[str] = (STUDY_TEMPLATE,),
+    variants: Sequence[str] = (),
 ) -> MappingResults:
-    """A session of ``transformations`` x (``providers`` x ``runs`` + one baseline run) rows; the first
-    ``error_runs`` runs of the first provider become error rows."""
+    """A session of ``transformations`` x (``providers`` x ``templates`` x ``runs``, the same again per
+    task variant in ``variants``, + one baseline run) rows; the first ``error_runs`` runs of the first
+    provider become error rows. ``names`` names the transformations (default ``T01_Model12Model``...;
+    given, there are as many transformations as names). A prompt template other than the study's, and a
+    variant, costs a provider some skill, so that their tables show differences."""
     rng = random.Random(seed)
     rows: list[RunRow] = []
     facts = []
-    names = [f"T{i + 1:02d}_Model{i + 1}2Model" for i in range(transformations)]
+    names = list(names) or [f"T{i + 1:02d}_Model{i + 1}2Model" for i in range(transformations)]
     skills = {p: 0.45 + 0.45 * (len(providers) - i) / max(1, len(providers)) for i, p in enumerate(providers)}
     for name in names:
         truth, fact = _ground_truth(name, rng)
         facts.append(fact)
         for provider in providers:
-            for run in range(runs):
-                mappings = _suggest(truth, skills[provider], rng, labelled=True, noise=0.5)
-                suggestions = SuggestionSet(
-                    f"{name}/runs/{provider}-run{run + 1:02d}.json",
-                    SHAPE_EXPORT,
-                    provider,
-                    f"{provider.lower()}-model",
-                    provider,
-                    tuple(mappings),
-                )
-                row = compare(truth, suggestions).to_row(run=f"run{run + 1:02d}")
-                rows.append(row)
+            for number, template in enumerate(templates):
+                for run in range(runs):
+                    rows.append(_run(truth, provider, skills[provider] - 0.05 * number, run, rng, template))
+        for number, variant in enumerate(variants, 1):
+            for provider in providers:
+                for run in range(runs):
+                    row = _run(truth, provider, skills[provider] - 0.08 * number, run, rng, STUDY_TEMPLATE)
+                    file = f"{name}/runs/{variant}/{provider}-{row.run}.json"
+                    rows.append(row.replaced(variant=variant, run=f"{variant}/{row.run}", file=file))
         if baseline:
             mappings = _suggest(truth, 0.5, random.Random(f"{seed}-{name}"), labelled=False, noise=0.2)
             suggestions = SuggestionSet(

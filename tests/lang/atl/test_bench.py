@@ -43,8 +43,14 @@ def test_bench_parse_prints_figures(tmp_path, capsys):
     assert "files: 2\n" in out
     assert "failures: 1\n" in out and "b.atl:2:15: error:" in out
     assert "in-process MB/s:" in out
-    for factor in ("  1x:", " 10x:", "100x:"):
-        assert factor in out
+    # the scaling table: size, bytes, s wall, s CPU, MB/s, cost per byte (x the 1x), runs
+    rows = {
+        cells[0]: cells[1:]
+        for line in out.splitlines()
+        if (cells := line.split())[:1] in (["1x"], ["10x"], ["100x"])
+    }
+    assert sorted(rows) == ["100x", "10x", "1x"] and all(len(cells) == 6 for cells in rows.values())
+    assert float(rows["1x"][4]) == 1.0  # the cost per byte of 1x, in units of itself
 
 
 def test_bench_without_atl_files_is_an_error(tmp_path, capsys):

@@ -211,7 +211,8 @@ def test_each_broken_input_gives_its_message_and_nothing_else_is_lost(
     errors = {row.file for row in saved.rows if not row.ok}
     assert len([row for row in saved.rows if not row.ok]) == 30
     assert {str(root / "runs" / n) for n in ("cut.json", "latin.json", "big.json")} <= errors
-    html = (pytester.path / "reports" / "index.html").read_text(encoding="utf-8")
+    # as a reader sees it: a file name may wrap after its dot (<wbr>)
+    html = (pytester.path / "reports" / "index.html").read_text(encoding="utf-8").replace("<wbr>", "")
     assert 'id="ocl-excluded"' in html and "30 runs excluded (1 missing)" in html
     for name in ("cut.json", "latin.json", "big.json", "unknowntype.use", "s02.soil", "danglingend.puml"):
         assert name in html

@@ -140,7 +140,8 @@ def test_each_broken_input_gives_its_message_and_nothing_else_is_lost(
     assert rows[run[2]].payload["LOC"] == 0 and rows[run[4]].payload["Cr"] > 0  # lenient credit
     assert rows[run[6]].payload["equivalent"] and not rows[run[9]].ok
     assert all(not rows[str(tree / n)].ok for n in ("cut.json", "latin.json", "big.json"))
-    html = (pytester.path / "reports" / "index.html").read_text(encoding="utf-8")
+    # as a reader sees it: a file name may wrap after its dot (<wbr>)
+    html = (pytester.path / "reports" / "index.html").read_text(encoding="utf-8").replace("<wbr>", "")
     assert 'id="roundtrip-excluded"' in html and "4 stage evaluations excluded (1 missing)" in html
     for name in ("cut.json", "latin.json", "big.json", "run09"):
         assert name in html

@@ -77,6 +77,7 @@ def _drilldown(transformation: str, providers: Sequence[str], runs: dict[str, li
             for key in keys
         ),
         align="l" * (4 + len(present)),
+        keys=4,
     )
     per_class = {p: class_verdicts(runs[p], truth_pairs=truth_pairs) for p in present}
     pairs = sorted({pair for verdicts in per_class.values() for pair in verdicts})
@@ -93,6 +94,7 @@ def _drilldown(transformation: str, providers: Sequence[str], runs: dict[str, li
             for pair in pairs
         ),
         align="l" * (3 + len(present)),
+        keys=3,
     )
     # already inside a closed <details>: the tables are not collapsed a second time
     tables_html = [t.to_html(heading=False, collapse=False) for t in (bindings, classes)]

@@ -256,6 +256,7 @@ def f1_transformation_table(stats: Statistics) -> Table:
         ("Transformation", *pivot.providers),
         tuple(rows),
         notes=notes,
+        keys=1,
     )
 
 

@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from text_tables import squeezed
 
 from benchmark.bench.support.synthetic_results import synthetic_results
 from benchmark.tracks.mapping.aggregate import aggregate
@@ -59,7 +60,7 @@ def test_the_terminal_shows_the_all_rows_first_and_a_bounded_table(zoo_sized) ->
 
 
 def test_summary_md_and_tables_tex_have_one_line_per_transformation(written: Path) -> None:
-    summary = (written / "summary.md").read_text(encoding="utf-8")
+    summary = squeezed((written / "summary.md").read_text(encoding="utf-8"))
     assert "## Per provider and transformation" not in summary
     folded = summary[summary.index("## F1 per transformation") :]
     assert folded.index("<details>") < folded.index("| ALL |") < folded.index("</details>")

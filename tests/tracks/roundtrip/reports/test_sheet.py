@@ -7,6 +7,7 @@ import io
 from pathlib import Path
 
 import pytest
+from text_tables import squeezed
 
 from benchmark.core.rows import Row
 from benchmark.tracks.roundtrip.reports.files import track_report
@@ -84,7 +85,7 @@ def test_baselines_have_no_k() -> None:
 
 def test_the_latex_table_and_the_terminal_table() -> None:
     groups = aggregate(sheet_rows(ROWS), ("provider", "stage"), draws=0)
-    tex = latex_table(groups)
+    tex = squeezed(latex_table(groups))
     assert (
         r"LLM & Stage & LOC & Cr & InCr & Ad & Miss & \%Correct & \%WSuccess & DeltaDetected & Loadable \\"
         in tex
