@@ -81,6 +81,16 @@ def register(subparsers: Any) -> None:
         "provider gets the same; see docs/TEMPLATES.md)",
     )
     parser.add_argument(
+        "--answer-format",
+        dest="answer_formats",
+        action="append",
+        default=[],
+        metavar="NAME[,NAME]",
+        help="how the answer is asked for: free (default: the prompt alone), schema (the answer's JSON Schema"
+        " is sent), grounded (its names limited to the task's), or all the track offers; a comma list or "
+        "repeated (each a series of its own; needs the provider's structured_output, docs/LLM_RUNS.md)",
+    )
+    parser.add_argument(
         "--prompt-template",
         type=Path,
         metavar="FILE",
@@ -153,6 +163,7 @@ def run(args: argparse.Namespace) -> int:
             replay_logs=args.replay_logs,
             prompt_template=args.prompt_template,
             templates=args.templates,
+            answer_formats=args.answer_formats,
             config_file=args.config,
             cache_dir=args.cache_dir,
             timeout=args.timeout,

@@ -31,6 +31,11 @@ STATUS_ERROR = "error"
 STUDY_TEMPLATE = "study"
 #: What a template may be called: it becomes a segment of run-file names and case ids.
 TEMPLATE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+#: How a run was asked to answer when nothing says otherwise: free text, as the prompt asks, no schema sent.
+#: Rows, run files and case ids name an answer format only when it is another (``docs/LLM_RUNS.md``).
+FREE_FORMAT = "free"
+#: What an answer format may be called (a segment of run-file names and case ids, like a template).
+ANSWER_FORMAT_NAME = TEMPLATE_NAME
 
 # Envelope keys of a row; everything else a version-1 row held is the mapping track's payload.
 ENVELOPE_KEYS = (
@@ -40,6 +45,7 @@ ENVELOPE_KEYS = (
     "task",
     "run",
     "template",
+    "answerFormat",
     "file",
     "status",
     "error",
@@ -47,22 +53,26 @@ ENVELOPE_KEYS = (
 )
 
 
-def series_name(provider: str, template: str) -> str:
-    """How a track's tables name the runs of one provider under one prompt template: the provider's name
-    for the study's template, ``PROVIDER (TEMPLATE)`` for another, so that runs prompted differently are
-    never averaged together and the study's figures keep their provider's name."""
-    return provider if template == STUDY_TEMPLATE else f"{provider} ({template})"
+def series_name(provider: str, template: str, answer_format: str = FREE_FORMAT) -> str:
+    """How a track's tables name the runs of one provider under one prompt template and answer format: the
+    provider's name for the study's template and free answers, ``PROVIDER (TEMPLATE)`` for another
+    template, ``PROVIDER [FORMAT]`` (``PROVIDER (TEMPLATE) [FORMAT]``) for another answer format, so that
+    runs prompted or constrained differently are never averaged together and the study's figures keep
+    their provider's name."""
+    name = provider if template == STUDY_TEMPLATE else f"{provider} ({template})"
+    return name if answer_format == FREE_FORMAT else f"{name} [{answer_format}]"
 
 
 @dataclass(frozen=True)
 class Row:
-    """One scored run. Identity: (track, provider, model, task, run, template).
+    """One scored run. Identity: (track, provider, model, task, run, template, answer format).
 
     ``status`` is ``ok`` or ``error``; an error row keeps its identity and ``error`` text so every report
     can say which runs were excluded and why. ``payload`` is the track's, opaque to the harness.
     ``template`` names the prompt template the run was asked with (the harness sets it from the run's
     case); it is written to JSON only when it is not the study's, so rows of the study's template keep
-    their bytes.
+    their bytes. ``answer_format`` likewise names how the answer was constrained (``free``: not at all;
+    ``schema``, ``grounded``: a JSON Schema was sent, ``docs/LLM_RUNS.md``), written only when not free.
     """
 
     track: str
@@ -76,15 +86,16 @@ class Row:
     provenance: dict[str, Any] = field(default_factory=dict)
     payload: dict[str, Any] = field(default_factory=dict)
     template: str = STUDY_TEMPLATE
+    answer_format: str = FREE_FORMAT
 
     @property
-    def key(self) -> tuple[str, str, str, str, str, str]:
-        return (self.track, self.provider, self.model, self.task, self.run, self.template)
+    def key(self) -> tuple[str, str, str, str, str, str, str]:
+        return (self.track, self.provider, self.model, self.task, self.run, self.template, self.answer_format)
 
     @property
     def series(self) -> str:
         """The provider as the track's tables name it (:func:`series_name`)."""
-        return series_name(self.provider, self.template)
+        return series_name(self.provider, self.template, self.answer_format)
 
     @property
     def ok(self) -> bool:
@@ -104,6 +115,8 @@ class Row:
         }
         if self.template != STUDY_TEMPLATE:
             data["template"] = self.template
+        if self.answer_format != FREE_FORMAT:
+            data["answerFormat"] = self.answer_format
         return data | {
             "file": self.file,
             "status": self.status,
@@ -130,6 +143,7 @@ class Row:
             provenance=dict(data.get("provenance", {})),
             payload=dict(data.get("payload", {})),
             template=str(data.get("template", STUDY_TEMPLATE)),
+            answer_format=str(data.get("answerFormat", FREE_FORMAT)),
         )
 
     @classmethod

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from benchmark.core.diskcache import DiskCache
 from benchmark.core.options import Option
-from benchmark.core.rows import STATUS_ERROR, STUDY_TEMPLATE, Facts, Row
+from benchmark.core.rows import FREE_FORMAT, STATUS_ERROR, STUDY_TEMPLATE, Facts, Row
 
 if TYPE_CHECKING:
     import numpy as np
@@ -63,7 +63,8 @@ class RunCase:
 
     ``template`` is the prompt template the run file says it was asked with (the study's when it says
     none; a baseline has no prompt and keeps the default); the harness copies it into the run's row
-    (:func:`with_template`), so a track's scorer need not carry it.
+    (:func:`with_template`), so a track's scorer need not carry it; so is ``answer_format``, how the
+    run file says its answers were constrained (``free`` when it says nothing).
 
     ``ledger_scope`` is for a run file that holds the requests of several cases (the OCL track's file per
     mode holds every dataset model's): only the ledger entries below a key starting with it are this
@@ -80,6 +81,7 @@ class RunCase:
     model: str = "unknown"
     template: str = STUDY_TEMPLATE
     ledger_scope: str | None = None
+    answer_format: str = FREE_FORMAT
 
     @property
     def label(self) -> str:
@@ -88,9 +90,12 @@ class RunCase:
 
 
 def with_template(row: Row, case: RunCase) -> Row:
-    """The row of ``case`` with the case's template in its envelope (the harness owns the envelope: every
-    row it receives from a track's :meth:`~Track.score_run` or :meth:`~Track.error_row` passes here)."""
-    return row if row.template == case.template else replace(row, template=case.template)
+    """The row of ``case`` with the case's template and answer format in its envelope (the harness owns the
+    envelope: every row it receives from a track's :meth:`~Track.score_run` or :meth:`~Track.error_row`
+    passes here)."""
+    if row.template == case.template and row.answer_format == case.answer_format:
+        return row
+    return replace(row, template=case.template, answer_format=case.answer_format)
 
 
 _REPETITION = re.compile(r"run(\d+)", re.IGNORECASE)

@@ -16,7 +16,7 @@ import pytest
 from benchmark.core import phases
 from benchmark.core.collector import RowCollector
 from benchmark.core.errors import BenchmarkError
-from benchmark.core.rows import STUDY_TEMPLATE, Facts, Row
+from benchmark.core.rows import FREE_FORMAT, STUDY_TEMPLATE, Facts, Row
 from benchmark.core.track import GroundTruthCase, GroundTruthProblem, RunCase, Track, with_template
 from benchmark.harness.ledger import with_ledger
 from benchmark.harness.state import session_of
@@ -99,6 +99,8 @@ class Recorder:
             properties.append((name, getattr(row, name)))
         if row.template != STUDY_TEMPLATE:
             properties.append(("template", row.template))
+        if row.answer_format != FREE_FORMAT:
+            properties.append(("answer_format", row.answer_format))
         properties.append(("status", row.status))
         properties.extend(track.junit_properties(row))
 

@@ -30,9 +30,11 @@ def cache_key_fields(endpoint: dict[str, str], request: LlmRequest) -> dict[str,
     """Everything that can change an answer, and the run index that keeps repetitions apart.
 
     ``endpoint`` is :attr:`ProviderConfig.endpoint <benchmark.llm.config.ProviderConfig.endpoint>`;
-    every field of it is part of the key.
+    every field of it is part of the key. A request that sends an answer schema adds its format, dialect
+    and hash (``answerSchema``); a free request adds nothing, so that the keys of the answers stored before
+    answer formats existed (caches, committed raw logs) stay what they were.
     """
-    return {
+    fields: dict[str, Any] = {
         "format": CACHE_FORMAT,
         **endpoint,
         "baseUrl": endpoint["baseUrl"].rstrip("/"),
@@ -40,6 +42,9 @@ def cache_key_fields(endpoint: dict[str, str], request: LlmRequest) -> dict[str,
         "parameters": request.parameters.to_json(request.run_index),
         "run": request.run_index,
     }
+    if request.answer_schema is not None:
+        fields["answerSchema"] = request.answer_schema.key_fields()
+    return fields
 
 
 def cache_key(endpoint: dict[str, str], request: LlmRequest) -> str:

@@ -77,6 +77,7 @@ _PROVIDER_KEYS = {
     "tokenizer",
     "price",
     "batch",
+    "structured_output",
 }
 _SECRET_LOOKING_KEYS = {"api_key", "apikey", "key", "token", "secret", "api_token", "auth_token"}
 
@@ -103,6 +104,26 @@ class ProviderConfig:
     context_window: int | None = None  # tokens the model takes (prompt + answer); None: not checked
     tokenizer: str | None = None  # how prompts are counted (benchmark.llm.tokens); None: the default
     price: Price | None = None  # None: no price known, so no cost (blank, never 0)
+    structured_output: str = "none"  # how a JSON Schema is sent (benchmark.llm.dialects); none: never
+
+    def requested_schema(self, schema: Any) -> Any:
+        """What a request carries to ask for an answer constrained by ``schema`` (an
+        :class:`~benchmark.llm.answer_formats.AnswerSchema`) in this provider's dialect; a
+        :class:`ConfigurationError` before any request when the provider sends no schema, or cannot
+        express this one (naming the provider, the dialect and the keyword)."""
+        from benchmark.llm.answer_formats import RequestedSchema
+        from benchmark.llm.dialects import NONE, check_expressible
+
+        if self.structured_output == NONE:
+            raise ConfigurationError(
+                f"provider {self.name} sends no answer schema (structured_output = 'none'), so it cannot"
+                f" be asked for the answer format {schema.answer_format!r}; set structured_output to its"
+                ' server\'s dialect (docs/LLM_RUNS.md, "Answer formats")',
+                file=self.source,
+                field=f"providers.{self.name}.structured_output",
+            )
+        check_expressible(self.name, self.structured_output, schema.schema, self.source)
+        return RequestedSchema(schema, self.structured_output)
 
     @property
     def model_label(self) -> str:
@@ -157,6 +178,7 @@ class ProviderConfig:
             "contextWindow": self.context_window,
             "tokenizer": self.tokenizer,
             "batch": self.batch,
+            "structuredOutput": self.structured_output,
             "price": self.price.to_json() if self.price is not None else None,
             "source": self.source,
         }
@@ -371,6 +393,16 @@ def _parse_provider(name: str, entry: Any, *, source: Path, field: str) -> Provi
     label = entry.get("label")
     if label is not None and not isinstance(label, str):
         raise ConfigurationError("must be a string", file=source, field=f"{field}.label")
+    from benchmark.llm.dialects import FOR_KIND, NONE
+
+    structured_output = _typed(entry, "structured_output", str, source, field, default=NONE)
+    if structured_output not in FOR_KIND[kind]:
+        raise ConfigurationError(
+            f"unknown dialect {structured_output!r} for kind {kind!r}; "
+            f"use one of: {', '.join(FOR_KIND[kind])}",
+            file=source,
+            field=f"{field}.structured_output",
+        )
     return ProviderConfig(
         name=name,
         kind=kind,
@@ -392,6 +424,7 @@ def _parse_provider(name: str, entry: Any, *, source: Path, field: str) -> Provi
         context_window=context_window,
         tokenizer=tokenizer,
         price=price,
+        structured_output=structured_output,
     )
 
 

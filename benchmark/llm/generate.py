@@ -51,6 +51,7 @@ class GenerateOptions:
     replay_logs: bool = True
     prompt_template: Path | None = None
     templates: Sequence[str] = ()  # --template: names of the track's templates (none: the study's)
+    answer_formats: Sequence[str] = ()  # --answer-format: free, schema, grounded (none: free)
     config_file: Path | None = None
     cache_dir: Path | None = None
     timeout: float | None = None
@@ -154,6 +155,7 @@ def prepare(
             redactor=redactor,
             options=options.track_options,
             templates=options.templates,
+            answer_formats=options.answer_formats,
         )
     )
     cache_dir = resolve_cache_dir(options.cache_dir, llm_config)
@@ -211,6 +213,7 @@ def prepare(
                 "trackOptions": {k: _plain(v) for k, v in sorted(options.track_options.items())},
                 "promptTemplate": _recorded_path(options.prompt_template),
                 **({"templates": list(options.templates)} if options.templates else {}),
+                **({"answerFormats": list(options.answer_formats)} if options.answer_formats else {}),
                 "validationRoot": _recorded_path(options.validation_root),
                 "cacheDir": _recorded_path(cache_dir),
             },

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from benchmark.core.rows import STUDY_TEMPLATE
+from benchmark.core.rows import FREE_FORMAT, STUDY_TEMPLATE
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._+-]+")
 _RUN_SUFFIX = re.compile(r"-run(\d+)$")
@@ -33,12 +33,25 @@ def template_suffix(template: str) -> str:
     return "" if template == STUDY_TEMPLATE else f"-{safe_component(template)}"
 
 
-def run_file_name(provider: str, model: str, run_index: int, template: str = STUDY_TEMPLATE) -> str:
+def format_suffix(answer_format: str) -> str:
+    """``-<format>`` for an answer format other than free, which file names leave unsaid."""
+    return "" if answer_format == FREE_FORMAT else f"-{safe_component(answer_format)}"
+
+
+def run_file_name(
+    provider: str,
+    model: str,
+    run_index: int,
+    template: str = STUDY_TEMPLATE,
+    answer_format: str = FREE_FORMAT,
+) -> str:
     """``<provider>-<model>-runNN.json`` (two digits at least, so that run10 sorts after run09);
-    ``<provider>-<model>-<template>-runNN.json`` for a template other than the study's."""
+    ``<provider>-<model>-<template>-runNN.json`` for a template other than the study's, and
+    ``...-<format>-runNN.json`` for an answer format other than free."""
     if run_index < 1:
         raise ValueError(f"run indices start at 1, got {run_index}")
-    return f"{run_stem(provider, model)}{template_suffix(template)}-run{run_index:02d}.json"
+    suffixes = f"{template_suffix(template)}{format_suffix(answer_format)}"
+    return f"{run_stem(provider, model)}{suffixes}-run{run_index:02d}.json"
 
 
 def run_stem_of(file_stem: str) -> str | None:

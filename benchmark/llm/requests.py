@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.core.fileio import sha256_text
+from benchmark.llm.answer_formats import RequestedSchema
 
 TRANSPORT_DIRECT = "direct"
 TRANSPORT_BATCH = "batch"
@@ -49,12 +50,15 @@ class GenerationParameters:
 
 @dataclass(frozen=True)
 class LlmRequest:
-    """One prompt to send, for one run index. ``system`` is optional; ``prompt`` is the user message."""
+    """One prompt to send, for one run index. ``system`` is optional; ``prompt`` is the user message.
+    ``answer_schema``: the JSON Schema the answer is constrained by, and the dialect it is sent in (``None``:
+    a free answer, nothing sent beside the prompt)."""
 
     prompt: str
     parameters: GenerationParameters
     run_index: int
     system: str | None = None
+    answer_schema: RequestedSchema | None = None
 
     @property
     def prompt_sha256(self) -> str:

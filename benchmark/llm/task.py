@@ -58,8 +58,9 @@ class PlannedTask(Task, Protocol):
 class TaskRequest:
     """What ``atlbench generate --track NAME`` hands a track's :meth:`~benchmark.core.track.Track.llm_task`:
     the provider's configuration, the run indices, ``-k`` selectors, a replacement prompt template, the
-    redactor, the values of the track's own generate options (by ``Option.dest``), and the names of the
-    prompt templates to ask with (``--template``; none: the study's)."""
+    redactor, the values of the track's own generate options (by ``Option.dest``), the names of the
+    prompt templates to ask with (``--template``; none: the study's) and the answer formats to ask in
+    (``--answer-format``; none: free)."""
 
     config: ProviderConfig
     runs: Sequence[int]
@@ -68,6 +69,13 @@ class TaskRequest:
     redactor: Redactor
     options: Mapping[str, Any] = field(default_factory=dict)
     templates: Sequence[str] = ()
+    answer_formats: Sequence[str] = ()
+
+    def chosen_formats(self, offered: Sequence[str]) -> tuple[str, ...]:
+        """The answer formats to ask in (``--answer-format``; none: ``free``), of those the track offers."""
+        from benchmark.llm.answer_formats import parse_answer_formats
+
+        return parse_answer_formats(self.answer_formats, offered)
 
     def chosen_templates(self, catalog: TemplateCatalog) -> list[tuple[str, Path | None]]:
         """(name, replacement file) of every template to ask with, from the track's catalog."""

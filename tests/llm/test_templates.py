@@ -127,6 +127,7 @@ def test_a_run_file_naming_no_template_name_is_an_input_error(validation_tree: P
         "m",
         "original",
         STUDY_TEMPLATE,
+        "free",
     )  # the case is named; its row says what is wrong
     with pytest.raises(InputFormatError, match=r"\$\.analysis\.template: 'Bad Name' does not match"):
         load_suggestions(path)

@@ -74,14 +74,35 @@ def chat_completion(text: str, *, model: str, request_id: str) -> dict[str, Any]
     }
 
 
-def anthropic_message(text: str, *, model: str, request_id: str) -> dict[str, Any]:
+def forced_tool(params: Any) -> str | None:
+    """The tool a Messages request forces (``tool_choice`` of type ``tool``), or ``None``."""
+    choice = params.get("tool_choice") if isinstance(params, dict) else None
+    return choice.get("name") if isinstance(choice, dict) and choice.get("type") == "tool" else None
+
+
+def anthropic_message(text: str, *, model: str, request_id: str, tool: str | None = None) -> dict[str, Any]:
+    """A Messages answer: a text block, or, when the request forced ``tool``, a ``tool_use`` block whose
+    input is ``text`` read as a JSON object (as the API returns it; a text that is not one comes back as
+    ``{"text": ...}``, an input that the answer's schema will not accept)."""
+    content: dict[str, Any] = {"type": "text", "text": text}
+    if tool is not None:
+        try:
+            given = json.loads(text)
+        except ValueError:
+            given = None
+        content = {
+            "type": "tool_use",
+            "id": f"toolu_{request_id}",
+            "name": tool,
+            "input": given if isinstance(given, dict) else {"text": text},
+        }
     return {
         "id": request_id,
         "type": "message",
         "role": "assistant",
         "model": model,
-        "content": [{"type": "text", "text": text}],
-        "stop_reason": "end_turn",
+        "content": [content],
+        "stop_reason": "end_turn" if tool is None else "tool_use",
         "stop_sequence": None,
         "usage": {"input_tokens": 200, "output_tokens": 40},
     }
@@ -189,7 +210,10 @@ class FakeLLMServer:
         if method == "POST" and path == "/v1/messages":
             reply = self._next_reply(recorded.prompt)
             return self._answer(
-                reply, lambda text, rid: anthropic_message(text, model=body["model"], request_id=rid)
+                reply,
+                lambda text, rid: anthropic_message(
+                    text, model=body["model"], request_id=rid, tool=forced_tool(body)
+                ),
             )
         if method == "POST" and path == "/v1/files":
             return self._json(200, self._upload(content_type, raw))
@@ -363,7 +387,10 @@ class FakeLLMServer:
             params = item["params"]
             prompt = "\n".join(m["content"] for m in params["messages"] if m["role"] == "user")
             message = anthropic_message(
-                self.responder(prompt), model=params["model"], request_id=self._next_id("msg")
+                self.responder(prompt),
+                model=params["model"],
+                request_id=self._next_id("msg"),
+                tool=forced_tool(params),
             )
             lines.append(
                 json.dumps(

@@ -5,6 +5,7 @@ The Messages API has no seed; a configured seed is recorded (it is part of the c
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -52,6 +53,12 @@ class AnthropicProvider:
             params["temperature"] = request.parameters.temperature
         if request.parameters.top_p is not None:
             params["top_p"] = request.parameters.top_p
+        if request.answer_schema is not None:
+            from benchmark.llm.dialects import anthropic_fields
+
+            params.update(
+                anthropic_fields(request.answer_schema.schema.name, request.answer_schema.schema.schema)
+            )
         return params
 
     def complete(self, request: LlmRequest) -> Completion:
@@ -164,10 +171,21 @@ def _as_dict(value: Any) -> dict[str, Any]:
 
 
 def _completion_from_message(message: dict[str, Any], *, latency: float | None) -> Completion:
-    blocks = message.get("content") or []
-    text = "".join(
-        block.get("text", "") for block in blocks if isinstance(block, dict) and block.get("type") == "text"
-    )
+    """The answer of a message: its text blocks, or, when the answer was forced through the answer tool
+    (``structured_output = "anthropic-tool"``), that tool's input as JSON (the text beside it, if any, is
+    commentary the schema did not ask for)."""
+    from benchmark.llm.dialects import TOOL_NAME
+
+    blocks = [block for block in message.get("content") or [] if isinstance(block, dict)]
+    tool_inputs = [
+        block.get("input")
+        for block in blocks
+        if block.get("type") == "tool_use" and block.get("name") == TOOL_NAME
+    ]
+    if tool_inputs:
+        text = json.dumps(tool_inputs[0], ensure_ascii=False)
+    else:
+        text = "".join(block.get("text", "") for block in blocks if block.get("type") == "text")
     usage = message.get("usage") or {}
     return Completion(
         text=text,

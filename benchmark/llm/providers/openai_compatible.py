@@ -64,12 +64,20 @@ class OpenAICompatibleProvider:
         seed = parameters.request_seed(request.run_index)
         if seed is not None:
             body["seed"] = seed
+        if request.answer_schema is not None:
+            from benchmark.llm.dialects import openai_fields
+
+            requested = request.answer_schema
+            body.update(openai_fields(requested.dialect, requested.schema.name, requested.schema.schema))
         return body
 
     def complete(self, request: LlmRequest) -> Completion:
         started = time.monotonic()
+        body = self.request_body(request)
+        # Fields the SDK does not declare (vLLM's structured_outputs) travel as extra body fields.
+        extra = {key: body.pop(key) for key in ("structured_outputs",) if key in body}
         try:
-            response = self._client.chat.completions.create(**self.request_body(request))
+            response = self._client.chat.completions.create(**body, extra_body=extra or None)
         except Exception as error:
             raise self._translate(error) from None
         latency = round(time.monotonic() - started, 3)

@@ -9,7 +9,8 @@ files are called, and ``-k Grafcet`` a transformation's. A run of a task variant
 run on the original task and on every variant with metamodels that a run file of the transformation
 answers (``book2publication-synonym-EMFCompare``). A run asked with a prompt template other than the
 study's (``analysis.template``) has the template's name in its case id (its file name says it:
-``Claude-gpt-4o-terse-run01``; added after the provider otherwise), so ``-k terse`` selects it.
+``Claude-gpt-4o-terse-run01``; added after the provider otherwise), so ``-k terse`` selects it; so
+does a run asked in an answer format other than free (``analysis.answerFormat``: ``-k grounded``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from benchmark.core.fileio import sha256_file
-from benchmark.core.rows import STUDY_TEMPLATE
+from benchmark.core.rows import FREE_FORMAT, STUDY_TEMPLATE
 from benchmark.core.track import Collection, GroundTruthCase, RunCase, SkippedInput
 from benchmark.tracks.mapping.discovery import Discovery
 from benchmark.tracks.mapping.scoring.suggestions import UNKNOWN, peek_run
@@ -27,15 +28,24 @@ from benchmark.tracks.mapping.variants.names import ORIGINAL, VARIANTS, WITH_MET
 
 
 def run_case_id(
-    transformation: str, provider: str, stem: str, variant: str = ORIGINAL, template: str = STUDY_TEMPLATE
+    transformation: str,
+    provider: str,
+    stem: str,
+    variant: str = ORIGINAL,
+    template: str = STUDY_TEMPLATE,
+    answer_format: str = FREE_FORMAT,
 ) -> str:
     """``Grafcet2Petrinet-Claude-run03``: the provider is added unless the file name already says it (or
     the file does not say who made it), so that ``-k Claude`` selects a provider's runs whatever their
     files are called; likewise a template other than the study's, right after the provider; a variant's
-    segment follows the transformation (``Grafcet2Petrinet-synonym-...``)."""
+    segment follows the transformation (``Grafcet2Petrinet-synonym-...``); an answer format other than
+    free follows the template."""
     known = provider != UNKNOWN and provider.lower() not in stem.lower()
-    named = template == STUDY_TEMPLATE or template in stem.lower().split("-")
-    label = stem if named else f"{template}-{stem}"
+    words = stem.lower().split("-")
+    label = stem
+    for segment, default in ((answer_format, FREE_FORMAT), (template, STUDY_TEMPLATE)):
+        if segment != default and segment not in words:
+            label = f"{segment}-{label}"
     label = f"{provider}-{label}" if known else label
     task = transformation if variant == ORIGINAL else f"{transformation}-{variant}"
     return f"{task}-{label}"
@@ -51,18 +61,32 @@ def collect(discovery: Discovery, baselines: Sequence[str], track: str = "atl") 
         folder_runs = []
         variants = {ORIGINAL}
         for path in folder.suggestion_files:
-            provider, model, variant, template = peek_run(path)
+            provider, model, variant, template, answer_format = peek_run(path)
             variants.add(variant)
             run = folder.run_id(path)
-            case_id = run_case_id(folder.name, provider, path.stem, variant, template)
+            case_id = run_case_id(folder.name, provider, path.stem, variant, template, answer_format)
             folder_runs.append(
-                RunCase(track, folder.name, provider, run, case_id, file=path, model=model, template=template)
+                RunCase(
+                    track,
+                    folder.name,
+                    provider,
+                    run,
+                    case_id,
+                    file=path,
+                    model=model,
+                    template=template,
+                    answer_format=answer_format,
+                )
             )
         ids = [case.case_id for case in folder_runs]
         for index, case in enumerate(folder_runs):
             if ids.count(case.case_id) > 1:  # same file name in two sub-folders: use the relative path
                 unique = run_case_id(
-                    folder.name, case.provider, case.run.replace("/", "-"), template=case.template
+                    folder.name,
+                    case.provider,
+                    case.run.replace("/", "-"),
+                    template=case.template,
+                    answer_format=case.answer_format,
                 )
                 folder_runs[index] = replace(case, case_id=unique)
         runs.extend(folder_runs)

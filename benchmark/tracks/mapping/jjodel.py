@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from benchmark.core.rows import STUDY_TEMPLATE
+from benchmark.core.rows import FREE_FORMAT, STUDY_TEMPLATE
 
 EXPORT_TYPE = "suggested-mappings"
 SCHEMA_VERSION = 1
@@ -62,12 +62,16 @@ def export_document(
     model_label: str | None = None,
     extra: Mapping[str, Any] | None = None,
     template: str = STUDY_TEMPLATE,
+    answer_format: str = FREE_FORMAT,
 ) -> dict[str, Any]:
     """A complete export. ``extra`` adds top-level blocks (``generation``, ``matches``, ``synthetic``);
-    ``analysis.template`` names the prompt template when it is not the study's (no key otherwise)."""
+    ``analysis.template`` names the prompt template when it is not the study's, ``analysis.answerFormat``
+    the answer format when it is not free (no key otherwise)."""
     analysis = {"provider": provider, "model": model, "modelLabel": model_label or model}
     if template != STUDY_TEMPLATE:
         analysis["template"] = template
+    if answer_format != FREE_FORMAT:
+        analysis["answerFormat"] = answer_format
     document: dict[str, Any] = {
         "jjodel": {"exportType": EXPORT_TYPE, "schemaVersion": SCHEMA_VERSION},
         "transformation": {"name": transformation, "source": source, "target": target},

@@ -25,7 +25,10 @@ or as the one array member of an object), and type-checked with
 
 Every template chosen (``--template``, :mod:`benchmark.llm.templates`) is asked in the same pass; a run
 of a template other than the study's is filed as ``<provider>-<model>-<template>-runNN.json`` with
-``analysis.template`` naming it.
+``analysis.template`` naming it. So is every answer format chosen (``--answer-format``,
+:mod:`benchmark.tracks.mapping.answer_schema`): a run asked with a schema is filed as
+``...-<format>-runNN.json`` with ``analysis.answerFormat`` naming it and ``generation.answerSchema``
+recording the dialect, the schema's hash and whether the answer is an instance of it.
 
 A file that ``generate`` did not write (a hand-exported jJodel file, an imported run) is never
 overwritten; that run is reported as refused.
@@ -41,8 +44,16 @@ from typing import Any, cast
 
 from benchmark.core.errors import BenchmarkError, ConfigurationError, InputFormatError
 from benchmark.core.fileio import dumps_json, write_text_atomic
-from benchmark.core.rows import STUDY_TEMPLATE
+from benchmark.core.rows import FREE_FORMAT, STUDY_TEMPLATE
 from benchmark.lang.ecore.view import MetamodelView
+from benchmark.llm.answer_formats import (
+    FORMATS,
+    FREE,
+    GROUNDED,
+    SCHEMA,
+    RequestedSchema,
+    answer_schema_record,
+)
 from benchmark.llm.config import ProviderConfig
 from benchmark.llm.ledger import ledger_entry
 from benchmark.llm.naming import log_file_name, run_file_name
@@ -265,6 +276,7 @@ def _export(
     entries: list[Any],
     generation: dict[str, Any],
     template_name: str = STUDY_TEMPLATE,
+    answer_format: str = FREE_FORMAT,
 ) -> dict[str, Any]:
     extra: dict[str, Any] = {"generation": generation}
     if case.renaming is not None:  # a task variant: the renaming it was asked in, as a value
@@ -279,7 +291,15 @@ def _export(
         mappings=[answer_entry(entry) for entry in entries],
         extra=extra,
         template=template_name,
+        answer_format=answer_format,
     )
+
+
+def _schema_record(result: JobResult) -> dict[str, Any]:
+    """``answerSchema`` of the generation block, for a request that sent one (nothing for a free one)."""
+    completion = result.completion
+    record = answer_schema_record(result.job.request.answer_schema, completion.text if completion else None)
+    return {} if record is None else {"answerSchema": record}
 
 
 def run_document(
@@ -288,23 +308,25 @@ def run_document(
     template: PromptTemplate,
     result: JobResult,
     template_name: str = STUDY_TEMPLATE,
+    answer_format: str = FREE_FORMAT,
 ) -> tuple[dict[str, Any], str | None]:
     """(document, decode error). A decode error gives the unusable-run document of the module doc."""
     assert result.completion is not None
     text = result.completion.text
+    checked = _schema_record(result)
     try:
         decoded = parse_answer(text)
     except InputFormatError as error:
         message = str(error)
-        outcome = {"status": STATUS_UNUSABLE, "error": message, "rawResponse": text}
+        outcome = {"status": STATUS_UNUSABLE, "error": message, "rawResponse": text, **checked}
         block = generation_block(result, config, template, **outcome)
-        document = _export(case, config, [], block, template_name)
+        document = _export(case, config, [], block, template_name, answer_format)
         # No "mappings" at all: a reader must not mistake an unusable answer for an empty one.
         del document["mappings"]
         return document, message
-    outcome = {"answerEntries": len(decoded.entries), **decoded.to_json()}
+    outcome = {"answerEntries": len(decoded.entries), **decoded.to_json(), **checked}
     block = generation_block(result, config, template, **outcome)
-    return _export(case, config, decoded.entries, block, template_name), None
+    return _export(case, config, decoded.entries, block, template_name, answer_format), None
 
 
 def missing_document(
@@ -313,6 +335,7 @@ def missing_document(
     template: PromptTemplate,
     result: JobResult,
     template_name: str = STUDY_TEMPLATE,
+    answer_format: str = FREE_FORMAT,
 ) -> dict[str, Any]:
     """The stub of a run that got no answer: who was asked what, and why nothing came back."""
     assert result.completion is None
@@ -322,8 +345,9 @@ def missing_document(
         "error": result.error or "no answer (no reason given)",
         "attempts": result.attempts,
         "ledger": ledger_entry(result, config),
+        **_schema_record(result),
     }
-    document = _export(case, config, [], block, template_name)
+    document = _export(case, config, [], block, template_name, answer_format)
     del document["mappings"]
     return document
 
@@ -348,11 +372,30 @@ def written_by_generate(path: Path) -> bool:
 
 @dataclass(frozen=True)
 class MappingJob:
-    """What a job label stands for: a case, a template (by name) and a run index."""
+    """What a job label stands for: a case, a template (by name), an answer format and a run index."""
 
     case: MappingCase
     template: str
     run_index: int
+    answer_format: str = FREE_FORMAT
+
+
+def case_schema(case: MappingCase, answer_format: str) -> Any:
+    """The :class:`~benchmark.llm.answer_formats.AnswerSchema` of a case in a format (``None``: free).
+    A task that shows no metamodel has no grounded schema (it would show what the prompt withholds)."""
+    from benchmark.tracks.mapping.answer_schema import answer_schema, grounded_schema
+
+    if answer_format == FREE:
+        return None
+    if answer_format == SCHEMA:
+        return answer_schema()
+    if case.variant == NAME_ONLY or case.views is None:
+        raise ConfigurationError(
+            f"{case.label}: the {NAME_ONLY} variant shows no metamodel, so it has no {GROUNDED} answer"
+            " schema (its enumerations would show the model what the prompt withholds)",
+            field="--answer-format",
+        )
+    return grounded_schema(*case.views)
 
 
 class MappingTask:
@@ -366,6 +409,7 @@ class MappingTask:
         config: ProviderConfig,
         runs: Iterable[int],
         redactor: Redactor,
+        answer_formats: Sequence[str] = (FREE,),
     ) -> None:
         self.cases = list(cases)
         self.templates = (
@@ -374,6 +418,13 @@ class MappingTask:
         self.config = config
         self.runs = sorted(set(runs))
         self.redactor = redactor
+        self.answer_formats = tuple(answer_formats)
+        # Every schema is built, and checked against the provider's dialect, before anything is sent.
+        self.schemas: dict[tuple[str, str], RequestedSchema | None] = {}
+        for case in self.cases:
+            for name in self.answer_formats:
+                schema = case_schema(case, name)
+                self.schemas[(case.label, name)] = None if schema is None else config.requested_schema(schema)
         self._jobs: dict[str, MappingJob] = {}
 
     @property
@@ -385,8 +436,11 @@ class MappingTask:
     def prompt(self, case: MappingCase, template: str = STUDY_TEMPLATE) -> str:
         return case_prompt(case, self.templates[template])
 
-    def output_path(self, case: MappingCase, run_index: int, template: str = STUDY_TEMPLATE) -> Path:
-        return case.runs_dir / run_file_name(self.config.name, self.config.model, run_index, template)
+    def output_path(
+        self, case: MappingCase, run_index: int, template: str = STUDY_TEMPLATE, answer_format: str = FREE
+    ) -> Path:
+        name = run_file_name(self.config.name, self.config.model, run_index, template, answer_format)
+        return case.runs_dir / name
 
     def log_path(self, case: MappingCase) -> Path:
         return case.runs_dir / LOG_DIR / log_file_name(self.config.name)
@@ -396,7 +450,7 @@ class MappingTask:
 
     def output_of(self, job: Job) -> Path:
         found = self._jobs[job.label]
-        return self.output_path(found.case, found.run_index, found.template)
+        return self.output_path(found.case, found.run_index, found.template, found.answer_format)
 
     def jobs(self) -> list[Job]:
         jobs: list[Job] = []
@@ -404,21 +458,27 @@ class MappingTask:
             for template in self.templates:
                 prompt = self.prompt(case, template)
                 named = "" if template == STUDY_TEMPLATE else f" {template}"
-                for run_index in self.runs:
-                    label = f"{case.label}{named} run{run_index:02d}"
-                    self._jobs[label] = MappingJob(case, template, run_index)
-                    request = LlmRequest(
-                        prompt=prompt, parameters=self.config.parameters, run_index=run_index
-                    )
-                    jobs.append(Job(request=request, label=label, log_path=self.log_path(case)))
+                for answer_format in self.answer_formats:
+                    formatted = "" if answer_format == FREE else f" {answer_format}"
+                    schema = self.schemas[(case.label, answer_format)]
+                    for run_index in self.runs:
+                        label = f"{case.label}{named}{formatted} run{run_index:02d}"
+                        self._jobs[label] = MappingJob(case, template, run_index, answer_format)
+                        request = LlmRequest(
+                            prompt=prompt,
+                            parameters=self.config.parameters,
+                            run_index=run_index,
+                            answer_schema=schema,
+                        )
+                        jobs.append(Job(request=request, label=label, log_path=self.log_path(case)))
         return jobs
 
     def file(self, result: JobResult) -> Filed:
         label = result.job.label
         found = self._jobs[label]
-        case, name = found.case, found.template
+        case, name, answer_format = found.case, found.template, found.answer_format
         template = self.templates[name]
-        path = self.output_path(case, result.job.request.run_index, name)
+        path = self.output_path(case, result.job.request.run_index, name, answer_format)
         existing = generated_status(path) if path.exists() else None
         if path.exists() and existing is None:
             return Filed(
@@ -437,7 +497,8 @@ class MappingTask:
                     path=path,
                     message=f"{reason}; the earlier answer in {path} was kept",
                 )
-            changed = self._write(path, missing_document(case, self.config, template, result, name))
+            document = missing_document(case, self.config, template, result, name, answer_format)
+            changed = self._write(path, document)
             return Filed(
                 label,
                 FILED_NO_ANSWER,
@@ -445,7 +506,7 @@ class MappingTask:
                 message=f"{reason}; filed as a missing run (run generate again to fill it in)",
                 changed=changed,
             )
-        document, error = run_document(case, self.config, template, result, name)
+        document, error = run_document(case, self.config, template, result, name, answer_format)
         changed = self._write(path, document)
         if error is not None:
             return Filed(
@@ -477,7 +538,10 @@ class MappingTrackTask:
         self.cases = load_cases(
             root, request.selectors, variants=self.variants, variant_seed=self.variant_seed
         )
-        self.task = MappingTask(self.cases, self.templates, request.config, request.runs, request.redactor)
+        self.answer_formats = request.chosen_formats(FORMATS)
+        self.task = MappingTask(
+            self.cases, self.templates, request.config, request.runs, request.redactor, self.answer_formats
+        )
 
     def passes(self) -> Any:
         yield self.task
@@ -489,6 +553,8 @@ class MappingTrackTask:
             described["variantSeed"] = self.variant_seed
         if NAME_ONLY in self.variants:
             described["nameOnlyTemplate"] = name_only_template().describe()
+        if self.answer_formats != (FREE,):  # said only when a schema is sent
+            described["answerFormats"] = list(self.answer_formats)
         return described
 
     def log_files(self) -> list[Path]:

@@ -3,7 +3,8 @@ mode, provider, run) of every run file (:mod:`.runs`), plus the live baselines (
 
 Case ids read ``library-rename-Synthetic-Noisy-run01`` and ``library-rename-Oracle``, so ``-k rename``,
 ``-k library`` or ``-k Oracle`` select what they say; a run asked with a prompt template other than the
-study's has the template after the provider (``library-rename-Synthetic-Noisy-terse-run01``: ``-k terse``).
+study's has the template after the provider (``library-rename-Synthetic-Noisy-terse-run01``: ``-k terse``),
+and an answer format other than free after it (``-k grounded``).
 A task is ``<dataset model>-<mode>`` (:class:`~.variants.Tasks`); a run file that cannot be read is a case
 of its own (task ``runs``), whose row says why.
 """
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from benchmark.core.fileio import sha256_file
-from benchmark.core.rows import STUDY_TEMPLATE
+from benchmark.core.rows import FREE_FORMAT, STUDY_TEMPLATE
 from benchmark.core.track import Collection, GroundTruthCase, RunCase, SkippedInput
 from benchmark.tracks.ocl.dataset import Dataset
 from benchmark.tracks.ocl.runs import peek_run, run_files
@@ -48,6 +49,7 @@ def collect(
             )
             continue
         template = "" if run.template == STUDY_TEMPLATE else f"{run.template}-"
+        template += "" if run.answer_format == FREE_FORMAT else f"{run.answer_format}-"
         for model in run.models:  # answered, or recorded as unanswered: a missing run is listed
             task = tasks.of(model, run.mode)
             case_id = f"{task}-{run.provider}-{template}{run.run}"
@@ -64,6 +66,7 @@ def collect(
                     path,
                     model=run.model,
                     template=run.template,
+                    answer_format=run.answer_format,
                     ledger_scope=f"{model}/",  # the file holds every model's answers, keyed MODEL/ID
                 )
             )

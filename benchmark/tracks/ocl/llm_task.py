@@ -9,10 +9,12 @@ with ``--prompt-template`` (placeholders ``{{modelName}}``, ``{{plantuml}}``, ``
 ``{{constraintId}}``; ``{{plantuml}}`` and ``{{specification}}`` are required). ``-k`` selects by ``model``
 or ``model/constraint`` (substring match).
 
-Answers are filed, raw, in the run file of (provider, template, run, mode) (:mod:`.runs`,
+Answers are filed, raw, in the run file of (provider, template, answer format, run, mode) (:mod:`.runs`,
 ``runs/<provider>/runNN/<mode>.json``, ``runs/<provider>/<template>/runNN/<mode>.json`` for a template
-other than the study's), one answer per constraint; each answer's provenance (cache key, prompt hash, template
-hash, parameters, timestamp) sits in the file's ``generation`` block. The judge reads the raw text, so an
+other than the study's, ``.../<format>/runNN/<mode>.json`` for an answer format other than free, asked with
+the JSON Schema of :mod:`.answer_schema`), one answer per constraint; each answer's provenance (cache
+key, prompt hash, template hash, parameters, timestamp, and for a schema its record) sits in the file's
+``generation`` block. The judge reads the raw text, so an
 answer without a usable constraint is filed too (and reported as unusable here), and becomes a failure
 in the tables. A request that got no answer (HTTP error, timeout, budget, rate limit, offline miss) is
 filed as such in the ``generation`` block (``status: "no-answer"``, the engine's message and one-word
@@ -31,7 +33,15 @@ from pathlib import Path
 from typing import Any
 
 from benchmark.core.fileio import dumps_json, write_text_atomic
-from benchmark.core.rows import STUDY_TEMPLATE
+from benchmark.core.rows import FREE_FORMAT, STUDY_TEMPLATE
+from benchmark.llm.answer_formats import (
+    FORMATS,
+    FREE,
+    SCHEMA,
+    AnswerSchema,
+    RequestedSchema,
+    answer_schema_record,
+)
 from benchmark.llm.ledger import ledger_entry
 from benchmark.llm.naming import log_file_name
 from benchmark.llm.prompt import PromptTemplate, load_template
@@ -84,11 +94,24 @@ def _selected(key: str, selectors: Sequence[str]) -> bool:
 
 @dataclass(frozen=True)
 class OclJob:
-    """What a job label stands for: a request, a template (by name) and a run index."""
+    """What a job label stands for: a request, a template (by name), an answer format and a run index."""
 
     item: Request
     template: str
     run_index: int
+    answer_format: str = FREE_FORMAT
+
+
+def request_schema(item: Request, answer_format: str) -> AnswerSchema | None:
+    """The answer schema of one constraint's request in a format (``None``: free); grounded on the classes
+    of the model as the request's variant names them."""
+    from benchmark.tracks.ocl.answer_schema import answer_schema, grounded_schema
+
+    if answer_format == FREE:
+        return None
+    if answer_format == SCHEMA:
+        return answer_schema()
+    return grounded_schema(sorted(item.variant.model.classes), item.constraint)
 
 
 class OclTask:
@@ -112,6 +135,7 @@ class OclTask:
         )
         self.mode = request.options.get("ocl_mode") or ORIGINAL
         self.seed = variants.seed
+        self.answer_formats = request.chosen_formats(FORMATS)
         self.requests: list[Request] = []
         for name, entry in dataset.models.items():
             chosen = [cid for cid in entry.constraints if _selected(f"{name}/{cid}", request.selectors)]
@@ -121,6 +145,14 @@ class OclTask:
             self.requests += [Request(name, cid, variant) for cid in chosen]
         if not self.requests:
             raise ConfigurationError(f"no constraint matches {' '.join(request.selectors)}", field="-k")
+        # Every schema is built, and checked against the provider's dialect, before anything is sent.
+        self.schemas: dict[tuple[str, str], RequestedSchema | None] = {}
+        for item in self.requests:
+            for name in self.answer_formats:
+                schema = request_schema(item, name)
+                self.schemas[(item.key, name)] = (
+                    None if schema is None else self.config.requested_schema(schema)
+                )
         self._by_label: dict[str, OclJob] = {}
 
     @property
@@ -142,11 +174,13 @@ class OclTask:
     def run_name(self, index: int) -> str:
         return f"run{index:02d}"
 
-    def output_path(self, run_index: int, template: str = STUDY_TEMPLATE) -> Path:
-        return run_path(self.root, self.config.name, self.run_name(run_index), self.mode, template)
+    def output_path(self, run_index: int, template: str = STUDY_TEMPLATE, answer_format: str = FREE) -> Path:
+        run = self.run_name(run_index)
+        return run_path(self.root, self.config.name, run, self.mode, template, answer_format)
 
     def output_of(self, job: Job) -> Path:
-        return self.output_path(job.request.run_index, self._by_label[job.label].template)
+        found = self._by_label[job.label]
+        return self.output_path(job.request.run_index, found.template, found.answer_format)
 
     def log_path(self) -> Path:
         return self.root / "runs" / LOG_DIR / log_file_name(self.config.name)
@@ -157,14 +191,24 @@ class OclTask:
             for template in self.templates:
                 prompt = self.prompt(item, template)
                 named = "" if template == STUDY_TEMPLATE else f" {template}"
-                for index in self.runs:
-                    label = f"{item.key} {self.mode}{named} {self.run_name(index)}"
-                    self._by_label[label] = OclJob(item, template, index)
-                    request = LlmRequest(prompt=prompt, parameters=self.config.parameters, run_index=index)
-                    jobs.append(Job(request=request, label=label, log_path=self.log_path()))
+                for answer_format in self.answer_formats:
+                    named_format = "" if answer_format == FREE else f" {answer_format}"
+                    schema = self.schemas[(item.key, answer_format)]
+                    for index in self.runs:
+                        label = f"{item.key} {self.mode}{named}{named_format} {self.run_name(index)}"
+                        self._by_label[label] = OclJob(item, template, index, answer_format)
+                        request = LlmRequest(
+                            prompt=prompt,
+                            parameters=self.config.parameters,
+                            run_index=index,
+                            answer_schema=schema,
+                        )
+                        jobs.append(Job(request=request, label=label, log_path=self.log_path()))
         return jobs
 
-    def _document(self, path: Path, run_index: int, template: str) -> dict[str, Any] | None:
+    def _document(
+        self, path: Path, run_index: int, template: str, answer_format: str = FREE
+    ) -> dict[str, Any] | None:
         """The run file to add an answer to (a new one when absent); ``None`` when it is not ours."""
         if not path.exists():
             document: dict[str, Any] = {
@@ -177,6 +221,8 @@ class OclTask:
             }
             if template != STUDY_TEMPLATE:
                 document["template"] = template
+            if answer_format != FREE:
+                document["answerFormat"] = answer_format
             return document | {
                 "seed": self.seed,
                 "answers": {},
@@ -194,10 +240,10 @@ class OclTask:
     def file(self, result: JobResult) -> Filed:
         label = result.job.label
         found = self._by_label[label]
-        item, name = found.item, found.template
+        item, name, answer_format = found.item, found.template, found.answer_format
         index = result.job.request.run_index
-        path = self.output_path(index, name)
-        document = self._document(path, index, name)
+        path = self.output_path(index, name, answer_format)
+        document = self._document(path, index, name, answer_format)
         if document is None:
             return Filed(
                 label,
@@ -224,6 +270,9 @@ class OclTask:
             "transport": completion.transport,
             "ledger": ledger_entry(result, self.config),
         }
+        checked = answer_schema_record(request.answer_schema, completion.text)
+        if checked is not None:
+            document["generation"]["answers"][item.key]["answerSchema"] = checked
         changed = self._write(path, document)
         if extract_constraint(completion.text).text is None:
             return Filed(
@@ -256,6 +305,9 @@ class OclTask:
             "attempts": result.attempts,
             "ledger": ledger_entry(result, self.config),
         }
+        checked = answer_schema_record(request.answer_schema, None)
+        if checked is not None:
+            document["generation"]["answers"][item.key]["answerSchema"] = checked
         changed = self._write(path, document)
         return Filed(
             label,
@@ -290,11 +342,14 @@ class OclTrackTask:
         yield self.task
 
     def describe(self) -> dict[str, Any]:
-        return {
+        described = {
             **describe_templates(self.templates),
             "oclMode": self.task.mode,
             "oclSeed": self.task.seed,
         }
+        if self.task.answer_formats != (FREE,):  # said only when a schema is sent
+            described["answerFormats"] = list(self.task.answer_formats)
+        return described
 
     def log_files(self) -> list[Path]:
         return sorted((self.task.root / "runs" / LOG_DIR).glob("*.jsonl"))

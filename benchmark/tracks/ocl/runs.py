@@ -7,7 +7,8 @@
      "answers": {"library": {"maxLoansLimit": "raw answer text, as the LLM gave it", ...}, ...}}
 
 ``mode`` is ``original`` or one of the seven transformation modes; ``template`` (only when not the
-study's, ``docs/TEMPLATES.md``) names the prompt template the answers were asked with; ``seed`` is the
+study's, ``docs/TEMPLATES.md``) names the prompt template the answers were asked with, ``answerFormat``
+(only when not free, ``docs/LLM_RUNS.md``) the answer format they were asked in; ``seed`` is the
 transformation seed the prompts were built with (a transformed model of another seed has other names, so
 a file whose seed is not the session's cannot be judged). ``answers`` maps a dataset model to its
 constraints' raw answers. A request that got no answer (``atlbench generate``: HTTP error, timeout,
@@ -19,8 +20,9 @@ budget, rate limit) is recorded in the ``generation`` block, never in ``answers`
 Those are :attr:`RunFile.unanswered`; a run case (a dataset model of the file) with an unanswered or
 absent constraint is a *missing* run, never judged (``docs/OCL.md``, "Missing, unusable, excluded"). Where
 a file sits below ``runs/`` does not matter (``atlbench generate`` writes
-``runs/<provider>/<run>/<mode>.json``, and ``runs/<provider>/<template>/<run>/<mode>.json`` for a template
-other than the study's); what it says does. ``docs/OCL.md`` documents the format.
+``runs/<provider>/<run>/<mode>.json``, ``runs/<provider>/<template>/<run>/<mode>.json`` for a template
+other than the study's, and a ``<format>/`` folder before ``<run>`` for an answer format other than free);
+what it says does. ``docs/OCL.md`` documents the format.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from typing import Any
 
 from benchmark.core.errors import InputFormatError
 from benchmark.core.fileio import MAX_RUN_FILE_BYTES, read_json_capped
-from benchmark.core.rows import STUDY_TEMPLATE, TEMPLATE_NAME
+from benchmark.core.rows import ANSWER_FORMAT_NAME, FREE_FORMAT, STUDY_TEMPLATE, TEMPLATE_NAME
 
 RUN_FORMAT = "atlbench-ocl-run"
 RUN_VERSION = 1
@@ -56,6 +58,7 @@ class RunFile:
     #: dataset model -> constraint id -> why its request got no answer (the file's generation block)
     unanswered: dict[str, dict[str, str]] = field(default_factory=dict)
     template: str = STUDY_TEMPLATE
+    answer_format: str = FREE_FORMAT
 
     @property
     def models(self) -> list[str]:
@@ -73,14 +76,26 @@ class RunFile:
         }
         if self.template != STUDY_TEMPLATE:
             data["template"] = self.template
+        if self.answer_format != FREE_FORMAT:
+            data["answerFormat"] = self.answer_format
         return data | {"seed": self.seed, "answers": self.answers}
 
 
-def run_path(root: Path, provider: str, run: str, mode: str, template: str = STUDY_TEMPLATE) -> Path:
+def run_path(
+    root: Path,
+    provider: str,
+    run: str,
+    mode: str,
+    template: str = STUDY_TEMPLATE,
+    answer_format: str = FREE_FORMAT,
+) -> Path:
     """Where ``atlbench generate`` and ``atlbench ocl synth`` file a run (``runs/PROVIDER/RUN/MODE.json``;
-    ``runs/PROVIDER/TEMPLATE/RUN/MODE.json`` for a template other than the study's)."""
+    ``runs/PROVIDER/TEMPLATE/RUN/MODE.json`` for a template other than the study's, and a ``FORMAT/``
+    folder before ``RUN`` for an answer format other than free)."""
     folder = root / "runs" / provider
-    return (folder if template == STUDY_TEMPLATE else folder / template) / run / f"{mode}.json"
+    folder = folder if template == STUDY_TEMPLATE else folder / template
+    folder = folder if answer_format == FREE_FORMAT else folder / answer_format
+    return folder / run / f"{mode}.json"
 
 
 def run_files(root: Path) -> list[Path]:
@@ -118,6 +133,13 @@ def read_run(path: Path) -> RunFile:
         raise RunFileError(
             "expected a prompt template's name (lower-case letters, digits, _)", file=path, field="$.template"
         )
+    answer_format = data.get("answerFormat", FREE_FORMAT)
+    if not isinstance(answer_format, str) or not ANSWER_FORMAT_NAME.match(answer_format):
+        raise RunFileError(
+            "expected an answer format's name (lower-case letters, digits, _)",
+            file=path,
+            field="$.answerFormat",
+        )
     answers = data.get("answers")
     if not isinstance(answers, dict):
         raise RunFileError("expected an object mapping models to answers", file=path, field="$.answers")
@@ -141,6 +163,7 @@ def read_run(path: Path) -> RunFile:
         answers,
         unanswered,
         template,
+        answer_format,
     )
 
 

@@ -12,7 +12,8 @@ run):
 Case ids read ``<pair>-<operator>-k<k>-<stage>-<provider>-run<NN>`` (baselines: ``<pair>-<operator>-
 <stage>-<Baseline>``), so ``-k "to_many and k2 and inverse"`` selects what it says; a run asked with a
 prompt template other than the study's has the template after the provider
-(``<pair>-<operator>-k<k>-<stage>-<provider>-<template>-run<NN>``: ``-k terse``). A run file that cannot
+(``<pair>-<operator>-k<k>-<stage>-<provider>-<template>-run<NN>``: ``-k terse``), and an answer format
+other than free after it (``-k schema``). A run file that cannot
 be read (cut off, not UTF-8, too large, not of the documented shape) is a case of its own,
 ``unreadable-<path>`` (task ``runs``), whose row is excluded and says why: it is listed, never skipped.
 """
@@ -26,7 +27,7 @@ from pathlib import Path
 
 from benchmark.core.errors import InputFormatError
 from benchmark.core.fileio import sha256_file
-from benchmark.core.rows import STUDY_TEMPLATE
+from benchmark.core.rows import FREE_FORMAT, STUDY_TEMPLATE
 from benchmark.core.track import Collection, GroundTruthCase, RunCase, SkippedInput
 from benchmark.tracks.roundtrip.names import STAGES
 from benchmark.tracks.roundtrip.reading.runfile import RUNS_DIR, StageRun, read_run
@@ -102,7 +103,8 @@ class StageCases:
                 path,
                 run.model,
                 run.template,
-                replace(run, extra={}),  # what scoring reads of it (status, answer, reason), kept
+                replace(run, extra={}),
+                run.answer_format,  # what scoring reads of it (status, answer, reason), kept
             )
         if study.layout == "study":
             from benchmark.tracks.roundtrip.study.own_layout import study_answers
@@ -163,8 +165,10 @@ class StageCases:
         model: str,
         template: str = STUDY_TEMPLATE,
         stage_run: StageRun | None = None,
+        answer_format: str = FREE_FORMAT,
     ) -> None:
         named = "" if template == STUDY_TEMPLATE else f"{template}-"
+        named += "" if answer_format == FREE_FORMAT else f"{answer_format}-"
         case_id = f"{case.domain}-{case.operator}-k{k}-{stage}-{provider}-{named}run{run:02d}"
         self._stage_cases[case_id] = StageCase(case, stage, k, run, source, stage_run)
         runs.append(
@@ -177,6 +181,7 @@ class StageCases:
                 file,
                 model=model,
                 template=template,
+                answer_format=answer_format,
             )
         )
 

@@ -18,7 +18,10 @@ stage without answer also files its forward stage so (it was never asked: there 
 never replaced by "no answer".
 
 Every template chosen with ``--template`` (``docs/TEMPLATES.md``) is asked in the same passes; each run's
-forward stage uses the template (and system message) of its inverse stage.
+forward stage uses the template (and system message) of its inverse stage. So is every answer format
+chosen with ``--answer-format`` (``free``, or ``schema``: the JSON envelope of :mod:`.answer_schema`, for both
+stages of a run), filed as ``<provider>-<model>[-<template>]-<format>-k<k>-...`` with an ``answerFormat``
+field and the envelope's record in ``generation.answerSchema``.
 
 Files that ``atlbench generate`` did not write (synthetic runs, a study's imported answers) are never
 overwritten: that stage is reported as refused.
@@ -33,7 +36,8 @@ from typing import Any
 
 from benchmark.core.errors import BenchmarkError, ConfigurationError
 from benchmark.core.fileio import dumps_json, sha256_file, sha256_text, write_text_atomic
-from benchmark.core.rows import STUDY_TEMPLATE
+from benchmark.core.rows import FREE_FORMAT, STUDY_TEMPLATE
+from benchmark.llm.answer_formats import RequestedSchema, answer_schema_record
 from benchmark.llm.ledger import ledger_entry
 from benchmark.llm.naming import log_file_name
 from benchmark.llm.requests import Job, JobResult, LlmRequest
@@ -79,10 +83,12 @@ class StageItem:
     path: Path
     input: dict[str, Any]
     template: str = STUDY_TEMPLATE
+    answer_format: str = FREE_FORMAT
 
     @property
     def label(self) -> str:
         named = "" if self.template == STUDY_TEMPLATE else f" {self.template}"
+        named += "" if self.answer_format == FREE_FORMAT else f" {self.answer_format}"
         return f"{self.case.case_id} k{self.k}{named} run{self.run:02d} {self.stage}"
 
 
@@ -120,6 +126,7 @@ class StagePass:
                     parameters=config.parameters,
                     run_index=item.run,
                     system=self.owner.template_sets[item.template].system_text,
+                    answer_schema=self.owner.schemas[item.answer_format],
                 ),
                 label=item.label,
                 log_path=self.owner.log_path,
@@ -149,8 +156,10 @@ class RoundTripLlmTask:
         examples: Sequence[int] = (1,),
         example_seed: int = 0,
         templates: Sequence[str] = (),
+        answer_formats: Sequence[str] = (FREE_FORMAT,),
     ) -> None:
         from benchmark.llm.templates import chosen_templates
+        from benchmark.tracks.roundtrip.answer_schema import envelope_schema
 
         self.study = study
         self.config = config
@@ -163,6 +172,12 @@ class RoundTripLlmTask:
             for name, path in chosen_templates(TEMPLATES, templates, prompt_template)
         }
         self.cases = select_cases(study, selectors)
+        self.answer_formats = tuple(answer_formats)
+        # The envelope is checked against the provider's dialect before anything is sent.
+        self.schemas: dict[str, RequestedSchema | None] = {
+            name: None if name == FREE_FORMAT else config.requested_schema(envelope_schema())
+            for name in self.answer_formats
+        }
         names = [pair.name for pair in study.pairs]
         for k in self.ks:
             example_pairs(names, self.cases[0].domain, k, example_seed)  # a k the study cannot give fails now
@@ -189,10 +204,13 @@ class RoundTripLlmTask:
                     name: found.describe()["promptTemplates"] for name, found in self.template_sets.items()
                 }
             }
-        return {
+        described = {
             **templates,
             "examples": {"k": self.ks, "rule": EXAMPLE_RULE, "seed": self.example_seed},
         }
+        if self.answer_formats != (FREE_FORMAT,):  # said only when a schema is sent
+            described["answerFormats"] = list(self.answer_formats)
+        return described
 
     def log_files(self) -> list[Path]:
         return sorted((self.study.root / RUNS_DIR / LOG_DIR).glob("*.jsonl"))
@@ -202,10 +220,28 @@ class RoundTripLlmTask:
     def log_path(self) -> Path:
         return self.study.root / RUNS_DIR / LOG_DIR / log_file_name(self.config.name)
 
-    def path(self, case: RoundTripCase, k: int, run: int, stage: str, template: str = STUDY_TEMPLATE) -> Path:
-        config = self.config
-        root = self.study.root
-        return run_path(root, case.domain, case.operator, config.name, config.model, k, run, stage, template)
+    def path(
+        self,
+        case: RoundTripCase,
+        k: int,
+        run: int,
+        stage: str,
+        template: str = STUDY_TEMPLATE,
+        answer_format: str = FREE_FORMAT,
+    ) -> Path:
+        config, root = self.config, self.study.root
+        return run_path(
+            root,
+            case.domain,
+            case.operator,
+            config.name,
+            config.model,
+            k,
+            run,
+            stage,
+            template,
+            answer_format,
+        )
 
     def examples(self, case: RoundTripCase, k: int) -> tuple[str, ...]:
         return example_pairs([p.name for p in self.study.pairs], case.domain, k, self.example_seed)
@@ -224,9 +260,14 @@ class RoundTripLlmTask:
                         templates, INVERSE, self._examples_text(examples), model_text(given), k
                     )
                     source = {"file": given.name, "sha256": sha256_file(given)}
-                    for run in self.runs:
-                        path = self.path(case, k, run, INVERSE, name)
-                        items.append(StageItem(case, k, run, INVERSE, examples, prompt, path, source, name))
+                    for answer_format in self.answer_formats:
+                        for run in self.runs:
+                            path = self.path(case, k, run, INVERSE, name, answer_format)
+                            items.append(
+                                StageItem(
+                                    case, k, run, INVERSE, examples, prompt, path, source, name, answer_format
+                                )
+                            )
         return items
 
     def forward_item(self, inverse: StageItem, s_prime: str, inverse_file: Path) -> StageItem:
@@ -235,7 +276,9 @@ class RoundTripLlmTask:
             templates, FORWARD, self._examples_text(inverse.examples), s_prime.rstrip("\n"), inverse.k
         )
         source = {"from": inverse_file.name, "sha256": sha256_text(s_prime)}
-        path = self.path(inverse.case, inverse.k, inverse.run, FORWARD, inverse.template)
+        path = self.path(
+            inverse.case, inverse.k, inverse.run, FORWARD, inverse.template, inverse.answer_format
+        )
         return StageItem(
             inverse.case,
             inverse.k,
@@ -246,6 +289,7 @@ class RoundTripLlmTask:
             path,
             source,
             inverse.template,
+            inverse.answer_format,
         )
 
     # -- filing ----------------------------------------------------------------------------------------
@@ -271,6 +315,9 @@ class RoundTripLlmTask:
         }
         if completion.batch_id is not None:
             block["batchId"] = completion.batch_id
+        checked = answer_schema_record(request.answer_schema, completion.text)
+        if checked is not None:
+            block["answerSchema"] = checked
         return block
 
     def _document(self, item: StageItem, status: str, **fields: Any) -> StageRun:
@@ -291,6 +338,7 @@ class RoundTripLlmTask:
             examples=item.examples,
             extra=extra,
             template=item.template,
+            answer_format=item.answer_format,
         )
 
     def _write(self, path: Path, run: StageRun) -> bool:
@@ -340,7 +388,9 @@ class RoundTripLlmTask:
         return Filed(item.label, FILED_UNUSABLE, path=item.path, message=message, changed=changed)
 
     def _file_not_run(self, inverse: StageItem, why: str) -> bool:
-        path = self.path(inverse.case, inverse.k, inverse.run, FORWARD, inverse.template)
+        path = self.path(
+            inverse.case, inverse.k, inverse.run, FORWARD, inverse.template, inverse.answer_format
+        )
         if self._foreign(path):
             return False
         source = {"from": inverse.path.name}
@@ -354,6 +404,7 @@ class RoundTripLlmTask:
             path,
             source,
             inverse.template,
+            inverse.answer_format,
         )
         reason = f"not run: the inverse answer is unusable ({why})"
         return self._write(
@@ -388,7 +439,7 @@ class RoundTripLlmTask:
         generation = {
             "generator": GENERATOR,
             "providerKind": self.config.kind,
-            "promptTemplates": self.templates.record(),
+            "promptTemplates": self.template_sets[item.template].record(),
             "promptSha256": request.prompt_sha256,
             "parameters": request.parameters.to_json(request.run_index),
             "cacheKey": result.key,
@@ -396,14 +447,28 @@ class RoundTripLlmTask:
             "attempts": result.attempts,
             "ledger": ledger_entry(result, self.config),
         }
+        checked = answer_schema_record(request.answer_schema, None)
+        if checked is not None:
+            generation["answerSchema"] = checked
         run = self._document(item, STATUS_NO_ANSWER, reason=reason, generation=generation)
         changed = self._write(item.path, run)
         message = f"{reason}; filed as missing (run generate again to fill it in)"
         if item.stage == INVERSE:
-            forward = self.path(item.case, item.k, item.run, FORWARD)
+            forward = self.path(item.case, item.k, item.run, FORWARD, item.template, item.answer_format)
             if not self._foreign(forward) and not self._answered(forward):
                 source = {"from": item.path.name}
-                stub = StageItem(item.case, item.k, item.run, FORWARD, item.examples, "", forward, source)
+                stub = StageItem(
+                    item.case,
+                    item.k,
+                    item.run,
+                    FORWARD,
+                    item.examples,
+                    "",
+                    forward,
+                    source,
+                    item.template,
+                    item.answer_format,
+                )
                 why = f"not asked: its inverse stage got no answer ({reason})"
                 changed = (
                     self._write(

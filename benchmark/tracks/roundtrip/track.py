@@ -162,6 +162,7 @@ class RoundTripTrack(Track):
 
     def llm_task(self, request: Any) -> Any:
         """Two chained passes (inverse, then forward from the inverse answers): ``llm_task.py``."""
+        from benchmark.tracks.roundtrip.answer_schema import OFFERED
         from benchmark.tracks.roundtrip.llm_task import RoundTripLlmTask
 
         return RoundTripLlmTask(
@@ -174,6 +175,7 @@ class RoundTripTrack(Track):
             examples=request.options.get("examples", (1,)),
             example_seed=request.options.get("example_seed", 0),
             templates=request.templates,
+            answer_formats=request.chosen_formats(OFFERED),
         )
 
 

@@ -98,7 +98,7 @@ def file_error_row(
     or an unusable ground truth): it keeps the provider, model and variant the file names, so an
     excluded run still counts in its provider's exclusions (and its variant's), in ``atlbench validate``
     and the pytest suite alike."""
-    provider, model, variant, _template = peek_run(path)
+    provider, model, variant, *_ = peek_run(path)
     row = error_row(
         error,
         provider=provider,

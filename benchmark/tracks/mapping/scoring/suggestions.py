@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from benchmark.core.errors import InputFormatError
-from benchmark.core.rows import STUDY_TEMPLATE, TEMPLATE_NAME
+from benchmark.core.rows import ANSWER_FORMAT_NAME, FREE_FORMAT, STUDY_TEMPLATE, TEMPLATE_NAME
 from benchmark.core.wording import plural
 from benchmark.tracks.mapping.confidence import (
     CONFIDENCE_ALL,
@@ -612,6 +612,14 @@ def _analysis_template(data: Any) -> str:
     return found if isinstance(found, str) and TEMPLATE_NAME.match(found) else STUDY_TEMPLATE
 
 
+def _analysis_answer_format(data: Any) -> str:
+    """The answer format an export names (``analysis.answerFormat``), free when it names none; a value
+    that is not a format's name is the schema's to report when the run is scored."""
+    analysis = data.get("analysis") if isinstance(data, dict) else None
+    found = analysis.get("answerFormat") if isinstance(analysis, dict) else None
+    return found if isinstance(found, str) and ANSWER_FORMAT_NAME.match(found) else FREE_FORMAT
+
+
 def _peek_file_name(path: Path) -> tuple[str, str] | None:
     """(provider, model) of a run file that cannot be read, from its name: runs are filed as
     ``<provider>-<model>-runNN.json`` (``<provider>-runNN.json`` for synthetic runs), and the dashes
@@ -638,6 +646,7 @@ class PeekedRun(NamedTuple):
     model: str
     variant: str
     template: str
+    answer_format: str = FREE_FORMAT
 
 
 def peek_run(path: str | Path) -> PeekedRun:
@@ -653,7 +662,8 @@ def peek_run(path: str | Path) -> PeekedRun:
     the one the file's ``variant`` block names (``docs/VARIANTS.md``), else that of the folder it is
     filed in (``runs/synonym/``), else ``original``; a name that is no variant reads as ``original``
     (scoring says what is wrong with the block). The template is the one ``analysis.template`` names,
-    the study's when it names none or cannot be read.
+    the study's when it names none or cannot be read; likewise the answer format (``analysis.answerFormat``,
+    free when it names none).
     """
     path = Path(path)
     data = _peek_document(path)
@@ -662,7 +672,13 @@ def peek_run(path: str | Path) -> PeekedRun:
         variant = path.parent.name if path.parent.name in VARIANTS else ORIGINAL
         return PeekedRun(provider, model, variant, STUDY_TEMPLATE)
     provider, model = _analysis_identity(data) if isinstance(data, dict) else (None, None)
-    return PeekedRun(provider or UNKNOWN, model or UNKNOWN, _variant_name(data), _analysis_template(data))
+    return PeekedRun(
+        provider or UNKNOWN,
+        model or UNKNOWN,
+        _variant_name(data),
+        _analysis_template(data),
+        _analysis_answer_format(data),
+    )
 
 
 def peek_provider(path: str | Path) -> tuple[str, str]:

@@ -8,6 +8,11 @@ match wins:
 2. inline code spans (single backticks) that contain ``context``, joined in order;
 3. the whole answer.
 
+An answer asked for with a JSON Schema (``--answer-format schema`` or ``grounded``,
+:mod:`benchmark.tracks.ocl.answer_schema`) is the object ``{"context", "name", "body"}``: when the whole
+answer is such an object, the constraint is ``context CONTEXT inv NAME: BODY`` (``inv: BODY`` when the
+name is not an identifier), its source ``json``, and judged like any other.
+
 In the chosen text the constraint starts at the first line that begins with ``context`` (else at the
 first ``context NAME`` followed later by ``inv``). Prose may follow it ("This ensures that ..."): when
 the text from the start does not parse, trailing lines are dropped one at a time until it does. When no
@@ -18,6 +23,7 @@ answer that needs a human to fix the constraint itself is a failure, not somethi
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,7 +46,24 @@ class Extraction:
     """The constraint text found in an answer (``None``: there is none) and where it came from."""
 
     text: str | None
-    source: str  # fence | inline | prose | none
+    source: str  # json | fence | inline | prose | none
+
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def from_json_answer(answer: str) -> str | None:
+    """The constraint an answer in the JSON answer format states (``context C inv NAME: BODY``), or
+    ``None`` when the answer is not such an object (a free answer)."""
+    try:
+        value = json.loads(answer)
+    except ValueError:
+        return None
+    if not isinstance(value, dict) or not all(isinstance(value.get(key), str) for key in ("context", "body")):
+        return None
+    name = value.get("name")
+    named = f" {name.strip()}" if isinstance(name, str) and _IDENTIFIER.match(name.strip()) else ""
+    return f"context {value['context'].strip()} inv{named}: {value['body'].strip()}"
 
 
 def extract_constraint(answer: str) -> Extraction:
@@ -57,6 +80,13 @@ def find_constraint(answer: str, parse: Callable[[str], T]) -> tuple[Extraction,
     it stands (the usual case) is parsed once. When no prefix parses, :class:`Unparsable` is raised (the
     parser's first error, with the extraction). ``(Extraction(None, "none"), None)`` when there is no
     constraint at all."""
+    stated = from_json_answer(answer)
+    if stated is not None:  # the answer says which text is the constraint: no searching, no trimming
+        extraction = Extraction(stated, "json")
+        try:
+            return extraction, parse(stated)
+        except OclSyntaxError as error:
+            raise Unparsable(extraction, error) from None
     fences = [m.group(2) for m in _FENCE.finditer(answer) if _CONTEXT_WORD.search(m.group(2))]
     if fences:
         return _from(fences, "fence", parse)

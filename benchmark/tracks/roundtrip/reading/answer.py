@@ -21,6 +21,10 @@ finds the document to score, by these rules (``docs/ROUNDTRIP.md`` §6.1):
    corrects itself); when several documents tie on the rank, a note says which were found and which one
    was scored.
 
+An answer asked for in the JSON envelope (``--answer-format schema``,
+:mod:`benchmark.tracks.roundtrip.answer_schema`) is the object ``{"document": TEXT}``: TEXT is read by these
+rules in its place, and the source says it came from the envelope.
+
 The XML comments of the chosen document are its ``flags`` (whitespace collapsed, empty ones dropped). An
 answer with no rank-1 document is not *usable*: there is no S' to give the forward stage.
 """
@@ -28,9 +32,10 @@ answer with no rank-1 document is not *usable*: there is no S' to give the forwa
 from __future__ import annotations
 
 import codecs
+import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from lxml import etree
@@ -324,9 +329,27 @@ def _line_at(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
 
+def envelope_document(text: str) -> str | None:
+    """The document of an answer in the JSON envelope (``{"document": TEXT}``, nothing else), or ``None``
+    when the answer is not one."""
+    if not text.lstrip("\ufeff \t\r\n").startswith("{"):
+        return None
+    try:
+        value = json.loads(text.lstrip("\ufeff"))
+    except ValueError:
+        return None
+    if isinstance(value, dict) and list(value) == ["document"] and isinstance(value["document"], str):
+        return value["document"]
+    return None
+
+
 def extract_model(raw: bytes, ns_uri: str, root_classes: tuple[str, ...]) -> ExtractedAnswer:
     """The document to score in an answer (module docstring), with its flags and notes."""
     text = _decode(raw)
+    inner = envelope_document(text) if text is not None else None
+    if inner is not None:
+        found = extract_model(inner.encode("utf-8"), ns_uri, root_classes)
+        return replace(found, source=f"the JSON envelope's document ({found.source})", extracted=True)
     if text is None:  # not UTF-8: a bare model in another encoding, or nothing we can split
         ranked = rank_data(raw, None, ns_uri, root_classes)
         notes = ("not UTF-8 text: read as it is",)

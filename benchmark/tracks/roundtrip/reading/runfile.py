@@ -36,8 +36,8 @@ from typing import Any
 
 from benchmark.core.errors import InputFormatError
 from benchmark.core.fileio import MAX_RUN_FILE_BYTES, read_json_capped
-from benchmark.core.rows import STUDY_TEMPLATE, TEMPLATE_NAME
-from benchmark.llm.naming import run_stem, template_suffix
+from benchmark.core.rows import ANSWER_FORMAT_NAME, FREE_FORMAT, STUDY_TEMPLATE, TEMPLATE_NAME
+from benchmark.llm.naming import format_suffix, run_stem, template_suffix
 from benchmark.tracks.roundtrip.names import STAGES
 from benchmark.tracks.roundtrip.reading.answer import extract_model
 from benchmark.tracks.roundtrip.reading.models import ModelKind
@@ -63,8 +63,9 @@ def run_path(
     run: int,
     stage: str,
     template: str = STUDY_TEMPLATE,
+    answer_format: str = FREE_FORMAT,
 ) -> Path:
-    stem = f"{run_stem(provider, model)}{template_suffix(template)}"
+    stem = f"{run_stem(provider, model)}{template_suffix(template)}{format_suffix(answer_format)}"
     return root / RUNS_DIR / pair / operator / f"{stem}-k{k}-run{run:02d}-{stage}.json"
 
 
@@ -86,6 +87,7 @@ class StageRun:
     model_label: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)  # examples rule, input, extraction, generation
     template: str = STUDY_TEMPLATE
+    answer_format: str = FREE_FORMAT
 
     @property
     def case_id(self) -> str:
@@ -104,6 +106,7 @@ class StageRun:
             "model": self.model,
             "modelLabel": self.model_label,
             **({"template": self.template} if self.template != STUDY_TEMPLATE else {}),
+            **({"answerFormat": self.answer_format} if self.answer_format != FREE_FORMAT else {}),
             "status": self.status,
             "examples": {"pairs": list(self.examples), **self.extra.get("examples", {})},
         }
@@ -166,6 +169,13 @@ def read_run(path: Path) -> StageRun:
         raise InputFormatError(
             "expected a prompt template's name (lower-case letters, digits, _)", file=path, field="$.template"
         )
+    answer_format = data.get("answerFormat", FREE_FORMAT)
+    if not isinstance(answer_format, str) or not ANSWER_FORMAT_NAME.match(answer_format):
+        raise InputFormatError(
+            "expected an answer format's name (lower-case letters, digits, _)",
+            file=path,
+            field="$.answerFormat",
+        )
     extra = {key: data[key] for key in ("input", "extraction", "generation") if key in data}
     extra["examples"] = {key: value for key, value in examples.items() if key != "pairs"}
     return StageRun(
@@ -183,6 +193,7 @@ def read_run(path: Path) -> StageRun:
         model_label=data.get("modelLabel") if isinstance(data.get("modelLabel"), str) else None,
         extra=extra,
         template=template,
+        answer_format=answer_format,
     )
 
 

@@ -1,0 +1,50 @@
+"""The JSON Schemas of the OCL track's answer: one invariant, as ``--answer-format schema`` and ``grounded``
+send it.
+
+The prompt asks for ``context C inv NAME: expression``; as JSON that is ``{"context": C, "name": NAME,
+"body": expression}`` (an object at the root, every property required, no others: what every dialect,
+OpenAI's strict mode included, can take). The answer reader
+(:func:`benchmark.tracks.ocl.scoring.extract.extract_constraint`) turns any instance back into
+``context C inv NAME: expression`` and judges it like any other answer; whether the body is OCL is the
+model's to get right (a body that does not parse is a syntax error, as in a free answer).
+
+``schema``: any strings. ``grounded``: the context is one of the model's classes (as the task's variant
+names them) and the name is the constraint's id the prompt gives, so the answer cannot put the invariant
+on a class the model lacks; the body stays free text (OCL is not a JSON Schema's to constrain).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from benchmark.llm.answer_formats import GROUNDED, SCHEMA, AnswerSchema
+
+SCHEMA_NAME = "ocl_invariant"
+FIELDS = ("context", "name", "body")
+
+
+def _schema(context: dict[str, Any], name: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {"context": context, "name": name, "body": {"type": "string"}},
+        "required": list(FIELDS),
+        "additionalProperties": False,
+    }
+
+
+def answer_schema() -> AnswerSchema:
+    """One invariant, any names (``--answer-format schema``)."""
+    return AnswerSchema.of(SCHEMA, SCHEMA_NAME, _schema({"type": "string"}, {"type": "string"}))
+
+
+def grounded_schema(classes: list[str], constraint_id: str) -> AnswerSchema:
+    """One invariant on one of ``classes``, named ``constraint_id`` (``--answer-format grounded``)."""
+    if not classes:
+        raise ValueError("a model without classes has nothing to ground an invariant in")
+    context = {"type": "string", "enum": list(dict.fromkeys(classes))}
+    return AnswerSchema.of(
+        GROUNDED, SCHEMA_NAME, _schema(context, {"type": "string", "enum": [constraint_id]})
+    )
+
+
+__all__ = ["FIELDS", "SCHEMA_NAME", "answer_schema", "grounded_schema"]
