@@ -115,6 +115,18 @@ class Collection:
 
 
 @dataclass(frozen=True)
+class AnswerQuality:
+    """What a track says of the answers of one series (one provider, template and answer format): how
+    many rows it scored, how many of those answers it could read as an answer to its task (the rest are
+    unusable: measured failures), and how many names of elements the task's models lack they used
+    (``None``: the track does not look for made-up names)."""
+
+    answers: int
+    usable: int
+    invented: int | None = None
+
+
+@dataclass(frozen=True)
 class HtmlPart:
     """A track's part of ``index.html``: header lines, "read this first" notes, sections (key, title, HTML)
     and a closing section. The harness lays out the page (:mod:`benchmark.reports.page`)."""
@@ -318,6 +330,11 @@ class Track(ABC):
         (:class:`PairedData`), ``None`` when they share no unit. The report kit computes Δ, its interval,
         its test and its minimum detectable effect from it (:mod:`benchmark.stats.paired`). Default: the
         track has no paired comparison."""
+        return None
+
+    def answer_quality(self, rows: Sequence[Row]) -> AnswerQuality | None:
+        """The track's reading of the answers of ``rows`` (one series), for the answer-format table
+        (:mod:`benchmark.reports.answer_formats`); ``None``: the track has no LLM answers to read."""
         return None
 
     def incomparable(self, now: Mapping[str, Any], before: Mapping[str, Any]) -> str | None:

@@ -8,6 +8,10 @@ track: ``generation.answers[model/constraint].ledger``, one per request)::
                "costUsd": 0.006605, "price": {"inputPerMillion": 2.5, "outputPerMillion": 10.0,
                "date": "2025-06-01"}, "call": "20250601T101500Z-3f2a9c1e"}
 
+A request that sent an answer schema (``--answer-format``) adds ``"schemaValid": true|false``: whether
+its answer is an instance of the schema it was asked with (absent for free requests, so their files keep
+their bytes), counted per run as ``schemaChecked`` and ``schemaViolations``.
+
 Tokens are the provider's own counts (``usage``), never ours. ``seconds`` is the request's wall time,
 from its first attempt to its answer, retry waits included. ``costUsd`` is ``null`` with a ``costNote``
 saying why when it cannot be known (no price configured, no token counts reported, no answer), and 0 only
@@ -75,6 +79,9 @@ def ledger_entry(result: JobResult, config: Any) -> dict[str, Any]:
         entry |= {"costUsd": cost, "price": price.to_json()}
     if completion.call_id is not None:
         entry["call"] = completion.call_id
+    requested = result.job.request.answer_schema
+    if requested is not None:
+        entry["schemaValid"] = requested.schema.check(completion.text) is None
     return entry
 
 
@@ -94,6 +101,8 @@ class RunLedger:
     seconds: tuple[float, ...]
     attempts: int
     calls: tuple[str, ...]
+    schema_checked: int = 0  # answers checked against the schema they were asked with
+    schema_violations: int = 0  # of those, the answers that are not an instance of it
 
     @property
     def median_seconds(self) -> float | None:
@@ -102,7 +111,7 @@ class RunLedger:
     def row_json(self) -> dict[str, Any]:
         """What a row keeps of its run file's ledger (under ``provenance.ledger``): the totals and every
         request's seconds, so that a median over many runs is the median over their requests."""
-        return {
+        data: dict[str, Any] = {
             "requests": self.requests,
             "inputTokens": self.input_tokens,
             "outputTokens": self.output_tokens,
@@ -111,6 +120,9 @@ class RunLedger:
             "seconds": list(self.seconds),
             "attempts": self.attempts,
         }
+        if self.schema_checked:  # only for runs asked with a schema: other rows keep their bytes
+            data |= {"schemaChecked": self.schema_checked, "schemaViolations": self.schema_violations}
+        return data
 
     @classmethod
     def from_row_json(cls, data: Mapping[str, Any]) -> RunLedger:
@@ -123,6 +135,8 @@ class RunLedger:
             seconds=tuple(float(s) for s in data.get("seconds", ())),
             attempts=int(data.get("attempts") or 0),
             calls=(),
+            schema_checked=int(data.get("schemaChecked") or 0),
+            schema_violations=int(data.get("schemaViolations") or 0),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -194,6 +208,8 @@ def summarise(entries: Iterable[Mapping[str, Any]]) -> RunLedger:
         seconds=tuple(float(e["seconds"]) for e in items if isinstance(e.get("seconds"), int | float)),
         attempts=sum(int(e.get("attempts") or 0) for e in items),
         calls=tuple(sorted({str(e["call"]) for e in items if e.get("call")})),
+        schema_checked=sum(1 for e in items if isinstance(e.get("schemaValid"), bool)),
+        schema_violations=sum(1 for e in items if e.get("schemaValid") is False),
     )
 
 
@@ -228,6 +244,8 @@ def combine(ledgers: Iterable[RunLedger]) -> RunLedger:
         seconds=tuple(s for ledger in items for s in ledger.seconds),
         attempts=sum(ledger.attempts for ledger in items),
         calls=tuple(sorted({call for ledger in items for call in ledger.calls})),
+        schema_checked=sum(ledger.schema_checked for ledger in items),
+        schema_violations=sum(ledger.schema_violations for ledger in items),
     )
 
 

@@ -7,8 +7,9 @@ declares) and lays out one ``index.html`` with each track's part (:mod:`benchmar
 of one track writes exactly what that track writes alone. When some provider was measured under two prompt
 templates or more, the prompt-sensitivity report of every track (:mod:`benchmark.reports.sensitivity`) adds
 ``prompt_sensitivity.csv``, ``.md`` and ``.tex``, a section to each track's part of the page and lines to
-what ``atlbench report`` prints. Output is deterministic: the same results and options give byte-identical
-files.
+what ``atlbench report`` prints; likewise the answer-format table (:mod:`benchmark.reports.answer_formats`,
+``answer_formats.csv``...) when some run was asked in an answer format other than free. Output is
+deterministic: the same results and options give byte-identical files.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def write_session_reports(
     not hold (a cold session): its reports' values are then taken to be missing too, and no track is first
     tried from the cache (trying costs a cold session about 0.4 s, reading its rows to find out).
     """
-    from benchmark.reports import sensitivity
+    from benchmark.reports import answer_formats, sensitivity
     from benchmark.reports.page import PagePart, render_page
 
     out = Path(out_dir)
@@ -79,10 +80,12 @@ def write_session_reports(
                 report = track.write_reports(results, section, out, options)
             with phases.phase(f"prompt sensitivity of track {track.name}"):
                 found = sensitivity.sensitivity(track, section.rows)
+            with phases.phase(f"answer formats of track {track.name}"):
+                formats = answer_formats.answer_formats(track, section.rows)
             if summaries is None:
-                return report, found, None
+                return report, (found, formats), None
             with phases.phase(f"terminal tables of track {track.name}"):
-                return report, found, track.summary_lines(results, section, verbose)
+                return report, (found, formats), track.summary_lines(results, section, verbose)
 
         return write
 
@@ -110,22 +113,29 @@ def write_session_reports(
     parts = []
     owners: dict[str, str] = {}
     sensitive = []
+    formatted = []
     for index, section in enumerate(sections):
-        report, found, summary = done[index]
+        report, (found, formats), summary = done[index]
         track = tracks[section.track]
         if found is not None:
             sensitive.append(found)
             lines = (*report.lines, *sensitivity.terminal_lines(found))
             report = replace(report, html=sensitivity.with_section(report.html, found), lines=lines)
+        if formats is not None:
+            formatted.append(formats)
+            lines = (*report.lines, *answer_formats.terminal_lines(formats))
+            report = replace(report, html=answer_formats.with_section(report.html, formats), lines=lines)
         if summaries is not None and summary is not None:
             read_first = read_first_lines(report.html.notes if report.html else ())
             summaries[track.name] = [
                 *read_first,
                 *summary,
                 *(sensitivity.terminal_lines(found) if found is not None else []),
+                *(answer_formats.terminal_lines(formats) if formats is not None else []),
             ]
+        harness_files = (RESULTS_JSON, INDEX_HTML, *sensitivity.FILE_NAMES, *answer_formats.FILE_NAMES)
         for path in report.paths:
-            if path.name in owners or path.name in (RESULTS_JSON, INDEX_HTML, *sensitivity.FILE_NAMES):
+            if path.name in owners or path.name in harness_files:
                 other = owners.get(path.name, "the harness")
                 raise ConfigurationError(f"track {track.name!r} writes {path.name}, which {other} writes too")
             owners[path.name] = track.name
@@ -135,6 +145,7 @@ def write_session_reports(
         if report.html is not None:
             parts.append(PagePart(track.name, track.label or track.name, track.title, report.html))
     paths += sensitivity.write_files(sensitive, out)
+    paths += answer_formats.write_files(formatted, out)
     if parts:
         with phases.phase(f"report {INDEX_HTML}"):
             paths.append(write_text_atomic(out / INDEX_HTML, render_page(results.header, parts)))

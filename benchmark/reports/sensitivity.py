@@ -160,28 +160,33 @@ def template_order(templates: Sequence[str]) -> list[str]:
     return sorted(set(templates), key=lambda t: (t != STUDY_TEMPLATE, t))
 
 
+def _subject(row: Row) -> str:
+    """What is compared across templates: the provider, in one answer format (runs asked in another
+    format are another subject, ``PROVIDER [FORMAT]``: formats are never pooled)."""
+    return series_name(row.provider, STUDY_TEMPLATE, row.answer_format)
+
+
 def _per_provider(
     headline: Callable[[Sequence[Row]], dict[str, float]], rows: Sequence[Row], template: str
 ) -> dict[str, float]:
-    """The track's headline per provider of rows all asked with ``template`` (the track keys it by the
-    series name, :func:`~benchmark.core.rows.series_name`)."""
+    """The track's headline per provider (:func:`_subject`) of rows all asked with ``template`` (the track
+    keys it by the series name, :func:`~benchmark.core.rows.series_name`)."""
     found = headline(rows)
-    providers = {row.provider for row in rows}
-    return {p: found[series_name(p, template)] for p in providers if series_name(p, template) in found}
+    return {_subject(row): found[row.series] for row in rows if row.series in found}
 
 
 def sensitivity(track: Track, rows: Sequence[Row]) -> Sensitivity | None:
     """The report of one track's rows; ``None`` when no provider was measured under two templates."""
     by_provider: dict[str, set[str]] = {}
     for row in rows:
-        by_provider.setdefault(row.provider, set()).add(row.template)
+        by_provider.setdefault(_subject(row), set()).add(row.template)
     compared = sorted((p for p, t in by_provider.items() if len(t) >= 2), key=str.casefold)
     if not compared:
         return None
-    rows = [row for row in rows if row.provider in compared]
+    rows = [row for row in rows if _subject(row) in compared]
     series: dict[tuple[str, str], set[str]] = {}
     for row in rows:
-        series.setdefault((row.provider, row.template), set()).add(track.condition(row))
+        series.setdefault((_subject(row), row.template), set()).add(track.condition(row))
     every_task = set().union(*series.values())
     common = set.intersection(*series.values())
     templates = template_order([t for _, t in series])
@@ -219,7 +224,7 @@ def sensitivity(track: Track, rows: Sequence[Row]) -> Sensitivity | None:
     agreement, note = _agreement(headlines, templates)
     notes += [note] if note else []
     comparisons = levels.compare_levels(
-        track, rows, lambda row: row.template, template_order, axis="template"
+        track, rows, lambda row: row.template, template_order, group_of=_subject, axis="template"
     )
     return Sensitivity(
         track.name,

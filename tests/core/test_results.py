@@ -75,7 +75,7 @@ def test_a_version_1_file_reads_as_the_mapping_track(tmp_path):
     loaded = Results.load(path)
     (section,) = loaded.sections
     assert section.track == "atl" and section.options == {"x": 1}
-    assert section.rows[0].key == ("atl", "P", "m", "T", "r", "study")
+    assert section.rows[0].key == ("atl", "P", "m", "T", "r", "study", "free")
     assert section.rows[0].payload == {"class": {"tp": 1, "fp": 0, "fn": 0}}
     assert section.facts[0].payload == {"classPairs": 1}
 

@@ -19,6 +19,7 @@ from benchmark.llm.cache import cache_key, cache_key_fields
 from benchmark.llm.config import load_config
 from benchmark.llm.dialects import DIALECTS, FOR_KIND, check_expressible
 from benchmark.llm.generate import GenerateOptions, generate
+from benchmark.llm.ledger import file_ledger
 from benchmark.llm.requests import GenerationParameters, LlmRequest
 from benchmark.tracks.mapping.answer_schema import answer_schema
 from benchmark.tracks.mapping.collection import collect
@@ -128,6 +129,10 @@ def test_an_answer_that_breaks_its_schema_is_filed_with_the_violation(
     document = json.loads(Path(filed.path).read_text(encoding="utf-8"))  # type: ignore[arg-type]
     record = document["generation"]["answerSchema"]
     assert record["valid"] is False and record["violation"].startswith("$: [")  # ...but not constrained
+    assert document["generation"]["ledger"]["schemaValid"] is False  # counted where the tables read it
+    found = file_ledger(Path(filed.path))  # type: ignore[arg-type]
+    assert found is not None and (found.schema_checked, found.schema_violations) == (1, 1)
+    assert found.row_json()["schemaViolations"] == 1
 
 
 def test_a_schema_the_dialect_cannot_express_is_refused_before_any_request(
@@ -226,6 +231,7 @@ def test_formats_in_one_pass_replayed_offline_and_named_in_case_ids(
     ]
     free = json.loads(files["OpenAI-gpt-test-1-run01.json"])
     assert "answerFormat" not in free["analysis"] and "answerSchema" not in free["generation"]
+    assert "schemaValid" not in free["generation"]["ledger"]
     for path in runs.glob("*.json"):
         path.unlink()
     replay = make_options(

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchmark.core.rows import Facts, Row
-from benchmark.core.track import Collection, GroundTruthCase, RunCase, Track
+from benchmark.core.track import AnswerQuality, Collection, GroundTruthCase, RunCase, Track
 from benchmark.tracks.mapping.options import GENERATE_OPTIONS, REPORT_OPTIONS, TRACK_OPTIONS
 
 if TYPE_CHECKING:
@@ -204,6 +204,17 @@ class AtlTrack(Track):
             ]
 
         return PairedData.of(entries(first), entries(second), micro_f1)
+
+    def answer_quality(self, rows: Sequence[Row]) -> AnswerQuality:
+        """Usable: scored runs whose answer held a mapping list (not unusable, not missing); invented: the
+        classes and features named that neither metamodel has (``find_hallucinations``), over the runs
+        scored with both metamodels."""
+        from benchmark.tracks.mapping.scoring.outcomes import OUTCOME_SCORED, run_outcome
+
+        decoded = [row for row in self.decode(rows) if row.ok]
+        usable = sum(1 for row in decoded if run_outcome(row) == OUTCOME_SCORED)
+        invented = sum(len(row.hallucinated_classes) + len(row.hallucinated_features) for row in decoded)
+        return AnswerQuality(len(decoded), usable, invented)
 
     def junit_properties(self, row: Row) -> list[tuple[str, str]]:
         """The transformation, why an unusable answer could not be used, and P/R/F1/accuracy per level."""

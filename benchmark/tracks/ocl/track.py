@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchmark.core.rows import Facts, Row
-from benchmark.core.track import Collection, GroundTruthCase, RunCase, Track
+from benchmark.core.track import AnswerQuality, Collection, GroundTruthCase, RunCase, Track
 from benchmark.tracks.ocl.options import BOTH, BUILTIN, GENERATE_OPTIONS, REPORT_OPTIONS, TRACK_OPTIONS
 
 if TYPE_CHECKING:  # imported where used: every session loads the track for its options (docs/TRACKS.md)
@@ -155,6 +155,22 @@ class OclTrack(Track):
         from benchmark.tracks.ocl.scores import paired_robustness
 
         return paired_robustness(first, second)
+
+    def answer_quality(self, rows: Any) -> AnswerQuality:
+        """One answer per constraint asked (a judgement that is not missing); usable: it holds a constraint
+        that parses (not a syntax error: the reader found ``context C inv: expr`` in prose, a fence or the
+        JSON answer format). Made-up names are not looked for here: a context the model lacks is a type
+        error of the judge's."""
+        from benchmark.tracks.ocl.payload import MISSING, SYNTAX_ERROR, OclPayload
+
+        outcomes = [
+            judgement.outcome
+            for row in rows
+            if row.ok
+            for judgement in OclPayload.of_row(row).judgements
+            if judgement.outcome != MISSING
+        ]
+        return AnswerQuality(len(outcomes), sum(1 for outcome in outcomes if outcome != SYNTAX_ERROR))
 
     def junit_properties(self, row: Row) -> list[tuple[str, str]]:
         from benchmark.tracks.ocl.payload import OclPayload

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from benchmark.core.rows import Facts, Row
-from benchmark.core.track import Collection, GroundTruthCase, RunCase, Track
+from benchmark.core.track import AnswerQuality, Collection, GroundTruthCase, RunCase, Track
 from benchmark.tracks.roundtrip.options import GENERATE_OPTIONS, REPORT_OPTIONS, TRACK_OPTIONS
 
 if TYPE_CHECKING:  # imported where used: every session loads the track for its options (docs/TRACKS.md)
@@ -159,6 +159,16 @@ class RoundTripTrack(Track):
         from benchmark.tracks.roundtrip.reports.files import track_report
 
         return track_report(section.rows, out_dir, dict(options), self.cache)
+
+    def answer_quality(self, rows: Any) -> AnswerQuality:
+        """One answer per stage that was asked (not ``not-run``); usable: a model of the stage's metamodel
+        could be extracted from it (status ``ok``)."""
+        from benchmark.tracks.roundtrip.payload import StagePayload
+        from benchmark.tracks.roundtrip.reading.runfile import STATUS_NOT_RUN, STATUS_OK
+
+        statuses = [StagePayload.of_row(row).stage_status for row in rows if row.ok]
+        asked = [status for status in statuses if status != STATUS_NOT_RUN]
+        return AnswerQuality(len(asked), sum(1 for status in asked if status == STATUS_OK))
 
     def llm_task(self, request: Any) -> Any:
         """Two chained passes (inverse, then forward from the inverse answers): ``llm_task.py``."""
