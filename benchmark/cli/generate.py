@@ -106,6 +106,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--timeout", type=float, metavar="SECONDS", help="per-request timeout (default 300)")
     parser.add_argument("--max-attempts", type=int, metavar="N", help="attempts per request (default 5)")
     parser.add_argument(
+        "--max-tokens",
+        type=int,
+        metavar="N",
+        help="answer length limit for this call instead of the provider's max_tokens (part of the cache key)",
+    )
+    parser.add_argument(
         "--batch-max-wait",
         type=float,
         metavar="SECONDS",
@@ -168,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
             cache_dir=args.cache_dir,
             timeout=args.timeout,
             max_attempts=args.max_attempts,
+            max_tokens=args.max_tokens,
             poll=PollPolicy(max_wait=args.batch_max_wait),
             progress=args.progress and sys.stderr.isatty(),
             max_cost=args.max_cost,

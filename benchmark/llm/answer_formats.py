@@ -65,14 +65,17 @@ def parse_answer_formats(values: Sequence[str], offered: Sequence[str] = FORMATS
 
 
 def canonical_json(value: Any) -> str:
-    """The one text of a schema that its hash is taken of (key order and spacing do not matter)."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """The one text of a schema, sent and hashed: compact, and in the order it was written. Key order is
+    kept because it is part of what is asked: a grammar built from the schema makes the model write the
+    properties in that order (Tam et al. 2024 found the order of a schema's keys moved scores), so two
+    schemas that differ only in order are two requests, with two hashes."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 @dataclass(frozen=True)
 class AnswerSchema:
-    """The JSON Schema of one answer format of one task, as sent. Immutable (kept as canonical text) so
-    that a request holding it can be hashed into the cache key."""
+    """The JSON Schema of one answer format of one task, as sent. Immutable (kept as its compact text, key
+    order included: :func:`canonical_json`) so that a request holding it can be hashed into the cache key."""
 
     answer_format: str
     name: str  # the schema's name where a dialect needs one (OpenAI's json_schema.name, a tool's name)

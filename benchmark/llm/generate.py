@@ -56,6 +56,7 @@ class GenerateOptions:
     cache_dir: Path | None = None
     timeout: float | None = None
     max_attempts: int | None = None
+    max_tokens: int | None = None  # --max-tokens: the provider's max_tokens for this call
     poll: PollPolicy = field(default_factory=PollPolicy)
     progress: bool = True
     max_cost: float | None = None  # USD for the whole call (every track and provider of it)
@@ -127,6 +128,7 @@ def prepare(
         ("--runs", options.runs),
         ("--concurrency", options.concurrency),
         ("--max-attempts", options.max_attempts),
+        ("--max-tokens", options.max_tokens),
     ):
         if value is not None and value < 1:
             raise ConfigurationError("must be at least 1", field=flag)
@@ -143,6 +145,8 @@ def prepare(
         overrides["timeout"] = options.timeout
     if options.max_attempts is not None:
         overrides["max_attempts"] = options.max_attempts
+    if options.max_tokens is not None:  # a sampling parameter: recorded in the run files and the cache key
+        overrides["parameters"] = dataclasses.replace(config.parameters, max_tokens=options.max_tokens)
     if overrides:
         config = dataclasses.replace(config, **overrides)
     redactor = call.redactor if call is not None else Redactor()
@@ -210,6 +214,7 @@ def prepare(
                 "replayLogs": options.replay_logs,
                 "timeout": options.timeout,
                 "maxAttempts": options.max_attempts,
+                **({"maxTokens": options.max_tokens} if options.max_tokens is not None else {}),
                 "trackOptions": {k: _plain(v) for k, v in sorted(options.track_options.items())},
                 "promptTemplate": _recorded_path(options.prompt_template),
                 **({"templates": list(options.templates)} if options.templates else {}),

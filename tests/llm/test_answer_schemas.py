@@ -59,11 +59,18 @@ def test_every_published_schema_is_a_schema_and_every_dialect_can_express_it() -
                 assert problem(dialect, schema.schema) is None, (schema.answer_format, dialect)
 
 
-def test_schema_hash_ignores_key_order_and_changes_with_content() -> None:
-    a = AnswerSchema.of(SCHEMA, "x", {"type": "object", "properties": {"a": {"type": "string"}}})
-    b = AnswerSchema.of(SCHEMA, "x", {"properties": {"a": {"type": "string"}}, "type": "object"})
-    c = AnswerSchema.of(SCHEMA, "x", {"type": "object", "properties": {"b": {"type": "string"}}})
-    assert a.sha256 == b.sha256 != c.sha256
+def test_the_schema_keeps_its_key_order_which_is_part_of_its_hash() -> None:
+    """A grammar makes the model write properties in the schema's order: the order is what is asked."""
+    ab = {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}}
+    ba = {"type": "object", "properties": {"b": {"type": "string"}, "a": {"type": "string"}}}
+    first, second = AnswerSchema.of(SCHEMA, "x", ab), AnswerSchema.of(SCHEMA, "x", ba)
+    assert list(first.schema["properties"]) == ["a", "b"] and list(second.schema["properties"]) == ["b", "a"]
+    assert first.sha256 != second.sha256 and first.sha256 == AnswerSchema.of(SCHEMA, "x", dict(ab)).sha256
+    assert list(mapping_schema().schema["properties"]["mappings"]["items"]["properties"])[:2] == [
+        "sourceClass",
+        "sourceAttribute",
+    ]  # the prompt's order
+    assert list(ocl_schema().schema["properties"]) == ["context", "name", "body"]
 
 
 def test_check_names_the_path_of_a_violation() -> None:
@@ -135,6 +142,9 @@ def test_an_ocl_json_answer_is_judged_as_the_constraint_it_states() -> None:
     assert (found.text, found.source) == ("context Member inv maxLoansLimit: self.loans->size() <= 5", "json")
     odd = extract_constraint(json.dumps(answer | {"name": "max loans"}))  # not an identifier: unnamed
     assert odd.text == "context Member inv: self.loans->size() <= 5"
+    raw = '{"context": "Member", "name": "m", "body": "self.loans->size()\n<= 5"}'  # a raw line break
+    assert extract_constraint(raw).text == "context Member inv m: self.loans->size()\n<= 5"
+    assert ocl_schema().check(raw) is not None  # read, but not JSON: the schema check says so
 
 
 @FAST
@@ -151,3 +161,5 @@ def test_an_enveloped_model_reads_as_the_bare_model() -> None:
     wrapped = extract_model(json.dumps({"document": model}).encode(), "http://example.org/sql", ("Schema",))
     assert bare.usable and wrapped.usable and wrapped.text == bare.text
     assert wrapped.source == "the JSON envelope's document (whole answer)"
+    raw = '{"document": "' + model.replace('"', '\\"') + '"}'  # the line breaks unescaped
+    assert extract_model(raw.encode(), "http://example.org/sql", ("Schema",)).text == bare.text

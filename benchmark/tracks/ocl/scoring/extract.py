@@ -56,7 +56,9 @@ def from_json_answer(answer: str) -> str | None:
     """The constraint an answer in the JSON answer format states (``context C inv NAME: BODY``), or
     ``None`` when the answer is not such an object (a free answer)."""
     try:
-        value = json.loads(answer)
+        # strict=False: raw line breaks inside a string read as line breaks (llama-cpp-python 0.3.36's
+        # grammar lets the model write them; the schema check still reports the answer as not JSON)
+        value = json.loads(answer, strict=False)
     except ValueError:
         return None
     if not isinstance(value, dict) or not all(isinstance(value.get(key), str) for key in ("context", "body")):

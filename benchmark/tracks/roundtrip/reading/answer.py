@@ -335,7 +335,9 @@ def envelope_document(text: str) -> str | None:
     if not text.lstrip("\ufeff \t\r\n").startswith("{"):
         return None
     try:
-        value = json.loads(text.lstrip("\ufeff"))
+        # strict=False: a raw line break inside the string is read as one (llama-cpp-python 0.3.36's
+        # grammar lets the model write them; the schema check still reports the answer as not JSON)
+        value = json.loads(text.lstrip("\ufeff"), strict=False)
     except ValueError:
         return None
     if isinstance(value, dict) and list(value) == ["document"] and isinstance(value["document"], str):
