@@ -11,12 +11,16 @@ module, for every track, reads from a session's rows, per provider (and prompt t
   and features);
 * how many answers broke the schema they were asked with (the run files' ledgers: a server that falls back
   to unconstrained decoding without a word, as llama-cpp-python does, shows here);
-* tokens in and out and the median seconds per request (the ledgers, as in the cost tables).
+* tokens in and out and the median seconds per request (the ledgers, as in the cost tables);
+* and, in a second table, each format against free, paired on the units both were measured on: Δ headline
+  with its interval, the permutation test's p, Holm's p over the table and the minimum detectable effect
+  (:mod:`benchmark.reports.levels`, the one kit of every paired comparison along an axis).
 
 A provider appears when some of its runs were asked in a format other than free; its free runs are listed
 beside them, as the baseline of the comparison. The table is written only when some row of some track has
-such a format: ``answer_formats.csv`` (one line per track, provider and format), ``answer_formats.md`` and
-``answer_formats.tex``, a section in each track's part of ``index.html``, and the same table in the terminal.
+such a format: ``answer_formats.csv`` (one line per track, provider and format), ``answer_formats_pairs.csv``
+(one line per comparison), ``answer_formats.md`` and ``answer_formats.tex``, a section in each track's part of
+``index.html``, and the same tables in the terminal.
 """
 
 from __future__ import annotations
@@ -28,14 +32,16 @@ from pathlib import Path
 from benchmark.core.rows import FREE_FORMAT, Row, series_name
 from benchmark.core.track import AnswerQuality, HtmlPart, Track
 from benchmark.llm.ledger import row_ledger
-from benchmark.reports import csvtext
+from benchmark.reports import csvtext, levels
 from benchmark.reports.cost import Spend, seconds_cell, spend
 from benchmark.reports.table import Cell, Column, Table
 
 CSV_NAME = "answer_formats.csv"
+PAIRS_CSV_NAME = "answer_formats_pairs.csv"
 MARKDOWN_NAME = "answer_formats.md"
 LATEX_NAME = "answer_formats.tex"
-FILE_NAMES = (CSV_NAME, MARKDOWN_NAME, LATEX_NAME)
+FILE_NAMES = (CSV_NAME, PAIRS_CSV_NAME, MARKDOWN_NAME, LATEX_NAME)
+AXIS = "format"
 CSV_COLUMNS = (
     "track",
     "provider",
@@ -51,6 +57,7 @@ CSV_COLUMNS = (
     "output_tokens",
     "median_seconds",
 )
+PAIRS_CSV_COLUMNS = ("track", "provider", "answer_format", *levels.CSV_COLUMNS[1:])
 SECTION_KEY = "answer-formats"
 
 
@@ -74,6 +81,8 @@ class FormatReport:
     headline_name: str
     lines: tuple[FormatLine, ...]
     formats: tuple[str, ...]
+    comparisons: tuple[levels.LevelComparison, ...] = ()  # each format against free, paired
+    unit: str = "task"
 
 
 def format_order(formats: Sequence[str]) -> list[str]:
@@ -114,7 +123,13 @@ def answer_formats(track: Track, rows: Sequence[Row]) -> FormatReport | None:
                 sum(ledger.schema_violations for ledger in ledgers),
             )
         )
-    return FormatReport(track.name, track.headline_name, tuple(lines), tuple(formats))
+    chosen = [row for members in groups.values() for row in members]
+    comparisons = levels.compare_levels(
+        track, chosen, lambda row: row.answer_format, format_order, group_of=_subject, axis="answer-format"
+    )
+    return FormatReport(
+        track.name, track.headline_name, tuple(lines), tuple(formats), comparisons, track.unit_name
+    )
 
 
 # ------------------------------------------------------------------------------------------- tables
@@ -159,6 +174,30 @@ def columns(report: FormatReport) -> tuple[Column[FormatLine], ...]:
     return tuple(found)
 
 
+def pairs_title(report: FormatReport) -> str:
+    return f"Answer formats, {report.track}: each format against free, paired"
+
+
+def tables(report: FormatReport) -> tuple[Table, ...]:
+    """The per-format table and (when the track compares runs) the paired comparisons with free."""
+    if not report.comparisons:
+        return (table(report),)
+    paired = levels.table(
+        report.comparisons,
+        f"answer-formats-{report.track}-pairs",
+        pairs_title(report),
+        report.headline_name,
+        report.unit,
+        AXIS,
+    )
+    return table(report), paired
+
+
+def sentence(report: FormatReport) -> str | None:
+    """What the paired format comparisons of one track can detect ("Read this first")."""
+    return levels.sentence(report.comparisons, pairs_title(report), report.unit)
+
+
 def table(report: FormatReport) -> Table:
     notes = [
         "format: free = the prompt alone; schema = the answer's JSON Schema sent with the request; "
@@ -181,19 +220,28 @@ def table(report: FormatReport) -> Table:
 
 
 def terminal_lines(report: FormatReport) -> list[str]:
-    found = table(report)
-    return ["", f"{found.title}:", *found.to_terminal(), *(f"  {note}" for note in found.notes)]
+    lines: list[str] = []
+    for found in tables(report):
+        lines += ["", f"{found.title}:", *found.to_terminal(), *(f"  {note}" for note in found.notes)]
+    return lines
 
 
 def markdown(reports: Sequence[FormatReport]) -> str:
-    return "\n".join(["# Answer formats", "", *(table(report).to_markdown() for report in reports)])
+    parts = ["# Answer formats", ""]
+    for report in reports:
+        parts += [found.to_markdown() for found in tables(report)]
+    return "\n".join(parts)
 
 
 def latex(reports: Sequence[FormatReport]) -> str:
-    parts = ["% Answer formats (atlbench): per track, provider and answer format. Needs booktabs.", ""]
+    parts = [
+        "% Answer formats (atlbench): per track, provider and answer format, then each format against free,",
+        "% paired. Needs booktabs.",
+        "",
+    ]
     for report in reports:
-        found = table(report)
-        parts.append(found.to_latex(label=f"tab:{found.key}", caption=found.title))
+        for found in tables(report):
+            parts.append(found.to_latex(label=f"tab:{found.key}", caption=found.title))
     return "\n".join(parts)
 
 
@@ -222,15 +270,32 @@ def csv_text(reports: Sequence[FormatReport]) -> str:
     )
 
 
+def pairs_csv_text(reports: Sequence[FormatReport]) -> str:
+    def record(report: FormatReport, c: levels.LevelComparison) -> list[object]:
+        group, level, cells = levels.csv_cells(c)
+        return [report.track, group, level, *cells]
+
+    return csvtext.csv_text(
+        PAIRS_CSV_COLUMNS, (record(report, c) for report in reports for c in report.comparisons)
+    )
+
+
 def html_section(report: FormatReport) -> tuple[str, str, str]:
-    return (SECTION_KEY, "Answer formats", table(report).to_html())
+    return (SECTION_KEY, "Answer formats", "\n".join(found.to_html() for found in tables(report)))
 
 
 def with_section(part: HtmlPart | None, report: FormatReport) -> HtmlPart:
+    """The track's part of the page with the answer-format section, and what its paired comparisons can
+    detect among the "Read this first" notes."""
     from dataclasses import replace
 
     part = part or HtmlPart()
-    return replace(part, sections=(*part.sections, html_section(report)))
+    found = sentence(report)
+    return replace(
+        part,
+        sections=(*part.sections, html_section(report)),
+        notes=(*part.notes, *([found] if found else [])),
+    )
 
 
 def write_files(reports: Sequence[FormatReport], out_dir: Path) -> list[Path]:
@@ -241,6 +306,7 @@ def write_files(reports: Sequence[FormatReport], out_dir: Path) -> list[Path]:
         return []
     return [
         write_text_atomic(out_dir / CSV_NAME, csv_text(reports)),
+        write_text_atomic(out_dir / PAIRS_CSV_NAME, pairs_csv_text(reports)),
         write_text_atomic(out_dir / MARKDOWN_NAME, markdown(reports)),
         write_text_atomic(out_dir / LATEX_NAME, latex(reports)),
     ]
@@ -250,11 +316,15 @@ __all__ = [
     "CSV_COLUMNS",
     "CSV_NAME",
     "FILE_NAMES",
+    "PAIRS_CSV_COLUMNS",
+    "PAIRS_CSV_NAME",
     "FormatLine",
     "FormatReport",
     "answer_formats",
     "csv_text",
+    "pairs_csv_text",
     "table",
+    "tables",
     "terminal_lines",
     "write_files",
 ]

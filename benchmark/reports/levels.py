@@ -142,6 +142,36 @@ def table(
     return Table.of(key, title, columns, comparisons, notes=tuple(notes))
 
 
+#: The CSV columns of one comparison after its track (:func:`csv_cells`); the level's column is the axis's.
+CSV_COLUMNS = ("provider", "against", "units", "delta", "delta_low", "delta_high", "p_value", "p_holm", "mde")
+
+
+def csv_cells(c: LevelComparison) -> tuple[str, str, list[object]]:
+    """(group, level, the other cells of :data:`CSV_COLUMNS` after the group) of one comparison: a CSV
+    places the level's column (``template``, ``answer_format``) after the group."""
+
+    def number(value: float | None) -> str:
+        return "" if value is None else f"{value:.6f}"
+
+    found = c.comparison
+    interval = found.interval if found else None
+    mde = found.detectable.effect if found and found.detectable else None
+    return (
+        c.group,
+        c.level,
+        [
+            c.reference,
+            len(found.units) if found else 0,
+            number(found.delta if found else None),
+            number(interval.low if interval else None),
+            number(interval.high if interval else None),
+            f"{found.p_value:.6g}" if found else "",
+            f"{found.p_holm:.6g}" if found and found.p_holm is not None else "",
+            number(mde),
+        ],
+    )
+
+
 def sentence(comparisons: Sequence[LevelComparison], title: str, unit: str) -> str | None:
     """What the table can detect, in one sentence ("Read this first")."""
     return detectable.sentence(
@@ -149,4 +179,4 @@ def sentence(comparisons: Sequence[LevelComparison], title: str, unit: str) -> s
     )
 
 
-__all__ = ["LevelComparison", "compare_levels", "sentence", "table"]
+__all__ = ["CSV_COLUMNS", "LevelComparison", "compare_levels", "csv_cells", "sentence", "table"]

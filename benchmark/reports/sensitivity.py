@@ -418,26 +418,9 @@ def with_section(part: HtmlPart | None, report: Sensitivity) -> HtmlPart:
 
 
 def pairs_csv_text(reports: Sequence[Sensitivity]) -> str:
-    def number(value: float | None) -> str:
-        return "" if value is None else f"{value:.6f}"
-
     def record(report: Sensitivity, c: LevelComparison) -> list[object]:
-        found = c.comparison
-        interval = found.interval if found else None
-        mde = found.detectable.effect if found and found.detectable else None
-        return [
-            report.track,
-            c.group,
-            c.level,
-            c.reference,
-            len(found.units) if found else 0,
-            number(found.delta if found else None),
-            number(interval.low if interval else None),
-            number(interval.high if interval else None),
-            f"{found.p_value:.6g}" if found else "",
-            f"{found.p_holm:.6g}" if found and found.p_holm is not None else "",
-            number(mde),
-        ]
+        group, level, cells = levels.csv_cells(c)
+        return [report.track, group, level, *cells]
 
     return csvtext.csv_text(
         PAIRS_CSV_COLUMNS, (record(report, c) for report in reports for c in report.comparisons)

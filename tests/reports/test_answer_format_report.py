@@ -15,9 +15,18 @@ from report_only_track import ReportOnlyTrack
 
 from benchmark.core.results import Results, ResultsHeader, TrackSection
 from benchmark.core.rows import Row
-from benchmark.core.track import AnswerQuality, TrackContext, TrackReport
+from benchmark.core.track import AnswerQuality, PairedData, TrackContext, TrackReport
 from benchmark.reports import write_session_reports
-from benchmark.reports.answer_formats import CSV_COLUMNS, answer_formats, csv_text, table, terminal_lines
+from benchmark.reports.answer_formats import (
+    CSV_COLUMNS,
+    PAIRS_CSV_COLUMNS,
+    answer_formats,
+    csv_text,
+    pairs_csv_text,
+    table,
+    tables,
+    terminal_lines,
+)
 from benchmark.reports.sensitivity import sensitivity
 
 
@@ -34,6 +43,14 @@ class Answers(ReportOnlyTrack):
         for row in rows:
             values.setdefault(row.series, []).append(row.payload["score"])
         return {series: sum(v) / len(v) for series, v in values.items()}
+
+    def paired(self, first: Sequence[Row], second: Sequence[Row]) -> PairedData | None:
+        """Per task, each run's (score, 1): the summed vectors' ratio is the mean score, the headline."""
+
+        def entries(rows: Sequence[Row]) -> list[tuple[str, tuple[float, float]]]:
+            return [(row.task, (row.payload["score"], 1.0)) for row in rows]
+
+        return PairedData.of(entries(first), entries(second), lambda v: v[:, 0] / v[:, 1])
 
     def answer_quality(self, rows: Sequence[Row]) -> AnswerQuality:
         usable = sum(1 for row in rows if row.payload["usable"])
@@ -115,6 +132,28 @@ def test_one_line_per_provider_and_format(track: Answers) -> None:
     assert "1/2" in grounded.split()  # one of its two answers broke the schema
 
 
+def test_each_format_against_free_paired_with_the_kit(track: Answers) -> None:
+    report = answer_formats(track, rows())
+    assert report is not None
+    found = {(c.group, c.level, c.reference): c.comparison for c in report.comparisons}
+    assert set(found) == {("A", "grounded", "free"), ("A", "schema", "free")}  # B has free runs only
+    grounded, schema = found[("A", "grounded", "free")], found[("A", "schema", "free")]
+    assert grounded is not None and schema is not None
+    assert grounded.delta == pytest.approx(0.3) and schema.delta == pytest.approx(0.2)
+    assert (
+        grounded.units == ("t1", "t2") and grounded.p_holm is not None and grounded.p_holm >= grounded.p_value
+    )
+    paired = tables(report)[1]
+    assert paired.title == "Answer formats, answers: each format against free, paired"
+    assert paired.headers[:3] == ("provider", "format", "against")
+    records = list(csv.DictReader(io.StringIO(pairs_csv_text([report]))))
+    assert tuple(records[0]) == PAIRS_CSV_COLUMNS
+    assert [(r["answer_format"], r["units"], r["delta"]) for r in records] == [
+        ("grounded", "2", "0.300000"),
+        ("schema", "2", "0.200000"),
+    ]
+
+
 def test_csv_and_formats_agree(track: Answers) -> None:
     report = answer_formats(track, rows())
     assert report is not None
@@ -141,10 +180,11 @@ def test_nothing_without_a_constrained_run(track: Answers, tmp_path: Path) -> No
     write_session_reports(
         Results(header, (TrackSection("answers", rows=tuple(rows())),)), tmp_path / "b", {"answers": track}
     )
-    assert sorted(p.name for p in (tmp_path / "b").glob("answer_formats.*")) == [
+    assert sorted(p.name for p in (tmp_path / "b").glob("answer_formats*")) == [
         "answer_formats.csv",
         "answer_formats.md",
         "answer_formats.tex",
+        "answer_formats_pairs.csv",
     ]
 
 
