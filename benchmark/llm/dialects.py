@@ -11,7 +11,7 @@ A provider's ``structured_output`` setting (``atlbench.toml``, ``docs/LLM_RUNS.m
 ``anthropic-tool``  Claude: one tool whose ``input_schema`` is the schema, forced with ``tool_choice``;
                     the answer is the ``tool_use`` block's input (the root must be an object)
 ``llama-cpp-python`` llama-cpp-python's server: ``response_format = {"type": "json_object", "schema"}``
-                    (it answers ``json_schema`` with HTTP 422)
+                    (its 0.3.36 refuses ``json_schema``: HTTP 500, a validation error on its type)
 ``llama-server``    llama.cpp's own server: ``response_format = {"type": "json_schema", "json_schema":
                     {"name", "schema"}}``
 ``ollama``          Ollama's OpenAI-compatible ``/v1``: the same ``json_schema`` form, turned into a grammar

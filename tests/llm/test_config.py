@@ -177,4 +177,12 @@ def test_the_shipped_configuration_parses() -> None:
     assert config.provider("LlamaCpp").parameters.max_tokens == 4096  # small local models loop
     bundled = config.provider("SmolLM2-135M")  # the bundled real runs' entry (docs/LLM_RUNS.md)
     assert (bundled.model, bundled.base_url) == ("SmolLM2-135M-Instruct", "http://127.0.0.1:8000/v1")
-    assert bundled.parameters.max_tokens == 256 and bundled.parameters.temperature == 0.0
+    assert bundled.parameters.max_tokens == 1500 and bundled.parameters.temperature == 0.0
+    dialects = {name: provider.structured_output for name, provider in config.providers.items()}
+    assert dialects == {
+        "OpenAI": "openai",
+        "Claude": "anthropic-tool",
+        "Ollama": "ollama",
+        "LlamaCpp": "llama-cpp-python",
+        "SmolLM2-135M": "llama-cpp-python",
+    }
