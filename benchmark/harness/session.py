@@ -218,6 +218,7 @@ class Harness:
 
     def summary_lines(self, results: Results, verbose: bool) -> list[tuple[str, list[str]]]:
         """Per track that has rows: (heading, lines) of its terminal tables, and what was skipped."""
+        from benchmark.reports import answer_formats
         from benchmark.reports.sensitivity import sensitivity, terminal_lines
 
         out = []
@@ -225,11 +226,13 @@ class Harness:
             track = self.track(section.track)
             kept = self._summaries
             if kept is not None and kept[0] is results and kept[1] == verbose and track.name in kept[2]:
-                lines = list(kept[2][track.name])  # with its "Read this first" and prompt sensitivity
+                lines = list(kept[2][track.name])  # with its "Read this first", prompt sensitivity, formats
             else:
                 lines = track.summary_lines(results, section, verbose)
                 found = sensitivity(track, section.rows)
                 lines += terminal_lines(found) if found is not None else []
+                formats = answer_formats.answer_formats(track, section.rows)
+                lines += answer_formats.terminal_lines(formats) if formats is not None else []
             skipped = self.collection(section.track).skipped
             if verbose:
                 lines += [f"skipped {item.path}: {item.reason}" for item in skipped]

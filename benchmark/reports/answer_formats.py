@@ -86,8 +86,10 @@ class FormatReport:
 
 
 def format_order(formats: Sequence[str]) -> list[str]:
-    """Free first, then the others by name."""
-    return sorted(set(formats), key=lambda f: (f != FREE_FORMAT, f))
+    """Free first, then schema and grounded (the order of ``--answer-format all``), then any other by name."""
+    from benchmark.llm.answer_formats import FORMATS
+
+    return sorted(set(formats), key=lambda f: (FORMATS.index(f) if f in FORMATS else len(FORMATS), f))
 
 
 def _subject(row: Row) -> str:

@@ -105,7 +105,7 @@ def track(tmp_path: Path) -> Answers:
 
 def test_one_line_per_provider_and_format(track: Answers) -> None:
     report = answer_formats(track, rows())
-    assert report is not None and report.formats == ("free", "grounded", "schema")
+    assert report is not None and report.formats == ("free", "schema", "grounded")
     found = {
         line.answer_format: (
             line.runs,
@@ -149,8 +149,8 @@ def test_each_format_against_free_paired_with_the_kit(track: Answers) -> None:
     records = list(csv.DictReader(io.StringIO(pairs_csv_text([report]))))
     assert tuple(records[0]) == PAIRS_CSV_COLUMNS
     assert [(r["answer_format"], r["units"], r["delta"]) for r in records] == [
-        ("grounded", "2", "0.300000"),
         ("schema", "2", "0.200000"),
+        ("grounded", "2", "0.300000"),
     ]
 
 

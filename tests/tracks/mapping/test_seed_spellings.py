@@ -71,7 +71,8 @@ def test_validate_takes_the_seed_analyzers_root_output_weight_and_confidence(
     assert [r.to_json() for r in seed.rows] == [r.to_json() for r in ours.rows]
     assert seed.section("atl").options["partialWeight"] == 0.0  # rows keep raw counts: w is the session's
     assert {r.payload["confidenceFilter"] for r in seed.rows} == {"high"}
-    assert len(seed.rows) == 11  # nine runs of the original task (three of SmolLM2-135M), two of synonym
+    # nine runs of the original task (SmolLM2-135M's: one per answer format), two of synonym
+    assert len(seed.rows) == 11
 
 
 def test_report_takes_the_seed_spelling(root: Path, tmp_path: Path) -> None:

@@ -70,8 +70,9 @@ def test_the_table_is_in_every_format(bundled) -> None:
     assert "Task variants: the same transformations renamed, reordered or named only" in lines
     assert any(line.startswith("Synthetic-Memoriser  synonym") for line in lines)
     # the study's other tables read the original task: 40 + 8 runs, 16 baseline runs, the 16 runs of the
-    # other prompt templates (4 series of their own) and the 21 real runs of SmolLM2-135M
-    assert "101 scored runs, 0 excluded; 11 providers" in (out / "summary.md").read_text(encoding="utf-8")
+    # other prompt templates (4 series of their own) and the 21 real runs of SmolLM2-135M (3 series: one per
+    # answer format)
+    assert "101 scored runs, 0 excluded; 13 providers" in (out / "summary.md").read_text(encoding="utf-8")
 
 
 def test_a_session_of_the_original_task_alone_writes_no_variant_table(small_results, tmp_path: Path) -> None:
