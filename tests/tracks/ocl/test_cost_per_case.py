@@ -1,7 +1,8 @@
 """A run file holds every dataset model's answers of one mode; each model's run case costs only its own.
 
-The bundled real runs of SmolLM2-135M (``validation/ocl/runs/SmolLM2-135M/run01/``) answer the constraints
-of two models per file: before the ledger was scoped per case, the harness copied the whole file's ledger
+The bundled real runs of SmolLM2-135M (``validation/ocl/runs/SmolLM2-135M/run01/``, and ``schema/run01/``,
+``grounded/run01/`` for its other answer formats) answer the constraints of two models per file: before the
+ledger was scoped per case, the harness copied the whole file's ledger
 into both cases' rows, and the cost table counted every request twice (40 requests for 20 sent).
 """
 
@@ -20,7 +21,13 @@ PROVIDER = "SmolLM2-135M"
 
 def test_each_model_of_a_shared_run_file_counts_only_its_own_requests() -> None:
     track = OclTrack(TrackContext(data_root=DATASET, options={"ocl_baselines": (), "ocl_seed": 0}))
-    cases = sorted((c for c in track.collect().runs if c.provider == PROVIDER), key=lambda c: c.case_id)
+    every = [c for c in track.collect().runs if c.provider == PROVIDER]
+    assert sorted((c.case_id, c.answer_format) for c in every if c.task.startswith("library-original")) == [
+        (f"library-original-{PROVIDER}-grounded-run01", "grounded"),
+        (f"library-original-{PROVIDER}-run01", "free"),
+        (f"library-original-{PROVIDER}-schema-run01", "schema"),
+    ]
+    cases = sorted((c for c in every if c.answer_format == "free"), key=lambda c: c.case_id)
     assert [c.case_id for c in cases] == [
         f"hotel-original-{PROVIDER}-run01",
         f"hotel-rename-{PROVIDER}-run01",

@@ -32,9 +32,16 @@ TEMPLATE_MODES = ("original", "rename")
 def test_every_bundled_run_is_synthetic_and_complete() -> None:
     dataset = load_dataset(DATASET)
     every = [read_run(p) for p in run_files(DATASET)]
-    real = {(f.provider, f.run, f.mode) for f in every if not f.provider.startswith("Synthetic-")}
-    # beside them, the real runs of an open model written by atlbench generate (docs/LLM_RUNS.md)
-    assert real == {("SmolLM2-135M", "run01", "original"), ("SmolLM2-135M", "run01", "rename")}
+    real = {
+        (f.provider, f.run, f.mode, f.answer_format) for f in every if not f.provider.startswith("Synthetic-")
+    }
+    # beside them, the real runs of an open model written by atlbench generate, in three answer formats
+    # (docs/LLM_RUNS.md)
+    assert real == {
+        ("SmolLM2-135M", "run01", mode, answer_format)
+        for mode in ("original", "rename")
+        for answer_format in ("free", "schema", "grounded")
+    }
     files = [f for f in every if f.provider.startswith("Synthetic-")]
     assert files
     study = [f for f in files if f.template == STUDY_TEMPLATE]
