@@ -112,7 +112,10 @@ def answer_formats(track: Track, rows: Sequence[Row]) -> FormatReport | None:
     for (subject, answer_format), members in sorted(
         groups.items(), key=lambda item: (item[0][0].casefold(), formats.index(item[0][1]))
     ):
-        ledgers = [ledger for ledger in (row_ledger(row.provenance) for row in members) if ledger is not None]
+        ledgered = [row for row in members if row_ledger(row.provenance) is not None]
+        ledgers = [
+            ledger for ledger in (row_ledger(row.provenance) for row in ledgered) if ledger is not None
+        ]
         lines.append(
             FormatLine(
                 subject,
@@ -120,7 +123,8 @@ def answer_formats(track: Track, rows: Sequence[Row]) -> FormatReport | None:
                 len(members),
                 headlines.get(members[0].series),
                 track.answer_quality(members),
-                spend(members),
+                # what the requests cost: the runs that sent one (a round-trip stage not run sent none)
+                spend(ledgered or members),
                 sum(ledger.schema_checked for ledger in ledgers),
                 sum(ledger.schema_violations for ledger in ledgers),
             )
@@ -207,7 +211,7 @@ def table(report: FormatReport) -> Table:
         "usable answers: answers the track could read as an answer to its task (the rest count as failures)",
         "schema violations: answers that are not an instance of the schema they were asked with (checked "
         "whatever the server promised)",
-        "tokens and seconds: the run files' ledgers; –: not known",
+        "tokens and seconds: the ledgers of the runs that sent a request; –: not known",
     ]
     if any(column.heading == "invented names" for column in columns(report)):
         notes.insert(2, "invented names: classes and features named that neither metamodel has")

@@ -4,12 +4,15 @@ They were generated against a real llama.cpp server (docs/LLM_RUNS.md, "The bund
 model, so this test checks what a reader of the tables can check without one: a copy of each generated
 subset, its run files deleted, ``atlbench generate --offline`` with the repository's provider entry and an
 empty cache directory rewrites every run file with the same bytes, from the raw logs alone, sends nothing,
-and leaves the logs untouched. The four calls are the ones that generated the runs.
+and leaves the logs untouched. The calls are the ones that generated the runs, in the three answer formats
+(free, schema and grounded: the schema runs' cache keys hold their schema's hash and dialect, the free
+runs' keys are what they always were).
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -32,6 +35,8 @@ MAPPING = (
     "mysql2km3",
 )
 OCL_MODELS = ("library", "hotel")
+FORMATS = ["--answer-format", "free,schema,grounded"]
+OCL = ["--track", "ocl", "--max-tokens", "512", "--ocl-mode"]
 ROUNDTRIP_CASES = ("blog/add_attribute", "blog/rename_class", "library/add_attribute", "library/rename_class")
 
 
@@ -41,13 +46,21 @@ def _selectors(names: tuple[str, ...]) -> list[str]:
 
 # (folders copied, generate arguments, run files the call writes): the calls of docs/LLM_RUNS.md.
 CALLS = {
-    "atl": (MAPPING, ["--runs", "3", *_selectors(MAPPING)], 3 * len(MAPPING)),
-    "ocl-original": (("ocl",), ["--track", "ocl", "--ocl-mode", "original", *_selectors(OCL_MODELS)], 1),
-    "ocl-rename": (("ocl",), ["--track", "ocl", "--ocl-mode", "rename", *_selectors(OCL_MODELS)], 1),
+    "atl": (MAPPING, [*FORMATS, *_selectors(MAPPING)], 3 * len(MAPPING)),
+    "ocl-original": (("ocl",), [*OCL, "original", *FORMATS, *_selectors(OCL_MODELS)], 3),
+    "ocl-rename": (("ocl",), [*OCL, "rename", *FORMATS, *_selectors(OCL_MODELS)], 3),
     "roundtrip": (
         ("roundtrip",),
-        ["--track", "roundtrip", "--examples", "1", *_selectors(ROUNDTRIP_CASES)],
-        2 * len(ROUNDTRIP_CASES),  # an inverse and a forward stage each (the forward one may be "not run")
+        [
+            "--track",
+            "roundtrip",
+            "--examples",
+            "1",
+            "--answer-format",
+            "free,schema",
+            *_selectors(ROUNDTRIP_CASES),
+        ],
+        2 * 2 * len(ROUNDTRIP_CASES),  # per format, an inverse and a forward stage (which may be "not run")
     ),
 }
 
@@ -103,3 +116,22 @@ def test_the_bundled_real_runs_replay_byte_for_byte_from_their_logs(call: str, t
     assert stats["requests"] == 0 and stats["failures"] == 0, stats
     assert stats["log_hits"] > 0 and stats["cache_hits"] == 0, stats  # from the committed logs alone
     assert _tree(validation) == bundled  # the run files, byte for byte; the logs untouched
+
+
+LOCAL_PATH = re.compile(r'"(/(?:work|tmp|home|root|Users)/|[A-Za-z]:\\\\)')
+
+
+def test_the_bundled_real_runs_name_no_local_folder() -> None:
+    """Run files, raw logs and call manifests are committed: they must not carry the paths of the machine
+    that made them (the manifest records paths under the current directory relative to it)."""
+    files = [path for path in VALIDATION.rglob("*") if path.is_file() and PROVIDER in path.as_posix()]
+    files += [
+        path for path in VALIDATION.rglob("runs/.log/calls/*.jsonl") if PROVIDER in path.read_text("utf-8")
+    ]
+    assert files
+    leaks = {
+        path.relative_to(VALIDATION).as_posix(): found.group(0)
+        for path in files
+        if (found := LOCAL_PATH.search(path.read_text(encoding="utf-8")))
+    }
+    assert leaks == {}

@@ -33,6 +33,10 @@ TEXT_FILES = (
     "prompt_sensitivity.tex",
     "index.html",
     "rq1_variants.csv",
+    "answer_formats.csv",
+    "answer_formats_pairs.csv",
+    "answer_formats.md",
+    "answer_formats.tex",
 )
 FIGURES = ("pr_scatter", "f1_heatmap", "confidence", "categories")
 

@@ -20,6 +20,10 @@ TEXT_FILES = (
     "prompt_sensitivity.json",
     "prompt_sensitivity.md",
     "prompt_sensitivity.tex",
+    "answer_formats.csv",
+    "answer_formats_pairs.csv",
+    "answer_formats.md",
+    "answer_formats.tex",
     "index.html",
     "terminal.txt",
 )

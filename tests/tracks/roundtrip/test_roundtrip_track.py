@@ -39,8 +39,8 @@ def test_the_bundled_track_has_a_case_per_stage_evaluation_with_selectable_ids()
     ids = [case.case_id for case in collection.runs]
     # 2 synthetic providers x k in {1, 2} x 2 stages, the baselines, the runs of the other prompt
     # templates (2 pairs x 2 providers x 2 templates x 2 stages, k1; docs/TEMPLATES.md), and the real runs
-    # of SmolLM2-135M (2 pairs x 2 operators x 2 stages, k1; docs/LLM_RUNS.md)
-    assert len(ids) == 100 * 2 * 2 * 2 + 100 * 2 * 2 + 2 * 2 * 2 * 2 * 2 + 2 * 2 * 2
+    # of SmolLM2-135M (2 pairs x 2 operators x 2 stages x 2 answer formats, k1; docs/LLM_RUNS.md)
+    assert len(ids) == 100 * 2 * 2 * 2 + 100 * 2 * 2 + 2 * 2 * 2 * 2 * 2 + 2 * 2 * 2 * 2
     assert ids == sorted(ids) and len(set(ids)) == len(ids)
     assert "library-to_many-k2-inverse-Synthetic-Careful-run01" in ids
     assert "library-to_many-forward-Oracle" in ids

@@ -233,6 +233,7 @@ def test_a_table_whose_test_cannot_reject_says_it_can_detect_nothing(small_resul
     sentence = pairs_sentence(stats)
     assert sentence.startswith("Paired comparisons of providers: with these 3 transformations no difference")
     assert "after Holm over 3 comparisons" in sentence
+
     # five transformations, one pair: 2/32 = 0.0625 >= 0.05 still nothing; six: 2/64 < 0.05, an MDE
     def classes(provider: str, t: int) -> list[tuple[str, str, str]]:
         right = [(f"S{i}", f"X{i}", "tp") for i in range(1 + t % 3)]
