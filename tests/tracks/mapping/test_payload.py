@@ -19,7 +19,7 @@ def test_row_survives_the_json_string_that_crosses_xdist():
     text = row.to_envelope().dumps()
     assert isinstance(text, str)
     envelope = Row.loads(text)
-    assert envelope.key == ("atl", "Synthetic-Noisy", "seed-7", "Grafcet2Petrinet", "run03", "study")
+    assert envelope.key == ("atl", "Synthetic-Noisy", "seed-7", "Grafcet2Petrinet", "run03", "study", "free")
     assert "provider" not in envelope.payload and envelope.payload["class"] == {"tp": 4, "fp": 1, "fn": 1}
     assert RunRow.from_envelope(envelope) == row
     assert row.scores(0.5).classes.precision == 0.8
