@@ -101,6 +101,15 @@ def rename_view(view: MetamodelView, m: MetamodelRenaming) -> MetamodelView:
     if m.renamed == 0:
         return view
     packages = m.packages
+    # a feature is in its class's features and in every subclass's all_features: renamed once
+    renamed_features: dict[int, FeatureView] = {}
+
+    def feature(original: FeatureView) -> FeatureView:
+        found = renamed_features.get(id(original))
+        if found is None:
+            found = renamed_features[id(original)] = _feature(original, m)
+        return found
+
     paths = {old: QUALIFIER.join(new) for old, new in package_paths(view, packages).items()}
 
     def path(package: str) -> str:
@@ -117,8 +126,8 @@ def rename_view(view: MetamodelView, m: MetamodelRenaming) -> MetamodelView:
             package=path(cls.package),
             supertypes=tuple(m.classifiers.get(s, s) for s in cls.supertypes),
             all_supertypes=tuple(m.classifiers.get(s, s) for s in cls.all_supertypes),
-            features=tuple(_feature(f, m) for f in cls.features),
-            all_features=tuple(_feature(f, m) for f in cls.all_features),
+            features=tuple(feature(f) for f in cls.features),
+            all_features=tuple(feature(f) for f in cls.all_features),
         )
         for cls in view.classes
     )
