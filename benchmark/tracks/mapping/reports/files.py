@@ -101,6 +101,12 @@ def report_and_statistics(
         from benchmark.tracks.mapping.reports.figures import FIGURES, all_figures, write_figures
         from benchmark.tracks.mapping.reports.html import drilldown_html, drilldown_page, html_part
         from benchmark.tracks.mapping.reports.latex import render_latex
+        from benchmark.tracks.mapping.reports.survival import (
+            SURVIVAL_KEY,
+            SURVIVAL_TITLE,
+            survival_parts,
+            with_survival,
+        )
         from benchmark.tracks.mapping.reports.tables import summary_markdown
         from benchmark.tracks.mapping.reports.together import statistics_figures_and_drilldown
         from benchmark.tracks.mapping.reports.variants import CSV_COLUMNS as VARIANT_CSV_COLUMNS
@@ -162,6 +168,24 @@ def report_and_statistics(
                 every_row, partial_weight=stats.partial_weight, **variant_options
             )
 
+    # which correspondences survive each variant: a function of every row (all variants) alone
+    survival: tuple[str, str] | None = None
+    if variants is not None:
+        every_stored = per_run.rows if per_run.stored is None else per_run.stored
+        survival_key = statistics_key(every_stored, {}) if usable(cache) else None
+        parts: list[tuple[str, str]] = []
+
+        def survival_part(index: int) -> str:
+            if not parts:
+                parts.append(survival_parts(per_run.with_items().rows, stats.transformations))
+            return parts[0][index]
+
+        with phase("report correspondences under the variants"):
+            survival = (
+                cached_text(cache, survival_key, "survival-summary", lambda: survival_part(0)),
+                cached_text(cache, survival_key, "survival-tables", lambda: survival_part(1)),
+            )
+
     def summary() -> str:
         text = summary_markdown(results, stats)
         return text if variants is None else text + "\n" + variants_table(variants).to_markdown()
@@ -187,18 +211,29 @@ def report_and_statistics(
             else []
         ),
     )
-    if at_scale(len(stats.transformations)):  # the drill-down: a page of its own (:mod:`.scale`)
+    scaled = at_scale(len(stats.transformations))
+    if scaled:  # the drill-down: a page of its own (:mod:`.scale`)
         from benchmark.core.registry import track_class
 
         track = track_class("atl")
+        extra = ((SURVIVAL_KEY, SURVIVAL_TITLE, survival[1]),) if survival is not None else ()
         paths = (
             *paths,
-            written(DRILLDOWN_HTML, lambda: drilldown_page(results, stats, drill, track.label, track.title)),
+            written(
+                DRILLDOWN_HTML,
+                lambda: drilldown_page(results, stats, drill, track.label, track.title, extra),
+            ),
         )
     with phase("report index.html part (atl)"):
         html = html_part(results, stats, figures, drill)
         if variants is not None:
             html = with_variants(html, variants)
+        if survival is not None:
+            link = (
+                f'<p>The correspondences of every transformation are in <a href="{DRILLDOWN_HTML}#'
+                f'{SURVIVAL_KEY}">{DRILLDOWN_HTML}</a>.</p>'
+            )
+            html = with_survival(html, survival[0] + "\n" + (link if scaled else survival[1]))
     lines = report_lines(stats)
     if variants is not None:
         table = variants_table(variants)

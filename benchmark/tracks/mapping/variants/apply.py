@@ -188,8 +188,8 @@ def _class_match(match: ClassMatch, source: MetamodelRenaming, target: Metamodel
         source_metamodel=source.metamodel_name(match.source_metamodel),
         target_metamodel=target.metamodel_name(match.target_metamodel),
         feature_matches=tuple(_feature_match(f, source, target) for f in match.feature_matches),
-        source_qualified=tuple(_class_name(q, source) for q in match.source_qualified),
-        target_qualified=tuple(_class_name(q, target) for q in match.target_qualified),
+        source_qualified=tuple(rename_class_name(q, source) for q in match.source_qualified),
+        target_qualified=tuple(rename_class_name(q, target) for q in match.target_qualified),
     )
 
 
@@ -254,7 +254,7 @@ def rename_document(document: InterchangeDocument, renaming: Renaming) -> Interc
 # ----------------------------------------------------------------------------------------- mappings
 
 
-def _class_name(name: str, m: MetamodelRenaming) -> str:
+def rename_class_name(name: str, m: MetamodelRenaming) -> str:
     """A class as a run may name it: simple (renamed whole, whatever it holds), ``MM!Class`` or
     ``pkg::Class``."""
     if name in m.classifiers:
@@ -272,8 +272,8 @@ def rename_entry(entry: MappingEntry, renaming: Renaming) -> MappingEntry:
         return entry
     return replace(
         entry,
-        source_class=_class_name(entry.source_class, source),
-        target_class=_class_name(entry.target_class, target),
+        source_class=rename_class_name(entry.source_class, source),
+        target_class=rename_class_name(entry.target_class, target),
         source_feature=source.feature_path(entry.source_feature)
         if entry.source_feature
         else entry.source_feature,
@@ -295,4 +295,4 @@ def renamed_views(
     )
 
 
-__all__ = ["rename_document", "rename_entry", "rename_view", "renamed_views"]
+__all__ = ["rename_class_name", "rename_document", "rename_entry", "rename_view", "renamed_views"]
