@@ -133,10 +133,19 @@ def report_and_statistics(
     key = statistics_key(keyed, options) if usable(cache) and statistics is None else None
     # computed statistics come with every figure and the drill-down, computed side by side (.together)
     computed: dict[str, Any] = {}
+    decoded: list[MappingResults] = []
+
+    def with_items(original_only: bool) -> MappingResults:
+        """The rows with their per-item verdicts, decoded once for the statistics, the drill-down and
+        the correspondences under the variants (all of a variant session's rows: most of them are the
+        variants')."""
+        if not decoded:
+            decoded.append(per_run.with_items())
+        return decoded[0].only(lambda row: row.variant == ORIGINAL) if original_only else decoded[0]
 
     def compute() -> Statistics:
         computed["stats"], computed["figures"], computed["drilldown"] = statistics_figures_and_drilldown(
-            results.with_items(), options, cache
+            with_items(True), options, cache
         )
         return computed["stats"]
 
@@ -146,9 +155,7 @@ def report_and_statistics(
         return all_figures(stats, names)
 
     def drilldown() -> str:
-        return (
-            computed["drilldown"] if "drilldown" in computed else drilldown_html(results.with_items(), stats)
-        )
+        return computed["drilldown"] if "drilldown" in computed else drilldown_html(with_items(True), stats)
 
     with phase("statistics"):  # read from the cache, or computed with the figures and the drill-down
         stats = statistics or cached_statistics(cache, key, compute)
@@ -177,7 +184,7 @@ def report_and_statistics(
 
         def survival_part(index: int) -> str:
             if not parts:
-                parts.append(survival_parts(per_run.with_items().rows, stats.transformations))
+                parts.append(survival_parts(with_items(False).rows, stats.transformations))
             return parts[0][index]
 
         with phase("report correspondences under the variants"):

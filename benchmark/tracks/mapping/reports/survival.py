@@ -21,7 +21,7 @@ with a variant; at scale (:mod:`.scale`) its per-transformation tables are in ``
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from html import escape
 
@@ -29,16 +29,11 @@ from benchmark.core.errors import InputFormatError
 from benchmark.core.track import HtmlPart
 from benchmark.core.wording import plural
 from benchmark.reports.table import Mark, Table
-from benchmark.tracks.mapping.payload import BindingItem, ClassItem, RunRow
-from benchmark.tracks.mapping.stats.items import (
-    binding_categories,
-    class_verdicts,
-    in_ground_truth,
-    is_right,
-)
+from benchmark.tracks.mapping.payload import RunRow
+from benchmark.tracks.mapping.stats.items import in_ground_truth, is_right
 from benchmark.tracks.mapping.variants.apply import rename_class_name
 from benchmark.tracks.mapping.variants.names import ORIGINAL, VARIANTS
-from benchmark.tracks.mapping.variants.renaming import MetamodelRenaming, Renaming
+from benchmark.tracks.mapping.variants.renaming import Renaming
 
 SURVIVAL_KEY = "survival"
 SURVIVAL_TITLE = "Which correspondences survive each variant"
@@ -57,44 +52,48 @@ READING = (
 # ------------------------------------------------------------------------- back to the original names
 
 
-def _back(row: RunRow) -> RunRow:
-    """``row`` with its items in the original names (a renaming variant's run), else ``row``."""
-    if row.variant == ORIGINAL or not row.payload.variant_detail:
-        return row
-    try:
-        renaming = Renaming.from_json({"name": row.variant, **row.payload.variant_detail}).inverse()
-    except InputFormatError:  # a row scored from a readable block always reads back; none is lost
-        return row
+Names = Callable[[str], str]
+
+
+def _identity(name: str) -> str:
+    return name
+
+
+def _back(row: RunRow, inverses: dict[tuple[str, str, str], Renaming | None]) -> tuple[Names, Names, Names]:
+    """How ``row`` names the original source classes, target classes and target features: through the
+    inverse of the renaming its run recorded (a renaming variant), else as they are. ``inverses``: those
+    read so far, by transformation, variant and seed (the runs of one variant of one transformation drawn
+    with one seed share their renaming)."""
+    detail = row.payload.variant_detail
+    if row.variant == ORIGINAL or not detail:
+        return _identity, _identity, _identity
+    key = (row.transformation, row.variant, repr(detail.get("seed")))
+    if key not in inverses:
+        try:
+            inverses[key] = Renaming.from_json({"name": row.variant, **detail}).inverse()
+        except InputFormatError:  # a row scored from a readable block always reads back; none is lost
+            inverses[key] = None
+    renaming = inverses[key]
+    if renaming is None or renaming.source is None or renaming.target is None:
+        return _identity, _identity, _identity
     source, target = renaming.source, renaming.target
-    if source is None or target is None or source.renamed + target.renamed == 0:
-        return row
-    return replace(
-        row,
-        payload=replace(
-            row.payload,
-            class_items=tuple(_class_item(i, source, target) for i in row.class_items),
-            binding_items=tuple(_binding_item(i, source, target) for i in row.binding_items),
-        ),
+    return (
+        lambda name: rename_class_name(name, source),
+        lambda name: rename_class_name(name, target),
+        lambda name: target.features.get(name, name),
     )
 
 
-def _class_item(item: ClassItem, source: MetamodelRenaming, target: MetamodelRenaming) -> ClassItem:
-    return replace(
-        item,
-        source_class=rename_class_name(item.source_class, source),
-        target_class=rename_class_name(item.target_class, target),
-    )
-
-
-def _binding_item(item: BindingItem, source: MetamodelRenaming, target: MetamodelRenaming) -> BindingItem:
-    return replace(
-        item,
-        source_class=rename_class_name(item.source_class, source),
-        target_class=rename_class_name(item.target_class, target),
-        target_feature=target.features.get(item.target_feature, item.target_feature),
-        suggested=tuple(source.feature_path(s) for s in item.suggested),
-        ground_truth=tuple(source.feature_path(s) for s in item.ground_truth),
-    )
+def _items(row: RunRow, inverses: dict[tuple[str, str, str], Renaming | None]) -> dict[Correspondence, str]:
+    """The row's verdict (class pair) or category (binding key) on each item, keyed in the original
+    names."""
+    source, target, feature = _back(row, inverses)
+    found = {(source(i.source_class), target(i.target_class), ""): i.verdict for i in row.class_items}
+    for item in row.binding_items:
+        found[(source(item.source_class), target(item.target_class), feature(item.target_feature))] = (
+            item.category
+        )
+    return found
 
 
 # ------------------------------------------------------------------------------------- the outcomes
@@ -117,25 +116,34 @@ class Outcomes:
 
 
 def outcomes(transformation: str, rows: Iterable[RunRow]) -> Outcomes:
-    """The outcomes of one transformation's ok rows (of every provider and variant, items decoded)."""
-    by_column: dict[tuple[str, str], list[RunRow]] = {}
+    """The outcomes of one transformation's ok rows (of every provider and variant, items decoded). A
+    run that does not list a correspondence missed it (the comparator lists every ground-truth item, so
+    that happens only for rows of different origins), which is not right."""
+    by_column: dict[tuple[str, str], list[dict[Correspondence, str]]] = {}
+    inverses: dict[tuple[str, str, str], Renaming | None] = {}
     for row in rows:
-        by_column.setdefault((row.provider, row.variant), []).append(_back(row))
-    every = [row for column in by_column.values() for row in column]
-    pairs = {
-        (i.source_class, i.target_class) for r in every for i in r.class_items if in_ground_truth(i.verdict)
-    }
-    keys = {i.key for r in every for i in r.binding_items if in_ground_truth(i.category)}
-    correspondences = tuple(sorted({(s, t, "") for s, t in pairs} | keys))
-    right: dict[tuple[str, str], dict[Correspondence, list[bool]]] = {}
-    for column, column_rows in by_column.items():
-        verdicts = class_verdicts(column_rows, truth_pairs=pairs)
-        categories = binding_categories(column_rows, truth_keys=keys)
-        right[column] = {
-            (s, t, f): [is_right(c) for c in (verdicts[(s, t)] if f == "" else categories[(s, t, f)])]
-            for s, t, f in correspondences
-        }
-    return Outcomes(transformation, correspondences, right)
+        by_column.setdefault((row.provider, row.variant), []).append(_items(row, inverses))
+    right_outcome: dict[str, bool] = {}  # a verdict or category -> whether it is right (a handful)
+    truth: set[Correspondence] = set()
+    for items in (items for column in by_column.values() for items in column):
+        truth.update(key for key, verdict in items.items() if in_ground_truth(verdict))
+    correspondences = tuple(sorted(truth))
+
+    def right(verdict: str | None) -> bool:
+        if verdict is None:
+            return False
+        if verdict not in right_outcome:
+            right_outcome[verdict] = is_right(verdict)
+        return right_outcome[verdict]
+
+    return Outcomes(
+        transformation,
+        correspondences,
+        {
+            column: {key: [right(items.get(key)) for items in runs] for key in correspondences}
+            for column, runs in by_column.items()
+        },
+    )
 
 
 def _cell(outcome: list[bool]) -> Mark:
