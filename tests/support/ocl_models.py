@@ -17,9 +17,14 @@ real models.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
+from hypothesis import assume
 from hypothesis import strategies as st
+
+from benchmark.lang.ocl.model import role_name_for
+from benchmark.tracks.ocl.transform.names import is_legal
 
 CLASS_POOL = ("Person", "Course", "Room", "Book", "Order", "Team", "Player", "Shop")
 SUB_POOL = ("Student", "Member", "Manager")
@@ -135,12 +140,63 @@ class GenModel:
         return "\n".join(out) + "\n"
 
 
+#: legal USE names that a renaming must still find new names for: ``$`` first (USE's grammar allows it),
+#: underscores and digits, names the renaming makes up itself (qualified and numbered fallbacks) and
+#: synonyms of the pools' words
+ODD_IDENTIFIERS = (
+    "$Person", "$x", "_", "__a", "_9", "Person2", "RegisteredPerson", "RecordedBook", "recordedName",
+    "linkedOwner", "ownerLink", "Individual", "Volume", "name2", "Name_1", "x9", "A", "b",
+)  # fmt: skip
+#: names the generated text uses for itself (the model, its enumeration and its literals, the association
+#: class's attribute, the generator's variables ``v1``..., roles ``peer1``...): never drawn
+_FIXED = re.compile(r"Generated|Level|low|high|grade|self|result|v\d+|peer\d+")
+
+
+def _free_for_the_generator(name: str) -> bool:
+    return is_legal(name[1:] if name.startswith("$") else name) and not _FIXED.fullmatch(name)
+
+
+def odd_identifiers() -> st.SearchStrategy[str]:
+    """Legal USE names of unusual shapes (:data:`ODD_IDENTIFIERS` and any ``$``/letter/``_`` first)."""
+    shaped = st.from_regex(r"\$?[A-Za-z_][A-Za-z0-9_]{0,7}", fullmatch=True)
+    return st.one_of(st.sampled_from(ODD_IDENTIFIERS), shaped).filter(_free_for_the_generator)
+
+
+def _named(draw: st.DrawFn, model: GenModel, names: st.SearchStrategy[str]) -> GenModel:
+    """The model with every class, attribute, role and association name replaced by a drawn name, one
+    distinct new name per old name (so every name the model kept apart stays apart). A drawn association
+    class whose USE link role (its name, first letter in lower case) would read as another name is
+    rejected."""
+    old = [c.name for c in model.classes] + [a.name for a in model.associations]
+    old += [n for c in model.classes for n, _ in c.attributes]
+    old += [e.role for a in model.associations for e in a.ends]
+    old = list(dict.fromkeys(n for n in old if n != "grade"))
+    new = draw(st.lists(names, min_size=len(old), max_size=len(old), unique=True))
+    to = dict(zip(old, new, strict=True))
+    to["grade"] = "grade"
+    link_roles = [role_name_for(to[a.name]) for a in model.associations if a.is_class]
+    assume(len(set(link_roles)) == len(link_roles))
+    assume(not set(link_roles) & (set(new) - {to[a.name] for a in model.associations if a.is_class}))
+    for c in model.classes:
+        c.name = to[c.name]
+        c.supers = tuple(to[s] for s in c.supers)
+        c.attributes = [(to[n], t) for n, t in c.attributes]
+    for a in model.associations:
+        a.name = to[a.name]
+        a.attributes = [(to[n], t) for n, t in a.attributes]
+        for e in a.ends:
+            e.cls, e.role = to[e.cls], to[e.role]
+    return model
+
+
 @st.composite
-def models(draw: st.DrawFn) -> GenModel:
-    names = draw(st.lists(st.sampled_from(CLASS_POOL), min_size=2, max_size=3, unique=True))
-    classes = [GenClass(n) for n in names]
+def models(draw: st.DrawFn, names: st.SearchStrategy[str] | None = None) -> GenModel:
+    """A model over the pools' names, or, with ``names``, the same shapes with every name drawn from it
+    (:func:`odd_identifiers`)."""
+    pool_names = draw(st.lists(st.sampled_from(CLASS_POOL), min_size=2, max_size=3, unique=True))
+    classes = [GenClass(n) for n in pool_names]
     if draw(st.booleans()):
-        classes.append(GenClass(draw(st.sampled_from(SUB_POOL)), (draw(st.sampled_from(names)),)))
+        classes.append(GenClass(draw(st.sampled_from(SUB_POOL)), (draw(st.sampled_from(pool_names)),)))
     model = GenModel(classes, [])
     for c in classes:  # attribute names unique within a hierarchy (USE forbids redefinition)
         taken = {n for anc in model.ancestors(c.name) for n, _ in model.attributes(anc)}
@@ -174,7 +230,7 @@ def models(draw: st.DrawFn) -> GenModel:
             assoc.attributes = [("grade", "Integer")]
             classes.append(GenClass(name, (), list(assoc.attributes), association_class=True))
         model.associations.append(assoc)
-    return model
+    return _named(draw, model, names) if names is not None else model
 
 
 def _free_role(model: GenModel, draw: st.DrawFn, seen_from: str, others: list[str]) -> str:
@@ -412,14 +468,25 @@ _VALUES = {
 }
 
 
+def _object_name(class_name: str, index: int, used: set[str]) -> str:
+    """``person0``: the class name in lower case (letters and digits only) and the index; another
+    spelling when that is taken (``$A`` and ``a`` would both give ``a0``) or starts with no letter."""
+    name = re.sub(r"[^a-z0-9]", "", class_name.lower()) + str(index)
+    if name in used or not name[:1].isalpha():
+        name = f"o{len(used)}_{name}"
+    used.add(name)
+    return name
+
+
 @st.composite
 def states(draw: st.DrawFn, model: GenModel) -> str:
     """A SOIL state: objects of the concrete classes, random values, random (not always valid) links."""
     lines = []
+    used: set[str] = set()
     objects: dict[str, list[str]] = {}
     for cls in model.concrete():
         for i in range(draw(st.integers(0, 3))):
-            name = f"{cls.lower()}{i}"
+            name = _object_name(cls, i, used)
             lines.append(f"!new {cls}('{name}')")
             for anc in model.ancestors(cls):
                 objects.setdefault(anc, []).append(name)
@@ -439,11 +506,10 @@ def states(draw: st.DrawFn, model: GenModel) -> str:
                 continue
             seen.add((assoc.name, a, b))
             if assoc.is_class:
-                lines.append(f"!new {assoc.name}('{assoc.name.lower()}{n}') between ({a}, {b})")
+                link = _object_name(assoc.name, n, used)
+                lines.append(f"!new {assoc.name}('{link}') between ({a}, {b})")
                 if draw(st.booleans()):
-                    lines.append(
-                        f"!set {assoc.name.lower()}{n}.grade := {draw(st.sampled_from(_VALUES['Integer']))}"
-                    )
+                    lines.append(f"!set {link}.grade := {draw(st.sampled_from(_VALUES['Integer']))}")
             else:
                 lines.append(f"!insert ({a}, {b}) into {assoc.name}")
     return "\n".join(lines) + "\n"
@@ -457,6 +523,6 @@ class Scenario:
 
 
 @st.composite
-def scenarios(draw: st.DrawFn) -> Scenario:
-    model = draw(models())
+def scenarios(draw: st.DrawFn, names: st.SearchStrategy[str] | None = None) -> Scenario:
+    model = draw(models(names))
     return Scenario(model, draw(invariants(model)), [draw(states(model)) for _ in range(2)])

@@ -12,8 +12,14 @@ the word's other synonyms are the next choices when the drawn one is taken.
 An identifier with no word in the table keeps its words and gains a qualifier that is a real word and
 says what kind of element it is: ``Widget`` -> ``RegisteredWidget``, ``credits`` -> ``recordedCredits``,
 ``rooms`` -> ``linkedRooms``, ``HeldIn`` -> ``HeldInLink`` (see :data:`QUALIFIERS`). :func:`candidates`
-yields the synonym spelling first, then each qualified spelling; the renaming step takes the first one
-that is a legal, unused name.
+yields the synonym spelling first, then each qualified spelling, then numbered ones; the renaming step
+takes the first one that is a legal, unused name.
+
+A name that is not an identifier (real metamodels hold enumeration literals such as ``ost_Windows 3.1``;
+a file may hold a digit first, accents, other scripts, ``$``) is renamed from its :func:`identifier_form`
+(``ost_Windows_3_1``), so that every candidate is an ASCII identifier, and the candidates are finite: a
+caller that rules out a set of names passes ``numbered`` greater than its size, and one of the numbered
+names is then free (they are distinct, and none is a keyword: each ends in a digit).
 
 The table has sections: the lines before the first ``[name]`` line are the general table every caller
 reads; a section (``[metamodels]``: the words of metamodels, in their modelling sense) is read first by a
@@ -26,6 +32,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+import unicodedata
 from collections.abc import Iterator
 from importlib import resources
 
@@ -197,17 +204,48 @@ def qualified(identifier: str, kind: str, seed: int) -> list[str]:
     ]
 
 
-def candidates(identifier: str, kind: str, seed: int, section: str | None = None) -> Iterator[str]:
-    """New names for an element, best first: the synonym spellings (drawn synonyms, then the others;
-    ``section`` of the table read first), the qualified spellings of the first one and of the
-    identifier, then numbered ones as a last resort that real models never reach."""
-    found = spellings(identifier, seed, section)
+#: letters that have no ASCII form by decomposition, and the ASCII they are written with
+_ASCII_SPELLING = str.maketrans(
+    {"ß": "ss", "æ": "ae", "Æ": "AE", "ø": "o", "Ø": "O", "œ": "oe", "Œ": "OE", "ł": "l", "Ł": "L",
+     "đ": "d", "Đ": "D", "ð": "d", "Ð": "D", "þ": "th", "Þ": "Th", "ı": "i"}
+)  # fmt: skip
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def identifier_form(name: str) -> str:
+    """``name`` as an ASCII identifier to rename from: the name itself when it is one; else its letters
+    without their accents (``Größe`` -> ``Grosse``, ``café`` -> ``cafe``), every run of other characters
+    one ``_`` between words (``ost_Windows 3.1`` -> ``ost_Windows_3_1``, ``ost_OS/2`` -> ``ost_OS_2``),
+    and ``_`` before a digit first (``3DModel`` -> ``_3DModel``). Letters with no ASCII form (``名前``)
+    separate words like other characters; empty when nothing is left."""
+    if IDENTIFIER.match(name):
+        return name
+    decomposed = unicodedata.normalize("NFKD", name.translate(_ASCII_SPELLING))
+    kept = "".join(
+        c if c.isascii() and (c.isalnum() or c == "_") else " "
+        for c in decomposed
+        if not unicodedata.combining(c)
+    )
+    joined = "_".join(kept.split())
+    return "_" + joined if joined[:1].isdigit() else joined
+
+
+def candidates(
+    identifier: str, kind: str, seed: int, section: str | None = None, *, numbered: int = 100
+) -> Iterator[str]:
+    """New names for an element, best first, every one an ASCII identifier: the synonym spellings of its
+    :func:`identifier_form` (drawn synonyms, then the others; ``section`` of the table read first), the
+    qualified spellings of the first one and of the identifier form, then ``numbered`` numbered ones as
+    a last resort that real models never reach. A caller that rules out fewer than ``numbered`` names
+    (and only names it can list) always finds one (module docstring)."""
+    base = identifier_form(identifier)
+    found = spellings(base, seed, section) if base else []
     yield from found
-    primary = found[0] if found else identifier
-    yield from qualified(primary, kind, seed)
+    primary = found[0] if found else base
+    first_qualified = qualified(primary, kind, seed)
+    yield from first_qualified
     if found:
-        yield from qualified(identifier, kind, seed)
-    n = 2
-    while True:
-        yield f"{primary}{n}"
-        n += 1
+        yield from qualified(base, kind, seed)
+    stem = primary or first_qualified[0]
+    for n in range(2, numbered + 2):
+        yield f"{stem}{n}"

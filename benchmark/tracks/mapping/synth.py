@@ -266,6 +266,33 @@ def ground_truth_digest(document: InterchangeDocument) -> str:
     return hashlib.sha256(dumps(located).encode("utf-8")).hexdigest()
 
 
+@dataclass(frozen=True)
+class Task:
+    """A task as its runs answer it: the ground truth and the metamodels in the variant's names (as they
+    are for ``original``), the renaming, and the digest of that ground truth. Made once per task and
+    variant (:func:`task`) and shared by all its runs: renaming a Zoo metamodel and hashing its ground
+    truth cost more than writing a run."""
+
+    document: InterchangeDocument
+    source_view: MetamodelView | None
+    target_view: MetamodelView | None
+    renaming: Renaming | None
+    digest: str
+
+
+def task(
+    document: InterchangeDocument,
+    source_view: MetamodelView | None = None,
+    target_view: MetamodelView | None = None,
+    renaming: Renaming | None = None,
+) -> Task:
+    """The task of ``document`` under ``renaming`` (``None``: the original task)."""
+    if renaming is not None:
+        document = rename_document(document, renaming)
+        source_view, target_view = renamed_views(renaming, source_view, target_view)
+    return Task(document, source_view, target_view, renaming, ground_truth_digest(document))
+
+
 def synthesize(
     document: InterchangeDocument,
     *,
@@ -280,13 +307,22 @@ def synthesize(
     ``synthetic`` block records how. With a ``renaming`` (a task variant), the document and views are
     renamed first, the run answers in the variant's names, and its ``variant`` block records the
     renaming."""
+    return synthesize_task(
+        task(document, source_view, target_view, renaming), noise=noise, seed=seed, template=template
+    )
+
+
+def synthesize_task(
+    prepared: Task, *, noise: NoiseProfile, seed: str, template: str = STUDY_TEMPLATE
+) -> dict[str, Any]:
+    """:func:`synthesize` on a task made already (:func:`task`): what :func:`write_synthetic_runs` calls
+    for every run of a task and variant."""
+    document, source_view, target_view = prepared.document, prepared.source_view, prepared.target_view
+    renaming = prepared.renaming
     variant = renaming.variant if renaming is not None else ORIGINAL
     factor = template_factor(noise, template)
     recorded_profile = under_template(noise, template)
     noise = recorded_profile.noise_on(variant)
-    if renaming is not None:
-        document = rename_document(document, renaming)
-        source_view, target_view = renamed_views(renaming, source_view, target_view)
     rng = random.Random(seed)
     info = document.transformation
     source_name = source_view.name if source_view else (info.in_models[0].metamodel if info.in_models else "")
@@ -376,7 +412,7 @@ def synthesize(
         }
     synthetic |= {
         "operations": dict(sorted(writer.operations.items())),
-        "groundTruthSha256": ground_truth_digest(document),
+        "groundTruthSha256": prepared.digest,
         "note": "synthetic run derived from the ground truth; not produced by a language model",
     }
     label = noise.name if template == STUDY_TEMPLATE else f"{noise.name}, template {template}"
@@ -429,7 +465,6 @@ def write_synthetic_runs(
     An existing file with the same content is left as it is; one with other content is only replaced
     with ``force`` (a hand-edited run is never lost silently).
     """
-    from benchmark.core.fileio import dumps_json, write_text_atomic
     from benchmark.tracks.mapping.discovery import discover
     from benchmark.tracks.mapping.ground_truth import load_ground_truth, resolve_metamodels
 
@@ -442,38 +477,51 @@ def write_synthetic_runs(
         report.notes += [
             f"{folder.path}: {note} (names are not checked against it)" for note in metamodels.notes
         ]
-        for variant, noise, number in (
-            (variant, noise, number)
-            for variant in variants
-            for noise in profiles
-            for number in range(first_run, first_run + runs)
-        ):
+        for variant in variants:
             renaming = None
             if variant != ORIGINAL:
                 if metamodels.source is None or metamodels.target is None:
                     report.notes.append(f"{folder.path}: no {variant} runs without both metamodels")
                     continue
                 renaming = draw_renaming(variant, metamodels.source, metamodels.target, variant_seed)
-            export = synthesize(
-                document,
-                noise=noise,
-                seed=run_seed(seed, noise.name, folder.name, number, variant, template),
-                source_view=metamodels.source,
-                target_view=metamodels.target,
-                renaming=renaming,
-                template=template,
-            )
-            runs_dir = folder.path / out_dir if variant == ORIGINAL else folder.path / out_dir / variant
-            path = runs_dir / f"{noise.name}{template_suffix(template)}-run{number:02d}.json"
-            text = dumps_json(export)
-            if path.exists() and path.read_text(encoding="utf-8") == text:
-                report.unchanged.append(path)
-                continue
-            if path.exists() and not force:
-                report.refused.append(path)
-                continue
-            write_text_atomic(path, text)
-            report.written.append(path)
-            if progress is not None:
-                progress(f"wrote {path} ({plural(len(export['mappings']), 'mapping')})")
+            prepared = task(document, metamodels.source, metamodels.target, renaming)
+            for noise, number in ((n, i) for n in profiles for i in range(first_run, first_run + runs)):
+                _write_run(
+                    report,
+                    folder.path / out_dir if variant == ORIGINAL else folder.path / out_dir / variant,
+                    synthesize_task(
+                        prepared,
+                        noise=noise,
+                        seed=run_seed(seed, noise.name, folder.name, number, variant, template),
+                        template=template,
+                    ),
+                    f"{noise.name}{template_suffix(template)}-run{number:02d}.json",
+                    force,
+                    progress,
+                )
     return report
+
+
+def _write_run(
+    report: SynthReport,
+    runs_dir: Path,
+    export: dict[str, Any],
+    name: str,
+    force: bool,
+    progress: Callable[[str], None] | None,
+) -> None:
+    """Write one run file unless it holds these bytes already or (without ``force``) other ones."""
+    from benchmark.core.fileio import dumps_json, write_text_atomic
+
+    path = runs_dir / name
+    text = dumps_json(export)
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        report.unchanged.append(path)
+        return
+    if path.exists() and not force:
+        report.refused.append(path)
+        return
+    write_text_atomic(path, text)
+    report.written.append(path)
+    if progress is not None:
+        progress(f"wrote {path} ({plural(len(export['mappings']), 'mapping')})")

@@ -6,12 +6,15 @@ import re
 from importlib import resources
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from benchmark.lang.words.synonyms import (
     QUALIFIERS,
     SECTIONS,
     SYNONYMS,
     candidates,
+    identifier_form,
     split_words,
     synonym_of,
     synonyms_of,
@@ -19,6 +22,7 @@ from benchmark.lang.words.synonyms import (
 )
 
 IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*\Z")
+ASCII_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 def _general_lines() -> list[str]:
@@ -76,3 +80,51 @@ def test_the_fallback_has_a_qualifier_for_every_kind_of_metamodel_name() -> None
         assert kind in QUALIFIERS
         first = next(candidates("Zorblax", kind, 2, "metamodels"))
         assert first != "Zorblax" and "Zorblax" in first.replace("zorblax", "Zorblax")
+
+
+# ------------------------------------------------------------------------------ any name at all
+
+ANY_NAME = st.text(min_size=0, max_size=14)
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=ANY_NAME)
+def test_the_identifier_form_of_any_name_is_an_identifier_or_empty_and_an_identifier_is_its_own(
+    name: str,
+) -> None:
+    form = identifier_form(name)
+    assert form == "" or ASCII_IDENTIFIER.match(form)
+    assert identifier_form(form) == form
+    if ASCII_IDENTIFIER.match(name):
+        assert form == name
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    name=ANY_NAME,
+    kind=st.sampled_from(sorted(QUALIFIERS)),
+    seed=st.integers(0, 2**31),
+    section=st.sampled_from((None, "metamodels")),
+    refused=st.sets(st.text(alphabet="RegistdValuKnOpCh_0123456789", max_size=12), max_size=40),
+)
+def test_the_candidates_of_any_name_are_finite_identifiers_and_one_is_free(
+    name: str, kind: str, seed: int, section: str | None, refused: set[str]
+) -> None:
+    """Whatever the name (``ost_Windows 3.1``, ``$x``, ``名前``, empty), every candidate is an ASCII
+    identifier, there are finitely many, and a caller that refuses fewer names than it asks numbered
+    ones for finds a free one among them (the guarantee that stops a renaming from looping)."""
+    found = list(candidates(name, kind, seed, section, numbered=len(refused) + 1))
+    assert found and all(ASCII_IDENTIFIER.match(c) for c in found)
+    assert any(c not in refused for c in found)
+    assert found == list(candidates(name, kind, seed, section, numbered=len(refused) + 1))  # reproducible
+
+
+def test_names_that_are_not_identifiers_are_renamed_from_their_words() -> None:
+    assert identifier_form("ost_Windows 3.1") == "ost_Windows_3_1"
+    assert identifier_form("ost_OS/2") == "ost_OS_2" and identifier_form("rt_child of") == "rt_child_of"
+    assert identifier_form("Größe") == "Grosse" and identifier_form("café") == "cafe"
+    assert identifier_form("3DModel") == "_3DModel" and identifier_form("$Person") == "Person"
+    # a name with no ASCII letter at all: the qualifiers of its kind alone
+    assert identifier_form("名前") == "" and next(candidates("名前", "class", 0)) in QUALIFIERS["class"][1]
+    # an identifier's candidates are those it always had
+    assert next(candidates("Book", "class", 0)) == next(candidates("Book", "class", 0, numbered=1))

@@ -146,6 +146,12 @@ def report_and_statistics(
         from benchmark.tracks.mapping.reports.figures import FIGURES, all_figures, write_figures
         from benchmark.tracks.mapping.reports.html import drilldown_html, drilldown_page, html_part
         from benchmark.tracks.mapping.reports.latex import render_latex
+        from benchmark.tracks.mapping.reports.survival import (
+            SURVIVAL_KEY,
+            SURVIVAL_TITLE,
+            survival_parts,
+            with_survival,
+        )
         from benchmark.tracks.mapping.reports.tables import summary_markdown
         from benchmark.tracks.mapping.reports.together import statistics_figures_and_drilldown
         from benchmark.tracks.mapping.reports.variants import CSV_COLUMNS as VARIANT_CSV_COLUMNS
@@ -172,10 +178,19 @@ def report_and_statistics(
     key = statistics_key(keyed, options) if usable(cache) and statistics is None else None
     # computed statistics come with every figure and the drill-down, computed side by side (.together)
     computed: dict[str, Any] = {}
+    decoded: list[MappingResults] = []
+
+    def with_items(original_only: bool) -> MappingResults:
+        """The rows with their per-item verdicts, decoded once for the statistics, the drill-down and
+        the correspondences under the variants (all of a variant session's rows: most of them are the
+        variants')."""
+        if not decoded:
+            decoded.append(per_run.with_items())
+        return decoded[0].only(lambda row: row.variant == ORIGINAL) if original_only else decoded[0]
 
     def compute() -> Statistics:
         computed["stats"], computed["figures"], computed["drilldown"] = statistics_figures_and_drilldown(
-            results.with_items(), options, cache
+            with_items(True), options, cache
         )
         return computed["stats"]
 
@@ -185,9 +200,7 @@ def report_and_statistics(
         return all_figures(stats, names)
 
     def drilldown() -> str:
-        return (
-            computed["drilldown"] if "drilldown" in computed else drilldown_html(results.with_items(), stats)
-        )
+        return computed["drilldown"] if "drilldown" in computed else drilldown_html(with_items(True), stats)
 
     with phase("statistics"):  # read from the cache, or computed with the figures and the drill-down
         stats = statistics or cached_statistics(cache, key, compute)
@@ -205,6 +218,24 @@ def report_and_statistics(
             variant_options = {k: v for k, v in options.items() if k in ("draws", "seed")}
             variants = compute_variant_statistics(
                 every_row, partial_weight=stats.partial_weight, **variant_options
+            )
+
+    # which correspondences survive each variant: a function of every row (all variants) alone
+    survival: tuple[str, str] | None = None
+    if variants is not None:
+        every_stored = per_run.rows if per_run.stored is None else per_run.stored
+        survival_key = statistics_key(every_stored, {}) if usable(cache) else None
+        parts: list[tuple[str, str]] = []
+
+        def survival_part(index: int) -> str:
+            if not parts:
+                parts.append(survival_parts(with_items(False).rows, stats.transformations))
+            return parts[0][index]
+
+        with phase("report correspondences under the variants"):
+            survival = (
+                cached_text(cache, survival_key, "survival-summary", lambda: survival_part(0)),
+                cached_text(cache, survival_key, "survival-tables", lambda: survival_part(1)),
             )
 
     def summary() -> str:
@@ -233,18 +264,29 @@ def report_and_statistics(
             else []
         ),
     )
-    if at_scale(len(stats.transformations)):  # the drill-down: a page of its own (:mod:`.scale`)
+    scaled = at_scale(len(stats.transformations))
+    if scaled:  # the drill-down: a page of its own (:mod:`.scale`)
         from benchmark.core.registry import track_class
 
         track = track_class("atl")
+        extra = ((SURVIVAL_KEY, SURVIVAL_TITLE, survival[1]),) if survival is not None else ()
         paths = (
             *paths,
-            written(DRILLDOWN_HTML, lambda: drilldown_page(results, stats, drill, track.label, track.title)),
+            written(
+                DRILLDOWN_HTML,
+                lambda: drilldown_page(results, stats, drill, track.label, track.title, extra),
+            ),
         )
     with phase("report index.html part (atl)"):
         html = html_part(results, stats, figures, drill)
         if variants is not None:
             html = with_variants(html, variants)
+        if survival is not None:
+            link = (
+                f'<p>The correspondences of every transformation are in <a href="{DRILLDOWN_HTML}#'
+                f'{SURVIVAL_KEY}">{DRILLDOWN_HTML}</a>.</p>'
+            )
+            html = with_survival(html, survival[0] + "\n" + (link if scaled else survival[1]))
     lines = report_lines(stats)
     if variants is not None:
         table = variants_table(variants)

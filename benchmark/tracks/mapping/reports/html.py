@@ -126,14 +126,22 @@ def drilldown_html(results: MappingResults, stats: Statistics) -> str:
     return "\n".join(drill)
 
 
-def drilldown_page(results: MappingResults, stats: Statistics, drill: str, label: str, title: str) -> str:
+def drilldown_page(
+    results: MappingResults,
+    stats: Statistics,
+    drill: str,
+    label: str,
+    title: str,
+    extra: Sequence[tuple[str, str, str]] = (),
+) -> str:
     """``rq1_drilldown.html`` of a large session: the drill-down (``drill``: :func:`drilldown_html`)
-    alone, laid out like ``index.html`` (same page kit, self-contained)."""
+    and the ``extra`` sections (key, title, HTML: the correspondences under each task variant), laid out
+    like ``index.html`` (same page kit, self-contained)."""
     from benchmark.reports.page import PagePart, render_page
 
     part = HtmlPart(
         provenance=(f"Drill-down of the session whose tables are in index.html ({_provenance(stats)})",),
-        sections=((DRILLDOWN_KEY, DRILLDOWN_TITLE, drill),),
+        sections=((DRILLDOWN_KEY, DRILLDOWN_TITLE, drill), *extra),
     )
     return render_page(results.header, [PagePart("atl", label, title, part)])
 

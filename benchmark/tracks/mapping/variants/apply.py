@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from itertools import groupby
 from pathlib import PurePosixPath
 
 from benchmark.lang.ecore.view import ClassView, FeatureView, MetamodelView
@@ -22,13 +23,20 @@ from benchmark.tracks.mapping.interchange import (
     ModelDecl,
 )
 from benchmark.tracks.mapping.jjodel import MappingEntry
-from benchmark.tracks.mapping.variants.renaming import MetamodelRenaming, Order, Renaming
-
-QUALIFIER = "::"
+from benchmark.tracks.mapping.variants.renaming import (
+    QUALIFIER,
+    MetamodelRenaming,
+    Order,
+    Renaming,
+    package_paths,
+)
 
 
 def _qualified(name: str, renaming: MetamodelRenaming, last: Mapping[str, str]) -> str:
-    """``pkg::sub::Name``: the package parts through the package map, the last through ``last``."""
+    """``pkg::sub::Name``: the package parts through the package map, the last through ``last``; a name
+    that ``last`` renames whole (a simple name, which may itself hold ``::``) is renamed whole."""
+    if name in last:
+        return last[name]
     parts = name.split(QUALIFIER)
     return QUALIFIER.join(
         [*(renaming.packages.get(p, p) for p in parts[:-1]), last.get(parts[-1], parts[-1])]
@@ -57,16 +65,19 @@ def _ordered(items: tuple[FeatureView, ...], order: tuple[str, ...] | None) -> t
 
 def _reordered_classes(view: MetamodelView, order: Order) -> tuple[ClassView, ...]:
     """Own features in the new order, inherited ones as the supertypes now list them (nearest supertype
-    first, as the builder makes them), classes in their packages' new order."""
-    own = {c.qualified_name: _ordered(c.features, order.features.get(c.name)) for c in view.classes}
-    by_name = {c.name: c for c in view.classes}
+    first, as the builder makes them), classes in their packages' new order. A supertype's features are
+    found by its name and the features themselves (two packages may each hold a class of that name); a
+    supertype not found so (defined in another file) keeps its order."""
+    own = {c.qualified_name: _ordered(c.features, order.features_of(c)) for c in view.classes}
+    by_features = {(c.name, frozenset(c.features)): own[c.qualified_name] for c in view.classes}
     classes = []
     for cls in view.classes:
-        inherited = tuple(
-            f for s in cls.all_supertypes if s in by_name for f in own[by_name[s].qualified_name]
-        )
+        inherited: list[FeatureView] = []
+        for owner, group in groupby(cls.all_features[len(cls.features) :], key=lambda f: f.owner):
+            listed = tuple(group)
+            inherited += by_features.get((owner, frozenset(listed)), listed)
         features = own[cls.qualified_name]
-        classes.append(replace(cls, features=features, all_features=features + inherited))
+        classes.append(replace(cls, features=features, all_features=features + tuple(inherited)))
     rank = {
         f"{package}{QUALIFIER}{name}": (p, i)
         for p, (package, names) in enumerate(order.classifiers.items())
@@ -90,16 +101,33 @@ def rename_view(view: MetamodelView, m: MetamodelRenaming) -> MetamodelView:
     if m.renamed == 0:
         return view
     packages = m.packages
+    # a feature is in its class's features and in every subclass's all_features: renamed once
+    renamed_features: dict[int, FeatureView] = {}
+
+    def feature(original: FeatureView) -> FeatureView:
+        found = renamed_features.get(id(original))
+        if found is None:
+            found = renamed_features[id(original)] = _feature(original, m)
+        return found
+
+    paths = {old: QUALIFIER.join(new) for old, new in package_paths(view, packages).items()}
+
+    def path(package: str) -> str:
+        return paths[package] if package in paths else _qualified(package, m, packages)
+
+    def qualified(package: str, name: str) -> str:
+        return f"{path(package)}{QUALIFIER}{name}"
+
     classes = tuple(
         replace(
             cls,
             name=m.classifiers.get(cls.name, cls.name),
-            qualified_name=_qualified(cls.qualified_name, m, m.classifiers),
-            package=_qualified(cls.package, m, packages),
+            qualified_name=qualified(cls.package, m.classifiers.get(cls.name, cls.name)),
+            package=path(cls.package),
             supertypes=tuple(m.classifiers.get(s, s) for s in cls.supertypes),
             all_supertypes=tuple(m.classifiers.get(s, s) for s in cls.all_supertypes),
-            features=tuple(_feature(f, m) for f in cls.features),
-            all_features=tuple(_feature(f, m) for f in cls.all_features),
+            features=tuple(feature(f) for f in cls.features),
+            all_features=tuple(feature(f) for f in cls.all_features),
         )
         for cls in view.classes
     )
@@ -110,7 +138,7 @@ def rename_view(view: MetamodelView, m: MetamodelRenaming) -> MetamodelView:
             replace(
                 p,
                 name=packages.get(p.name, p.name),
-                qualified_name=_qualified(p.qualified_name, m, packages),
+                qualified_name=path(p.qualified_name),
                 ns_uri=m.ns_uris.get(p.ns_uri, p.ns_uri) if p.ns_uri else p.ns_uri,
                 ns_prefix=m.ns_prefixes.get(p.ns_prefix, p.ns_prefix) if p.ns_prefix else p.ns_prefix,
                 classifiers=tuple(m.classifiers.get(c, c) for c in p.classifiers),
@@ -123,8 +151,8 @@ def rename_view(view: MetamodelView, m: MetamodelRenaming) -> MetamodelView:
             replace(
                 e,
                 name=m.classifiers.get(e.name, e.name),
-                qualified_name=_qualified(e.qualified_name, m, m.classifiers),
-                package=_qualified(e.package, m, packages),
+                qualified_name=qualified(e.package, m.classifiers.get(e.name, e.name)),
+                package=path(e.package),
                 literals=tuple(m.literals.get(literal, literal) for literal in e.literals),
             )
             for e in view.enums
@@ -132,8 +160,8 @@ def rename_view(view: MetamodelView, m: MetamodelRenaming) -> MetamodelView:
         datatypes=tuple(
             replace(
                 d,
-                qualified_name=_qualified(d.qualified_name, m, {}),
-                package=_qualified(d.package, m, packages),
+                qualified_name=qualified(d.package, d.name),
+                package=path(d.package),
             )
             for d in view.datatypes
         ),
@@ -160,13 +188,15 @@ def _class_match(match: ClassMatch, source: MetamodelRenaming, target: Metamodel
         source_metamodel=source.metamodel_name(match.source_metamodel),
         target_metamodel=target.metamodel_name(match.target_metamodel),
         feature_matches=tuple(_feature_match(f, source, target) for f in match.feature_matches),
-        source_qualified=tuple(_class_name(q, source) for q in match.source_qualified),
-        target_qualified=tuple(_class_name(q, target) for q in match.target_qualified),
+        source_qualified=tuple(rename_class_name(q, source) for q in match.source_qualified),
+        target_qualified=tuple(rename_class_name(q, target) for q in match.target_qualified),
     )
 
 
 def _called_rule(rule: CalledRule, source: MetamodelRenaming, target: MetamodelRenaming) -> CalledRule:
     def parameter_type(text: str) -> str:
+        if text in source.classifiers:
+            return source.classifiers[text]
         metamodel, bang, name = text.rpartition("!")
         if not bang:
             return source.classifiers.get(text, text)
@@ -224,8 +254,11 @@ def rename_document(document: InterchangeDocument, renaming: Renaming) -> Interc
 # ----------------------------------------------------------------------------------------- mappings
 
 
-def _class_name(name: str, m: MetamodelRenaming) -> str:
-    """A class as a run may name it: simple, ``MM!Class`` or ``pkg::Class``."""
+def rename_class_name(name: str, m: MetamodelRenaming) -> str:
+    """A class as a run may name it: simple (renamed whole, whatever it holds), ``MM!Class`` or
+    ``pkg::Class``."""
+    if name in m.classifiers:
+        return m.classifiers[name]
     metamodel, bang, simple = name.rpartition("!")
     if bang:
         return f"{m.metamodel_name(metamodel)}!{m.classifiers.get(simple, simple)}"
@@ -239,8 +272,8 @@ def rename_entry(entry: MappingEntry, renaming: Renaming) -> MappingEntry:
         return entry
     return replace(
         entry,
-        source_class=_class_name(entry.source_class, source),
-        target_class=_class_name(entry.target_class, target),
+        source_class=rename_class_name(entry.source_class, source),
+        target_class=rename_class_name(entry.target_class, target),
         source_feature=source.feature_path(entry.source_feature)
         if entry.source_feature
         else entry.source_feature,
@@ -262,4 +295,4 @@ def renamed_views(
     )
 
 
-__all__ = ["rename_document", "rename_entry", "rename_view", "renamed_views"]
+__all__ = ["rename_class_name", "rename_document", "rename_entry", "rename_view", "renamed_views"]

@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from benchmark.core.errors import InputFormatError
-from benchmark.lang.ecore.view import MetamodelView
+from benchmark.lang.ecore.view import ClassView, MetamodelView
 from benchmark.tracks.mapping.variants.names import NAME_ONLY, ORIGINAL, VARIANTS
 
 NAMESPACES = ("packages", "classifiers", "features", "literals")
+QUALIFIER = "::"
 SIDES = ("source", "target")
 
 
@@ -40,10 +41,16 @@ class Kept:
 @dataclass(frozen=True)
 class Order:
     """``shuffled``'s new order: the classifiers of each package (by qualified package name) and the own
-    features of each class (by class name)."""
+    features of each class (by class name; by qualified name when another package has a class of that
+    name too, since their features differ)."""
 
     classifiers: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     features: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def features_of(self, cls: ClassView) -> tuple[str, ...] | None:
+        """The new order of a class's own features (``None``: the order it has)."""
+        found = self.features.get(cls.qualified_name)
+        return found if found is not None else self.features.get(cls.name)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -82,11 +89,16 @@ class MetamodelRenaming:
 
     def metamodel_name(self, name: str) -> str:
         """A metamodel's name as the variant shows it: its main package's new name (each part of a
-        merged ``A+B``)."""
+        merged ``A+B``; a package whose own name holds ``+`` is renamed whole)."""
+        if name in self.packages:
+            return self.packages[name]
         return "+".join(self.packages.get(part, part) for part in name.split("+"))
 
     def feature_path(self, path: str) -> str:
-        """A dotted feature path renamed segment by segment (``chapters.nbPages``)."""
+        """A dotted feature path renamed segment by segment (``chapters.nbPages``); a feature whose own
+        name holds a dot (``title 1.1``) is renamed whole."""
+        if path in self.features:
+            return self.features[path]
         return ".".join(self.features.get(segment, segment) for segment in path.split("."))
 
     def inverse(self) -> MetamodelRenaming:
@@ -244,6 +256,21 @@ def view_names(view: MetamodelView) -> dict[str, dict[str, str]]:
     return names
 
 
+def package_paths(view: MetamodelView, packages: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    """Each package's qualified name -> the names of its path, renamed through ``packages``. Built from
+    the packages' own names, parents first, not by splitting the qualified name at ``::``: a name may
+    hold ``::`` itself."""
+    paths: dict[str, tuple[str, ...]] = {}
+    for package in view.packages:
+        new = packages.get(package.name, package.name)
+        if package.qualified_name == package.name:
+            paths[package.qualified_name] = (new,)
+            continue
+        parent = package.qualified_name[: -len(package.name) - len(QUALIFIER)]
+        paths[package.qualified_name] = (*paths.get(parent, (parent,)), new)
+    return paths
+
+
 def renaming_problems(renaming: MetamodelRenaming, view: MetamodelView, role: str) -> list[str]:
     """What makes ``renaming`` unusable for ``view`` (empty when it is usable): a name of the metamodel
     neither renamed nor kept, a renamed name the metamodel does not define, two names of one namespace
@@ -281,7 +308,7 @@ def renaming_problems(renaming: MetamodelRenaming, view: MetamodelView, role: st
                     f"{role} order of package {package.qualified_name} does not list its classifiers"
                 )
         for cls in view.classes:
-            listed = renaming.order.features.get(cls.name)
+            listed = renaming.order.features_of(cls)
             if listed is not None and sorted(listed) != sorted(f.name for f in cls.features):
                 problems.append(f"{role} order of class {cls.name} does not list its features")
     return problems
@@ -326,6 +353,7 @@ __all__ = [
     "Order",
     "Renaming",
     "read_recorded",
+    "package_paths",
     "renaming_problems",
     "view_names",
 ]

@@ -26,12 +26,14 @@ case, since both spell the old name.
 from __future__ import annotations
 
 import random
-import re
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from itertools import count
 
+from benchmark.lang.atl.lexer import KEYWORDS as ATL_KEYWORDS
 from benchmark.lang.ecore.view import MetamodelView, PackageView
-from benchmark.lang.words.synonyms import candidates, spellings
+from benchmark.lang.ecore.write import KM3_KEYWORDS
+from benchmark.lang.words.synonyms import IDENTIFIER, candidates, identifier_form, spellings
 from benchmark.tracks.mapping.variants.names import NAME_ONLY, OPAQUE, ORIGINAL, SHUFFLED, SYNONYM
 from benchmark.tracks.mapping.variants.renaming import (
     NAMESPACES,
@@ -39,6 +41,7 @@ from benchmark.tracks.mapping.variants.renaming import (
     MetamodelRenaming,
     Order,
     Renaming,
+    package_paths,
     view_names,
 )
 
@@ -46,7 +49,13 @@ SECTION = "metamodels"  # the synonym table's section of metamodel words
 NS_URI_BASE = "http://atl-binding-bench.org/metamodels/"
 KEPT_DATATYPE = "a data type: types are part of the structure every variant keeps"
 KEPT_TYPES_PACKAGE = "a package of data types only: types are part of the structure every variant keeps"
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+KEPT_SHARED_WITH_DATATYPE = (
+    "also the name of a data type of this metamodel: types keep their names, and the features typed by "
+    "either would read one new name"
+)
+#: words a new name may not be: it must be written unquoted in ATL (the ground truth's language) and KM3
+#: (what ``atlbench variant export`` writes beside the .ecore)
+_RESERVED = frozenset(ATL_KEYWORDS) | KM3_KEYWORDS
 #: the synonym table's fallback kind of each kind of name (benchmark.lang.words.synonyms.QUALIFIERS)
 _FALLBACK_KIND = {
     "package": "package",
@@ -75,8 +84,18 @@ def _types_only(package: PackageView, view: MetamodelView) -> bool:
 
 
 def _kept(view: MetamodelView) -> tuple[Kept, ...]:
+    """The names a renaming variant leaves as they are, with the reason: data types, packages of data
+    types only, and a class or enumeration name that a data type of the metamodel also has (classifiers
+    are renamed by simple name, and a data type keeps its name)."""
     kept = [Kept("datatype", d.name, KEPT_DATATYPE) for d in view.datatypes]
     kept += [Kept("package", p.name, KEPT_TYPES_PACKAGE) for p in view.packages if _types_only(p, view)]
+    datatypes = {d.name for d in view.datatypes}
+    kind = view_names(view)["classifiers"]
+    kept += [
+        Kept(kind[name], name, KEPT_SHARED_WITH_DATATYPE)
+        for name in kind
+        if name in datatypes and kind[name] != "datatype"
+    ]
     return tuple(dict.fromkeys(kept))
 
 
@@ -99,10 +118,11 @@ def _ns(view: MetamodelView, packages: dict[str, str]) -> tuple[dict[str, str], 
     """(nsURI map, nsPrefix map) of the renamed packages (module docstring)."""
     uris: dict[str, str] = {}
     prefixes: dict[str, str] = {}
+    paths = package_paths(view, packages)
     for package in view.packages:
         if package.name not in packages:
             continue
-        path = "/".join(packages.get(part, part) for part in package.qualified_name.split("::"))
+        path = "/".join(paths[package.qualified_name])
         if package.ns_uri is not None:
             uris[package.ns_uri] = NS_URI_BASE + path
         if package.ns_prefix is not None:
@@ -113,20 +133,39 @@ def _ns(view: MetamodelView, packages: dict[str, str]) -> tuple[dict[str, str], 
 # ------------------------------------------------------------------------------------------ synonym
 
 
+#: the namespaces whose names share an Ecore file's paths (``#//Name`` is a root package's classifier or
+#: its subpackage): a synonym of one is never an old name of the other, nor a new name the other gave
+#: another old name, or the variant's file would read back another metamodel (a package and a class
+#: that had one name, ``Class``, may have one new name: the original has that path already)
+_ONE_PATH = ("packages", "classifiers")
+
+
+def usable_name(name: str) -> bool:
+    """Whether a renaming may give ``name``: an ASCII identifier that is no keyword of ATL or KM3, so that
+    it is written unquoted wherever the variant's names go."""
+    return bool(IDENTIFIER.match(name)) and name not in _RESERVED
+
+
 def _synonyms(
-    names: dict[str, str], taken: set[str], seed: int
+    names: dict[str, str], taken: set[str], seed: int, others: Mapping[str, str]
 ) -> tuple[dict[str, str], list[tuple[str, str]]]:
-    """New names for one namespace over both metamodels: (old -> new, the fallbacks as (kind, name))."""
+    """New names for one namespace over both metamodels: (old -> new, the fallbacks as (kind, name)).
+    ``taken`` holds every name of the namespace (the new ones join it), ``others`` the new names of the
+    namespace that shares its paths (new -> old, see :data:`_ONE_PATH`): with more numbered candidates
+    than both, one is always free (:func:`~benchmark.lang.words.synonyms.candidates`)."""
     renamed: dict[str, str] = {}
     fallbacks: list[tuple[str, str]] = []
     for old in sorted(names):
         kind = _FALLBACK_KIND[names[old]]
-        for new in candidates(old, kind, seed, SECTION):
-            if new != old and new not in taken and _IDENTIFIER.match(new):
-                break
+        found = candidates(old, kind, seed, SECTION, numbered=len(taken) + len(others) + 1)
+        new = next(
+            (c for c in found if c not in taken and others.get(c, old) == old and usable_name(c)), None
+        )
+        if new is None:  # cannot happen: there are more numbered candidates than taken names
+            raise AssertionError(f"no new name for {old!r} among its candidates")
         renamed[old] = new
         taken.add(new)
-        if new not in spellings(old, seed, SECTION):
+        if new not in spellings(identifier_form(old), seed, SECTION):
             fallbacks.append((names[old], old))
     return renamed, fallbacks
 
@@ -142,7 +181,12 @@ def _synonym(views: tuple[MetamodelView, MetamodelView], seed: int) -> tuple[Met
             for name, kind in found[namespace].items():
                 names[name] = kind if names.get(name) in (None, kind) else names[name]
         taken = {name for found in everything for name in found[namespace]}
-        shared[namespace], found_fallbacks = _synonyms(names, taken, seed)
+        others: dict[str, str] = {}
+        if namespace in _ONE_PATH:  # see _ONE_PATH
+            other = next(n for n in _ONE_PATH if n != namespace)
+            taken |= {name for found in everything for name in found[other]}
+            others = {new: old for old, new in shared.get(other, {}).items()}
+        shared[namespace], found_fallbacks = _synonyms(names, taken, seed, others)
         fallbacks += found_fallbacks
     return tuple(
         _side(view, {n: {k: shared[n][k] for k in per_view[i][n]} for n in NAMESPACES}, fallbacks)
@@ -206,10 +250,12 @@ def _shuffled(views: tuple[MetamodelView, MetamodelView], seed: int) -> tuple[Me
             random.Random(f"shuffled/{seed}/{index}/package/{package.qualified_name}").shuffle(order)
             classifiers[package.qualified_name] = tuple(order)
         features: dict[str, tuple[str, ...]] = {}
+        # a class is found by its simple name unless another package has a class of that name too
+        shared = {name for name, n in Counter(c.name for c in view.classes).items() if n > 1}
         for cls in view.classes:
             names = [f.name for f in cls.features]
             random.Random(f"shuffled/{seed}/{index}/class/{cls.qualified_name}").shuffle(names)
-            features.setdefault(cls.name, tuple(names))
+            features[cls.qualified_name if cls.name in shared else cls.name] = tuple(names)
         sides.append(MetamodelRenaming(metamodel=view.name, order=Order(classifiers, features)))
     return tuple(sides)
 

@@ -10,14 +10,16 @@ stricter than USE requires and therefore always safe.
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 
 from benchmark.lang.ocl import ast
 from benchmark.lang.ocl import operations as ops
 from benchmark.lang.ocl.model import Class, Invariant, Model
 from benchmark.lang.ocl.parser import RESERVED_WORDS
 from benchmark.lang.ocl.types import BASIC_TYPES
+from benchmark.lang.words.synonyms import identifier_form
 from benchmark.tracks.ocl.transform.rewrite import variable_names
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -85,21 +87,21 @@ def expression_variables(model: Model, extra: Iterable[Invariant] = ()) -> set[s
 
 
 def fresh(base: str, taken: set[str], ok: Callable[[str], bool] = lambda name: True) -> str:
-    """``base`` if unused, else ``base2``, ``base3``...: the first that is legal, not in ``taken`` and
-    ``ok``; the result is added to ``taken``."""
-    for name in _numbered(base):
+    """``base`` if it is legal, unused and ``ok``; else ``base2``, ``base3``... from the base's identifier
+    form (``$Person`` and ``Has$x`` are USE names no new name may copy: ``Person2``, ``Has_x2``): the
+    first not in ``taken`` and ``ok``; the result is added to ``taken``. Each numbered name is legal (an
+    ASCII identifier ending in a digit is no reserved word, type or operation), so this ends: ``taken``
+    is finite, and every caller's ``ok`` refuses only the names of finite sets."""
+    if base not in taken and is_legal(base) and ok(base):
+        taken.add(base)
+        return base
+    stem = identifier_form(base) or "name"
+    for n in itertools.count(2):
+        name = f"{stem}{n}"
         if name not in taken and is_legal(name) and ok(name):
             taken.add(name)
             return name
     raise AssertionError("unreachable")
-
-
-def _numbered(base: str) -> Iterator[str]:
-    yield base
-    n = 2
-    while True:
-        yield f"{base}{n}"
-        n += 1
 
 
 def capitalized(name: str) -> str:

@@ -1,6 +1,9 @@
 """Identifier renaming: every class, enumeration, attribute, association and role gets a new name.
 
-Names come from :mod:`.synonyms` (a synonym table, then a qualified spelling); invariant names are the
+Names come from :mod:`benchmark.lang.words.synonyms` (a synonym table, then a qualified spelling, then a
+numbered one; a name USE allows but that is not a plain identifier, ``$Person``, is renamed from its
+identifier form ``Person``), and each name's candidates are bounded: more numbered ones than the names a
+candidate can be refused for, so one is always free and planning ends. Invariant names are the
 constraints' ids and stay, and so do enumeration literals (they are values, written in the states),
 operation names, parameters and variables. A new name must be legal and unambiguous where it is seen
 (:mod:`.names`) and differ from every name of the original model, of any kind (an answer written for
@@ -46,19 +49,22 @@ def plan_renaming(subject: Subject, seed: int) -> Renaming:
     # something else in the renamed one
     old = type_names(model) | feature_names(model, model.classes)
     taken_types: set[str] = set()
+    # feature names already given, per inheritance component (a frozenset of class names)
+    features: dict[frozenset[str], set[str]] = {}
 
     def pick(name: str, kind: str, taken: set[str], extra_ok=lambda c: True) -> str:  # noqa: ANN001
-        for cand in candidates(name, kind, seed):
+        # every name a candidate can be refused for is in one of these sets (the numbered candidates are
+        # legal names): with more numbered candidates than they hold, one is free
+        refusable = len(taken) + len(old) + len(forbidden) + sum(len(f) for f in features.values())
+        for cand in candidates(name, kind, seed, numbered=refusable + 1):
             if cand not in taken and cand not in old and cand not in forbidden:
                 if is_legal(cand) and extra_ok(cand):
                     taken.add(cand)
                     return cand
-        raise AssertionError("candidates() never ends")
+        raise AssertionError(f"no new name for {name!r} among its candidates")
 
     for enum in model.enumerations.values():
         renaming.classes[enum.name] = pick(enum.name, "enumeration", taken_types)
-    # feature names already given, per inheritance component (a frozenset of class names)
-    features: dict[frozenset[str], set[str]] = {}
     comps = {name: component(cls) for name, cls in model.classes.items()}
 
     def free_in(comps_: list[frozenset[str]]):  # noqa: ANN202

@@ -20,6 +20,7 @@ from benchmark.lang.ocl.model import Class, Invariant, Model
 from benchmark.lang.ocl.state import ObjectState
 from benchmark.lang.ocl.types import ClassType, CollectionType, EnumType, TupleType, Type
 from benchmark.lang.ocl.values import EnumValue, Obj, OclCollection, OclTuple, make_collection
+from benchmark.lang.words.synonyms import identifier_form
 from benchmark.tracks.ocl.transform.mapping import Renaming
 from benchmark.tracks.ocl.transform.rewrite import Hook, rewrite
 
@@ -198,6 +199,9 @@ class StateCopier:
 
 
 def fresh_object_name(state: ObjectState, base: str) -> str:
+    """A new object's name: ``base`` (as an identifier, which a SOIL file can hold: ``person0$x``, made of
+    an object and a ``$`` attribute, gives ``person0_x``), numbered when the state has it already."""
+    base = identifier_form(base) or "object"
     name, n = base, 2
     while name in state.objects:
         name = f"{base}{n}"

@@ -24,9 +24,10 @@ import functools
 from pathlib import Path
 
 import pytest
+from deadline import ends_within
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from ocl_models import Scenario, scenarios
+from ocl_models import Scenario, odd_identifiers, scenarios
 
 from benchmark.lang.ocl.check import check_invariant, check_state
 from benchmark.lang.ocl.soil import parse_soil
@@ -34,6 +35,7 @@ from benchmark.lang.ocl.soil_writer import write_soil
 from benchmark.lang.ocl.use_io import parse_constraints, parse_use, write_constraints, write_use
 from benchmark.tracks.ocl.transform.dataset import LoadedDataset, load_dataset, transform_dataset
 from benchmark.tracks.ocl.transform.modes import MODES, transform
+from benchmark.tracks.ocl.transform.names import is_legal
 from benchmark.tracks.ocl.transform.reify_association import ASSOCIATION_CLASS_FORM, FORMS
 from benchmark.tracks.ocl.transform.subject import Subject, detached
 
@@ -97,6 +99,32 @@ def test_law_on_generated_models(scenario: Scenario, mode: str, seed: int, form:
     for each in dict.fromkeys([mode, "full"]):
         transformed, _ = transform(subject, each, seed, association_form=form)
         assert verdicts(reread(transformed)) == expected, f"mode {each}, seed {seed}, {form} form"
+
+
+@LAW_SETTINGS
+@given(scenarios(names=odd_identifiers()), st.sampled_from(("rename", "full")), st.integers(0, 3))
+def test_law_on_generated_models_with_names_of_every_legal_shape(
+    scenario: Scenario, mode: str, seed: int
+) -> None:
+    """The renaming ends and keeps every verdict on models whose names are any legal USE name: ``$``
+    first, underscores, digits, and names the renaming makes up itself (``RegisteredPerson``,
+    ``Person2``); every new name is a legal name that no element of the original model had."""
+    subject = build(scenario)
+    expected = verdicts(subject)
+    with ends_within(60, f"the {mode} transformation"):
+        transformed, mapping = transform(subject, mode, seed)
+    assert verdicts(reread(transformed)) == expected, f"mode {mode}, seed {seed}"
+    model = subject.model
+    old = {*model.classes, *model.associations} | {
+        a.name for c in model.classes.values() for a in c.attributes
+    }
+    old |= {e.name for a in model.associations.values() for e in a.ends}
+    new = transformed.model
+    renamed = {*new.classes, *new.associations} | {a.name for c in new.classes.values() for a in c.attributes}
+    renamed |= {e.name for a in new.associations.values() for e in a.ends}
+    assert all(is_legal(name) for name in renamed - old)
+    if mode == "rename":
+        assert not renamed & old, "a new name is an old one"
 
 
 def dataset_verdicts(root: Path, dataset: LoadedDataset | None = None) -> dict[tuple[str, str], Verdicts]:
