@@ -23,7 +23,8 @@ grammar. The verdict goes into the run file (:func:`answer_schema_record`) and i
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -37,6 +38,43 @@ SCHEMA = "schema"
 GROUNDED = "grounded"
 FORMATS = (FREE, SCHEMA, GROUNDED)
 ALL = "all"
+
+#: The largest bound :func:`bounded_text` takes: the largest every llama.cpp grammar keeps. llama.cpp's
+#: GBNF parser (``src/llama-grammar.cpp``, ``MAX_REPETITION_THRESHOLD``, in the llama.cpp that
+#: llama-cpp-python 0.3.36 builds; llama-server and Ollama parse their grammars with it) turns ``x{0,N}``
+#: with N above 2000 into ``x*`` without a word, the form llama.cpp's own converter writes; llama-cpp-python
+#: 0.3.36's converter writes the bound out as N nested optional groups instead, which that parser refuses
+#: above N = 1000 ("number of rules that are going to be repeated ... exceeds sane defaults"). Both measured
+#: by converting bounded strings with each converter and parsing the grammar with that llama.cpp.
+MAX_TEXT_CHARACTERS = 1000
+#: One character of a bounded text: anything but the JSON string's quote, its escape character and the
+#: control characters JSON forbids raw (:func:`bounded_text` says why).
+TEXT_CHARACTER = '[^\\u0000-\\u001f"\\\\]'
+
+
+def bounded_text(characters: int) -> dict[str, Any]:
+    """The schema of a free-text string of at most ``characters`` characters that a grammar must close.
+
+    Why: a grammar constrains what a string may hold, not how long it runs, so a small model at
+    temperature 0 can loop inside a string until ``max_tokens`` cuts the answer off (the bundled
+    SmolLM2-135M runs did, in a ``reason`` and a ``guardHint``); with a bound, the grammar closes the
+    string after ``characters`` characters and the answer goes on. Why a ``pattern`` and not
+    ``maxLength``: OpenAI's strict mode refuses ``maxLength`` (:data:`benchmark.llm.dialects.SUPPORTED`)
+    and takes ``pattern``, and the grammar converters turn ``^[...]{0,N}$`` into a bounded rule (checked:
+    llama-cpp-python 0.3.36's converter, whose server then closes the string at the bound; llama.cpp's own
+    converter, which writes ``{0,N}``; llguidance 1.9.1, one of vLLM's backends, which accepts the text up
+    to the bound and not a character more). Why this character class: the converters emit the pattern's
+    class as it is, as a class of the JSON *text*, so a ``"`` in it would end the string early and a
+    ``\\`` would start escapes the pattern does not describe; excluding them (and the control characters,
+    which JSON forbids raw: llama-cpp-python 0.3.36's own string rule lets raw line breaks through) makes
+    the text the grammar allows and the value the pattern validates the same characters. The price: such
+    a string cannot hold a double quote, a backslash or a line break."""
+    if not 0 < characters <= MAX_TEXT_CHARACTERS:
+        raise ValueError(
+            f"a text bound must be between 1 and {MAX_TEXT_CHARACTERS} characters (llama.cpp drops or refuses"
+            f" a larger one), not {characters}"
+        )
+    return {"type": "string", "pattern": f"^{TEXT_CHARACTER}{{0,{characters}}}$"}
 
 
 def parse_answer_formats(values: Sequence[str], offered: Sequence[str] = FORMATS) -> tuple[str, ...]:
@@ -72,6 +110,19 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+def _ecma_pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
+    """``pattern`` as JSON Schema means it (ECMA-262, no multiline flag): a final ``$`` matches at the end
+    of the text only. Python's ``re``, which ``jsonschema`` uses, also matches it before a final line
+    break, so ``"a\\n"`` would pass ``^a$`` here while no grammar built from the pattern can write it."""
+    from jsonschema import ValidationError
+
+    if not validator.is_type(instance, "string"):
+        return
+    anchored = pattern.endswith("$") and not pattern.endswith("\\$")
+    if not re.search(pattern[:-1] + r"\Z" if anchored else pattern, instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
 @dataclass(frozen=True)
 class AnswerSchema:
     """The JSON Schema of one answer format of one task, as sent. Immutable (kept as its compact text, key
@@ -99,8 +150,9 @@ class AnswerSchema:
     @cached_property
     def _validator(self) -> Any:
         from jsonschema import Draft202012Validator
+        from jsonschema.validators import extend
 
-        return Draft202012Validator(self.schema)
+        return extend(Draft202012Validator, {"pattern": _ecma_pattern})(self.schema)
 
     def check(self, text: str) -> str | None:
         """Why ``text`` is not an instance of the schema (the first error, with its JSON path), or
@@ -155,9 +207,12 @@ __all__ = [
     "FREE",
     "GROUNDED",
     "SCHEMA",
+    "MAX_TEXT_CHARACTERS",
+    "TEXT_CHARACTER",
     "AnswerSchema",
     "RequestedSchema",
     "answer_schema_record",
+    "bounded_text",
     "canonical_json",
     "parse_answer_formats",
 ]

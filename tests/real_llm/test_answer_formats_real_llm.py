@@ -7,22 +7,30 @@ is not trusted), a grounded answer that is an instance of its schema names no cl
 metamodels lack, and an ``--offline`` replay rewrites the same bytes without a request. The OpenAI form
 (``llama-server`` dialect: ``{"type": "json_schema", ...}``) is refused by this server (0.3.36: HTTP 500, a
 validation error on ``response_format.type``) and filed as a missing run: the reason the dialect is a
-setting.
+setting. The server's converter keeps the bound of every free text of the published schemas (no free string
+rule is left in their grammars), and the server stops a bounded text at its bound.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
+import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
 from real_llm_tools import TRACEBACK, atlbench, tree_bytes
 
+from benchmark.llm.answer_formats import MAX_TEXT_CHARACTERS, TEXT_CHARACTER, AnswerSchema, bounded_text
+from benchmark.tracks.mapping.answer_schema import answer_schema as mapping_schema
+from benchmark.tracks.mapping.answer_schema import grounded_schema as mapping_grounded
 from benchmark.tracks.mapping.llm_task import load_cases
 from benchmark.tracks.mapping.scoring.compare import find_hallucinations
 from benchmark.tracks.mapping.scoring.suggestions import load_suggestions
+from benchmark.tracks.ocl.answer_schema import answer_schema as ocl_schema
+from benchmark.tracks.ocl.answer_schema import grounded_schema as ocl_grounded
 
 pytestmark = pytest.mark.real_llm
 
@@ -99,3 +107,77 @@ def test_the_openai_json_schema_form_is_refused_by_llama_cpp_python(
     (run,) = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))["runs"]
     assert run["status"] == "no-answer", run
     assert "response_format" in run["message"] and "literal_error" in run["message"], run
+
+
+# The rules llama-cpp-python's converter writes for a string with no bound: one char, repeated at will.
+FREE_STRING_RULE = re.compile(r"^(char|string) ::=", re.MULTILINE)
+
+
+def _parses(grammar: str, model: Path) -> bool:
+    """Whether llama.cpp (the one llama-cpp-python was built with) builds its grammar sampler from
+    ``grammar``, as the server does for every constrained request."""
+    import llama_cpp
+
+    vocabulary = llama_cpp.Llama(str(model), vocab_only=True, verbose=False)
+    sampler = llama_cpp.llama_sampler_init_grammar(vocabulary._model.vocab, grammar.encode(), b"root")
+    if not sampler:
+        return False
+    llama_cpp.llama_sampler_free(sampler)
+    return True
+
+
+def test_the_servers_converter_keeps_every_bound_of_the_published_schemas(real_llm_server: Any) -> None:
+    """llama-cpp-python drops what its converter cannot read without a word; a bound it dropped would leave
+    a free string rule in the grammar (the round-trip envelope keeps one on purpose: a document is as long
+    as it is). Every grammar must also parse: the converter writes a bound as nested optional groups, which
+    llama.cpp refuses above MAX_TEXT_CHARACTERS, the largest bound ``bounded_text`` takes."""
+    from llama_cpp.llama_grammar import json_schema_to_gbnf
+
+    (case,) = load_cases(REPO / "validation", ["mysql2km3"])  # the most class pairs of a prompt that fits
+    assert case.views is not None
+    for published in (
+        mapping_schema(),
+        mapping_grounded(*case.views),
+        ocl_schema(),
+        ocl_grounded(["Library", "Loan"], "maxLoansLimit"),
+    ):
+        grammar = json_schema_to_gbnf(published.text)
+        assert FREE_STRING_RULE.findall(grammar) == [], published.answer_format
+        assert TEXT_CHARACTER in grammar and _parses(grammar, real_llm_server.model_path)
+    text = {"type": "string", "pattern": f"^{TEXT_CHARACTER}{{0,{MAX_TEXT_CHARACTERS + 1}}}$"}
+    assert not _parses(json_schema_to_gbnf(json.dumps(text)), real_llm_server.model_path)
+
+
+def test_the_server_closes_a_bounded_text_at_its_bound(real_llm_server: Any) -> None:
+    """Asked for a long story in a string of at most 12 characters, the model is made to close the string
+    and the object: the answer stops (not cut at ``max_tokens``) and is an instance of the schema."""
+    schema = AnswerSchema.of(
+        "schema",
+        "story",
+        {
+            "type": "object",
+            "properties": {"story": bounded_text(12)},
+            "required": ["story"],
+            "additionalProperties": False,
+        },
+    )
+    body = {
+        "model": real_llm_server.model,
+        "messages": [{"role": "user", "content": "Write a very long story about a library, in JSON."}],
+        "temperature": 0.0,
+        "seed": 42,
+        "max_tokens": 200,
+        "response_format": {"type": "json_object", "schema": schema.schema},
+    }
+    request = urllib.request.Request(
+        f"{real_llm_server.base_url}/chat/completions",
+        data=json.dumps(body).encode("utf-8"),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=600) as response:
+        answer = json.loads(response.read())
+    (choice,) = answer["choices"]
+    text = choice["message"]["content"]
+    assert choice["finish_reason"] == "stop", text
+    assert schema.check(text) is None, text
+    assert len(json.loads(text)["story"]) <= 12

@@ -5,7 +5,8 @@ Hypothesis this project pins no longer has (``'many' object has no attribute 'mo
 instances with this small generator instead. It covers what the published answer schemas (and the
 dialects' subsets) use: ``type`` (one or a list), ``properties``/``required``/``additionalProperties``,
 ``items`` with ``minItems``/``maxItems``, ``enum``, ``const``, ``anyOf``/``oneOf``, string ``minLength``/
-``maxLength``, and local ``$ref`` into ``$defs``; any other keyword is an error here, so a schema the
+``maxLength``, ``pattern`` (drawn with Hypothesis's ``from_regex``: any text the pattern matches, quotes
+and control characters included where it allows them), and local ``$ref`` into ``$defs``; any other keyword is an error here, so a schema the
 generator does not understand cannot pass a test by accident. Every instance drawn is checked against the
 schema with ``jsonschema`` before it is returned.
 """
@@ -19,7 +20,7 @@ from jsonschema import Draft202012Validator
 
 _KNOWN = {
     "type", "properties", "required", "additionalProperties", "items", "minItems", "maxItems", "enum",
-    "const", "anyOf", "oneOf", "minLength", "maxLength", "$ref", "$defs", "$schema", "title",
+    "const", "anyOf", "oneOf", "minLength", "maxLength", "pattern", "$ref", "$defs", "$schema", "title",
     "description",
 }  # fmt: skip
 # Text a model may write inside a string: letters, digits, spaces, quotes, XML and OCL punctuation, unicode.
@@ -57,6 +58,10 @@ def _strategy(schema: dict[str, Any], root: dict[str, Any]) -> st.SearchStrategy
         return st.floats(allow_nan=False, allow_infinity=False, width=32)
     if kind == "string":
         low, high = schema.get("minLength", 0), schema.get("maxLength", 40)
+        if "pattern" in schema:  # the pattern bounds the text; 40 is only the default of a free one
+            most = schema.get("maxLength", float("inf"))
+            drawn = st.from_regex(schema["pattern"], fullmatch=True)
+            return drawn.filter(lambda text: low <= len(text) <= most)
         return _TEXT.filter(lambda text: low <= len(text) <= high)
     if kind == "array":
         items = _strategy(schema.get("items", {"type": "string"}), root)

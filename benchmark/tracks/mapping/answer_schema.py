@@ -4,8 +4,8 @@
 need an object at the root; the answer decoder reads the one array member of an object as it reads a bare
 array). An entry has the prompt's eight fields in the prompt's order, all required so that OpenAI's strict
 mode can take it; the optional ones (``sourceAttribute``, ``targetAttribute``, ``guardHint``,
-``conversionHint``) may be ``null``, which the reader takes as "not given". Any string may name a class or
-a feature: the schema fixes the shape, not the names.
+``conversionHint``) may be ``null``, which the reader takes as "not given". Any text (bounded, as
+every free text: below) may name a class or a feature: the schema fixes the shape, not the names.
 
 ``grounded``: the same answer, built from the task's two metamodels (as its variant shows them): an entry
 is one of the (source class, target class) pairs, each with the enumeration of *that pair's own* features
@@ -17,6 +17,28 @@ rule 5 (not a feature of any class) cannot be written either. Abstract classes s
 they are real, and the prompt's rule 1 (do not map them) is the model's to follow. A task that shows no
 metamodel (the ``name-only`` variant) has no grounded schema: its enumerations would show the model what
 the prompt withholds.
+
+Every free-text string is bounded (:func:`benchmark.llm.answer_formats.bounded_text`), so that a grammar
+must close it and every answer of both formats is finite by construction: a model that loops inside a
+``reason`` is made to go on after :data:`REASON_CHARACTERS` characters instead of running to
+``max_tokens``. The bounds keep a legitimate answer writable: :data:`REASON_CHARACTERS` is the prompt's
+"one short sentence" (about 30 words; the longest ``reason`` in the bundled runs has 81 characters);
+:data:`HINT_CHARACTERS` holds any binding of the bundled ATL transformations written out as a conversion
+(the longest, in ``spreedsheet2XML``, has 455 characters; the median 17) and any of their filters as a
+guard (the longest has 72); :data:`NAME_CHARACTERS` bounds the names of the ``schema`` format (the longest
+class or feature name of the bundled metamodels and their variants has 28 characters; grounded names are
+enumerations). Bounded texts cannot hold a double quote, a backslash or a line break (the price of a
+bound every converter keeps: ``bounded_text``); a hint that needs a string literal writes it in single
+quotes, as ATL and OCL do. They are shared definitions (``$defs``, referenced by every entry): a grounded
+schema has one alternative per class pair, and a bound written out in each would make the grammar twenty
+times larger (llama-cpp-python 0.3.36 turns ``mysql2km3``'s 72 pairs into 3.2 MB of GBNF that way, into
+152 kB with the shared definitions).
+
+The number of entries is not bounded (no ``maxItems``): a bound that never cuts a legitimate answer must
+exceed the largest ground truth (about 130 bindings) by a margin, and that many entries are several
+thousand tokens, far beyond any ``max_tokens`` a bounded string is meant to respect; a smaller bound would
+make the grammar close the array, and cut a correct answer short without a word. A model that repeats
+entries therefore still runs to ``max_tokens`` (``docs/LLM_RUNS.md``, "The bundled real runs").
 """
 
 from __future__ import annotations
@@ -24,12 +46,18 @@ from __future__ import annotations
 from typing import Any
 
 from benchmark.lang.ecore.view import ClassView, MetamodelView
-from benchmark.llm.answer_formats import GROUNDED, SCHEMA, AnswerSchema
+from benchmark.llm.answer_formats import GROUNDED, SCHEMA, AnswerSchema, bounded_text
 
 SCHEMA_NAME = "mapping_answer"
 MEMBER = "mappings"
 CONFIDENCE = ("high", "medium", "low")
-_NULLABLE_STRING: dict[str, Any] = {"anyOf": [{"type": "string"}, {"type": "null"}]}
+#: The longest ``reason``, guard or conversion hint, and name (``schema`` format), in characters (why these
+#: bounds: module docstring).
+REASON_CHARACTERS = 200
+HINT_CHARACTERS = 500
+NAME_CHARACTERS = 100
+_DEFINITIONS = {"name": NAME_CHARACTERS, "reason": REASON_CHARACTERS, "hint": HINT_CHARACTERS}
+
 FIELDS = (
     "sourceClass",
     "sourceAttribute",
@@ -42,6 +70,14 @@ FIELDS = (
 )
 
 
+def _text(definition: str) -> dict[str, Any]:
+    return {"$ref": f"#/$defs/{definition}"}
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
 def _entry(source_class: Any, source_feature: Any, target_class: Any, target_feature: Any) -> dict[str, Any]:
     return {
         "type": "object",
@@ -51,30 +87,30 @@ def _entry(source_class: Any, source_feature: Any, target_class: Any, target_fea
             "targetClass": target_class,
             "targetAttribute": target_feature,
             "confidence": {"type": "string", "enum": list(CONFIDENCE)},
-            "reason": {"type": "string"},
-            "guardHint": _NULLABLE_STRING,
-            "conversionHint": _NULLABLE_STRING,
+            "reason": _text("reason"),
+            "guardHint": _nullable(_text("hint")),
+            "conversionHint": _nullable(_text("hint")),
         },
         "required": list(FIELDS),
         "additionalProperties": False,
     }
 
 
-def _answer(entry: dict[str, Any]) -> dict[str, Any]:
+def _answer(entry: dict[str, Any], definitions: tuple[str, ...]) -> dict[str, Any]:
     return {
         "type": "object",
         "properties": {MEMBER: {"type": "array", "items": entry}},
         "required": [MEMBER],
         "additionalProperties": False,
+        "$defs": {name: bounded_text(_DEFINITIONS[name]) for name in definitions},
     }
 
 
 def answer_schema() -> AnswerSchema:
     """The answer's shape, any names (``--answer-format schema``)."""
-    string = {"type": "string"}
-    return AnswerSchema.of(
-        SCHEMA, SCHEMA_NAME, _answer(_entry(string, _NULLABLE_STRING, string, _NULLABLE_STRING))
-    )
+    name = _text("name")
+    entry = _entry(name, _nullable(name), name, _nullable(name))
+    return AnswerSchema.of(SCHEMA, SCHEMA_NAME, _answer(entry, ("name", "reason", "hint")))
 
 
 def _classes(view: MetamodelView) -> list[ClassView]:
@@ -107,7 +143,17 @@ def grounded_schema(source: MetamodelView, target: MetamodelView) -> AnswerSchem
     ]
     if not pairs:
         raise ValueError(f"no class pair in {source.name} and {target.name}: nothing to ground an answer in")
-    return AnswerSchema.of(GROUNDED, SCHEMA_NAME, _answer({"anyOf": pairs}))
+    return AnswerSchema.of(GROUNDED, SCHEMA_NAME, _answer({"anyOf": pairs}, ("reason", "hint")))
 
 
-__all__ = ["CONFIDENCE", "FIELDS", "MEMBER", "SCHEMA_NAME", "answer_schema", "grounded_schema"]
+__all__ = [
+    "CONFIDENCE",
+    "FIELDS",
+    "HINT_CHARACTERS",
+    "MEMBER",
+    "NAME_CHARACTERS",
+    "REASON_CHARACTERS",
+    "SCHEMA_NAME",
+    "answer_schema",
+    "grounded_schema",
+]
