@@ -6,9 +6,9 @@ instances with this small generator instead. It covers what the published answer
 dialects' subsets) use: ``type`` (one or a list), ``properties``/``required``/``additionalProperties``,
 ``items`` with ``minItems``/``maxItems``, ``enum``, ``const``, ``anyOf``/``oneOf``, string ``minLength``/
 ``maxLength``, ``pattern`` (drawn with Hypothesis's ``from_regex``: any text the pattern matches, quotes
-and control characters included where it allows them), and local ``$ref`` into ``$defs``; any other keyword is an error here, so a schema the
-generator does not understand cannot pass a test by accident. Every instance drawn is checked against the
-schema with ``jsonschema`` before it is returned.
+and control characters included where it allows them), and local ``$ref`` into ``$defs``; any other
+keyword is an error here, so a schema the generator does not understand cannot pass a test by accident.
+Every instance drawn is checked against the schema with ``jsonschema`` before it is returned.
 """
 
 from __future__ import annotations
