@@ -1,6 +1,6 @@
 """``atlbench zoo build ZOO_DIR --into DIR``: every usable ATL Zoo transformation as a task folder.
 
-See :mod:`benchmark.tracks.mapping.zoo` and README.md, "Reproducing the published study".
+See :mod:`benchmark.tracks.mapping.zoo` and docs/ZOO.md.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ every worker one. Any other test is a unit of its own, as with ``--dist load``. 
 each to the next worker that is nearly done (xdist's ``LoadScopeScheduling``, which this extends).
 
 A track module is one whose module-level ``pytestmark`` names the ``atlbench_track`` marker (the way
-``cases/`` and the README declare one), read from the module's source by the controller, which under
+``cases/`` and docs/TRACKS.md declare one), read from the module's source by the controller, which under
 xdist imports no test module. A module that applies the marker another way is spread one by one: slower,
 never wrong, since where a case runs changes no row, report or verdict.
 

@@ -1,7 +1,7 @@
 """Which test modules are a track's cases, read from their source (no test module is imported).
 
 A track module declares its track with a module-level ``pytestmark`` naming the ``atlbench_track`` marker
-(``pytestmark = pytest.mark.atlbench_track("ocl")``, alone or in a list), as ``cases/`` and the README do.
+(``pytestmark = pytest.mark.atlbench_track("ocl")``, alone or in a list), as ``cases/`` and docs/TRACKS.md do.
 The xdist controller, which imports no test module, reads it to keep a track's cases together
 (:mod:`benchmark.harness.scheduling`), and ``-n auto`` to learn, before anything is collected, that a
 session runs benchmark cases only (:mod:`benchmark.harness.autoworkers`).

@@ -2,7 +2,7 @@
 
 A real OpenSSH server on 127.0.0.1 (``sshd_server``) stands for two remote machines: each ``--tx`` spec
 logs in over SSH and starts its worker in a copy of the project tree of its own (``tree1``, ``tree2``),
-as the README says a multi-machine study is run; the controller runs in a third copy (``tree0``). The
+as docs/PERFORMANCE.md says a multi-machine study is run; the controller runs in a third copy (``tree0``). The
 same selection then runs with ``-n 0`` in ``tree0``. The printed tables, ``results.json`` and every report
 file must be equal, except for what must differ, normalised here and nowhere else:
 
@@ -33,7 +33,8 @@ from sshd_server import SshServer, Unavailable, running_sshd
 
 REPO = Path(__file__).resolve().parents[2]
 TREE = ("benchmark", "cases", "validation", "conftest.py", "pytest.ini", "pyproject.toml")
-SELECTION = ("-o", "testpaths=cases/test_rq1.py")  # a remote session takes no path argument (README)
+# a remote session takes no path argument (docs/PERFORMANCE.md, "Several machines")
+SELECTION = ("-o", "testpaths=cases/test_rq1.py")
 SESSION_SECONDS = 300
 
 

@@ -4,7 +4,7 @@ A worker hands its rows to the controller only at its end (``workeroutput``), so
 calls ``os._exit`` after scoring its second run case, as a killed machine or a lost SSH connection would
 end it) every run case it had scored loses its row. pytest-xdist fails the case that was running and
 starts a replacement for the cases not yet run; the controller, which saw each case pass, names every
-case whose row never arrived and fails the session (README, "Spreading a large run over several
+case whose row never arrived and fails the session (docs/PERFORMANCE.md, "Several
 machines"). The rows of the other worker still make the tables, and the lost cases are listed there too
 (terminal, results.json, index.html) as excluded runs with why: nothing is silently lost.
 """

@@ -2,8 +2,8 @@
 
 Its comparator (``ATLJJodelDiff``) takes ``--atl``, ``--llm``, ``--baseline``, ``--output`` and
 ``--partial-match-weight``; its folder analyzer (``ValidationPerformanceAnalyzer``) a root, an output, the
-weight and a confidence filter. Each is accepted here (README, "Coming from the seed study's analyzer"),
-and the seed's weight spelling gives exactly what ``--partial-weight`` gives, on the bundled
+weight and a confidence filter. Each is accepted here (docs/METRICS.md, "Coming from the seed study's
+analyzer"), and the seed's weight spelling gives exactly what ``--partial-weight`` gives, on the bundled
 Book2Publication transformation (its ground truth has a partial binding, so the weight shows).
 """
 
