@@ -33,6 +33,7 @@ from benchmark.core.rows import FREE_FORMAT, Row, series_name
 from benchmark.core.track import AnswerQuality, HtmlPart, Track
 from benchmark.llm.ledger import row_ledger
 from benchmark.reports import csvtext, levels
+from benchmark.reports import table as table_kit
 from benchmark.reports.cost import Spend, seconds_cell, spend
 from benchmark.reports.table import Cell, Column, Table
 
@@ -226,29 +227,21 @@ def table(report: FormatReport) -> Table:
 
 
 def terminal_lines(report: FormatReport) -> list[str]:
-    lines: list[str] = []
-    for found in tables(report):
-        lines += ["", f"{found.title}:", *found.to_terminal(), *(f"  {note}" for note in found.notes)]
-    return lines
+    return table_kit.titled_terminal_lines(tables(report))
 
 
 def markdown(reports: Sequence[FormatReport]) -> str:
-    parts = ["# Answer formats", ""]
-    for report in reports:
-        parts += [found.to_markdown() for found in tables(report)]
-    return "\n".join(parts)
+    return table_kit.markdown_document(
+        "Answer formats", (found for report in reports for found in tables(report))
+    )
 
 
 def latex(reports: Sequence[FormatReport]) -> str:
-    parts = [
-        "% Answer formats (atlbench): per track, provider and answer format, then each format against free,",
-        "% paired. Needs booktabs.",
-        "",
-    ]
-    for report in reports:
-        for found in tables(report):
-            parts.append(found.to_latex(label=f"tab:{found.key}", caption=found.title))
-    return "\n".join(parts)
+    comments = (
+        "Answer formats (atlbench): per track, provider and answer format, then each format against free,",
+        "paired. Needs booktabs.",
+    )
+    return table_kit.latex_document(comments, (found for report in reports for found in tables(report)))
 
 
 def csv_text(reports: Sequence[FormatReport]) -> str:

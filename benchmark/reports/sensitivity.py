@@ -40,6 +40,7 @@ from benchmark.core.rows import STUDY_TEMPLATE, Row, series_name
 from benchmark.core.track import HtmlPart, Track
 from benchmark.core.wording import plural
 from benchmark.reports import csvtext, levels
+from benchmark.reports import table as table_kit
 from benchmark.reports.levels import LevelComparison
 from benchmark.reports.table import Column, Table
 from benchmark.stats.rank_agreement import RankAgreement, rank_agreement
@@ -361,29 +362,21 @@ def sentence(report: Sensitivity) -> str | None:
 
 
 def terminal_lines(report: Sensitivity) -> list[str]:
-    lines: list[str] = []
-    for table in tables(report):
-        lines += ["", f"{table.title}:", *table.to_terminal(), *(f"  {note}" for note in table.notes)]
-    return lines
+    return table_kit.titled_terminal_lines(tables(report))
 
 
 def markdown(reports: Sequence[Sensitivity]) -> str:
-    parts = ["# Prompt sensitivity", ""]
-    for report in reports:
-        parts += [table.to_markdown() for table in tables(report)]
-    return "\n".join(parts)
+    return table_kit.markdown_document(
+        "Prompt sensitivity", (found for report in reports for found in tables(report))
+    )
 
 
 def latex(reports: Sequence[Sensitivity]) -> str:
-    parts = [
-        "% Prompt sensitivity (atlbench): per track, the headline per provider and template, its spread",
-        "% across templates, and each template against the study's, paired. Needs booktabs.",
-        "",
-    ]
-    for report in reports:
-        for table in tables(report):
-            parts.append(table.to_latex(label=f"tab:{table.key}", caption=table.title))
-    return "\n".join(parts)
+    comments = (
+        "Prompt sensitivity (atlbench): per track, the headline per provider and template, its spread",
+        "across templates, and each template against the study's, paired. Needs booktabs.",
+    )
+    return table_kit.latex_document(comments, (found for report in reports for found in tables(report)))
 
 
 def csv_text(reports: Sequence[Sensitivity]) -> str:

@@ -477,6 +477,28 @@ def terminal_lines(
     return [line.rstrip() for line in text.splitlines()]
 
 
+def titled_terminal_lines(tables: Iterable[Table]) -> list[str]:
+    """Tables for the terminal, each after a blank line and its ``title:``, its notes indented below it:
+    the layout every cross-track report section (templates, answer formats) prints."""
+    lines: list[str] = []
+    for table in tables:
+        lines += ["", f"{table.title}:", *table.to_terminal(), *(f"  {note}" for note in table.notes)]
+    return lines
+
+
+def markdown_document(heading: str, tables: Iterable[Table]) -> str:
+    """One Markdown file of tables under a ``# heading``."""
+    return "\n".join(["# " + heading, "", *(table.to_markdown() for table in tables)])
+
+
+def latex_document(comments: Sequence[str], tables: Iterable[Table]) -> str:
+    """One LaTeX file of tables, each labelled ``tab:KEY`` and captioned with its title, after ``%``
+    comment lines that say what it holds."""
+    parts = [f"% {comment}" for comment in comments] + [""]
+    parts += [table.to_latex(label=f"tab:{table.key}", caption=table.title) for table in tables]
+    return "\n".join(parts)
+
+
 __all__ = [
     "COLLAPSE_AFTER",
     "DASH",
@@ -485,5 +507,8 @@ __all__ = [
     "Column",
     "Table",
     "column_groups",
+    "latex_document",
+    "markdown_document",
     "terminal_lines",
+    "titled_terminal_lines",
 ]
